@@ -1,0 +1,56 @@
+# clowder — one entry point for building, testing and measuring.
+GO        ?= go
+FUZZTIME  ?= 30s
+PKGS      := ./...
+
+.PHONY: build test lint fmtcheck fuzz golden bench vtdiff run e2e clean
+
+build:
+	$(GO) build -o bin/clowder ./cmd/clowder
+
+# The one test command (.ci/run calls it): format, vet, every test with the
+# race detector (vtdiff's fast subset included), the darwin cross-build, and
+# the bench module's own tests.
+test: fmtcheck
+	$(GO) vet $(PKGS)
+	$(GO) test -race -timeout 15m $(PKGS)
+	GOOS=darwin $(GO) build $(PKGS)
+	cd bench && $(GO) vet ./... && $(GO) test -timeout 10m ./...
+
+fmtcheck:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+lint: fmtcheck
+	$(GO) vet $(PKGS)
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(PKGS)
+
+# Longer fuzzing of every fuzz target (seeds already run in `make test`).
+fuzz:
+	@for spec in $$(grep -rl --include='*_test.go' '^func Fuzz' . | grep -v '^./bench'); do \
+	  dir=$$(dirname $$spec); \
+	  for f in $$(grep -ho '^func Fuzz[A-Za-z0-9_]*' $$spec | cut -d' ' -f2); do \
+	    echo "== $$dir $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$dir || exit 1; \
+	  done; \
+	done
+
+# Regenerate golden files; review the diff like code.
+golden:
+	$(GO) test ./... -update
+
+# The full differential corpus against tmux.
+vtdiff:
+	VTDIFF=full $(GO) test -count=1 -run 'VTDiff' -v ./vtgrid/ | grep -E '^(vtdiff|\s+vtdiff|---|ok|FAIL)|differ'
+
+# Side-by-side figures with tmux and the other emulators (bench/README.md).
+bench:
+	cd bench && $(GO) run ./cmd/report
+
+run: build
+	./bin/clowder
+
+e2e:
+	$(GO) test -race -count=1 -run 'E2E' ./...
+
+clean:
+	rm -rf bin

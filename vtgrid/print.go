@@ -1,0 +1,168 @@
+package vtgrid
+
+// This file puts characters on the grid: the ASCII fast path, wide
+// characters, combining marks and grapheme joining, autowrap and insert mode.
+
+// printASCII prints a run of printable ASCII bytes. It is the hot path: a
+// whole run is copied into the row at once when no mode needs per-character
+// work.
+func (t *Terminal) printASCII(run []byte) {
+	if t.modes.Insert || t.cur.g[t.cur.gl] != charsetASCII || t.joinPending() {
+		for _, b := range run {
+			t.printRune(rune(b))
+		}
+		return
+	}
+	t.last = rune(run[len(run)-1])
+	for len(run) > 0 {
+		if t.cur.wrapNext && t.modes.Autowrap {
+			t.wrap()
+		}
+		run = t.fillRow(run)
+	}
+}
+
+// fillRow writes as much of run as fits from the cursor to the right margin
+// and returns the rest.
+func (t *Terminal) fillRow(run []byte) []byte {
+	l := &t.scr.lines[t.cur.y]
+	x := t.cur.x
+	n := min(len(run), t.cols-x)
+	l.breakAt(x)
+	l.breakAt(x + n)
+	cells := l.cells[x : x+n]
+	c := Cell{style: t.cur.st, link: t.cur.link}
+	for i, b := range run[:n] {
+		c.r = rune(b)
+		cells[i] = c
+	}
+	l.ver = t.ver
+	run = run[n:]
+	if x+n < t.cols {
+		t.cur.x = x + n
+		return run
+	}
+	t.cur.x = t.cols - 1
+	if t.modes.Autowrap {
+		t.cur.wrapNext = true
+		return run
+	}
+	if len(run) > 0 { // no autowrap: the last column takes each further character
+		c.r = rune(run[len(run)-1])
+		l.cells[t.cols-1] = c
+	}
+	return nil
+}
+
+// wrap moves to the start of the next row, marking this one soft-wrapped.
+func (t *Terminal) wrap() {
+	t.scr.lines[t.cur.y].wrapped = true
+	t.cur.wrapNext = false
+	t.cur.x = 0
+	t.index()
+}
+
+// printRune prints one character of any width.
+func (t *Terminal) printRune(r rune) {
+	if r < 0x80 && t.cur.g[t.cur.gl] == charsetDEC {
+		r = decGraphics(r)
+	}
+	if t.joinPending() {
+		t.combine(r)
+		return
+	}
+	w := runeWidth(r)
+	if w == 0 {
+		t.combine(r)
+		return
+	}
+	t.last = r
+	t.putChar(r, w)
+}
+
+// putChar places r (w columns) at the cursor and advances.
+func (t *Terminal) putChar(r rune, w int) {
+	if t.cur.wrapNext && t.modes.Autowrap {
+		t.wrap()
+	}
+	if w > t.cols {
+		return
+	}
+	if t.cur.x+w > t.cols { // a wide character does not fit in the last column
+		if !t.modes.Autowrap {
+			return
+		}
+		t.scr.lines[t.cur.y].erase(t.cur.x, t.cols, t.ver, t.cur.st)
+		t.wrap()
+	}
+	l := &t.scr.lines[t.cur.y]
+	if t.modes.Insert {
+		l.insertBlanks(t.cur.x, w, t.cols, t.ver, t.cur.st)
+	}
+	t.setCell(l, r, w)
+	t.advance(w)
+}
+
+func (t *Terminal) setCell(l *line, r rune, w int) {
+	x := t.cur.x
+	l.breakAt(x)
+	l.breakAt(x + w)
+	c := Cell{r: r, style: t.cur.st, link: t.cur.link}
+	if w == 2 {
+		c.flags = flagWide
+		l.cells[x+1] = Cell{style: t.cur.st, link: t.cur.link, flags: flagCont}
+	}
+	l.cells[x] = c
+	l.ver = t.ver
+}
+
+func (t *Terminal) advance(w int) {
+	if t.cur.x+w < t.cols {
+		t.cur.x += w
+		return
+	}
+	t.cur.x = t.cols - 1
+	t.cur.wrapNext = t.modes.Autowrap
+}
+
+// prevCell is the cell the last character went into, or nil.
+func (t *Terminal) prevCell() *Cell {
+	l := &t.scr.lines[t.cur.y]
+	x := t.cur.x - 1
+	if t.cur.wrapNext {
+		x = t.cur.x
+	}
+	if x < 0 {
+		return nil
+	}
+	if l.cells[x].flags&flagCont != 0 && x > 0 {
+		x--
+	}
+	if l.cells[x].r == 0 {
+		return nil
+	}
+	l.ver = t.ver
+	return &l.cells[x]
+}
+
+// joinPending reports whether the previous character ended with a zero width
+// joiner, so the next one joins its grapheme.
+func (t *Terminal) joinPending() bool {
+	return t.last == zwj
+}
+
+const zwj = 0x200d
+
+// combine attaches a zero-width character (or one following a ZWJ) to the
+// previous cell's grapheme.
+func (t *Terminal) combine(r rune) {
+	t.last = r
+	c := t.prevCell()
+	if c == nil {
+		return
+	}
+	s := string(appendRune(appendRune(nil, c.r), r))
+	if id, ok := clusters.intern(s); ok {
+		c.r = id
+	}
+}

@@ -1,0 +1,151 @@
+package vtgrid
+
+// This file makes snapshots: immutable copies of the visible screen that may
+// cross goroutines. A row unchanged since the previous snapshot shares its
+// cells with it, so a snapshot costs only the rows that changed, and the
+// changed rows are the dirty set a renderer or a remote client needs.
+
+// Snapshot is an immutable picture of the screen at one moment.
+type Snapshot struct {
+	cols, rows int
+	grid       [][]Cell // rows; shared with other snapshots, never written
+	wrapped    []bool
+	dirty      []bool
+	history    [][]Cell // scrollback rows, oldest first (only with SnapshotScrollback)
+	histWrap   []bool
+	cx, cy     int
+	modes      Modes
+	title, cwd string
+	links      []string
+	seq        uint64
+}
+
+// Snapshot copies the visible screen. Rows that changed since the previous
+// call are marked dirty; the first snapshot has every row dirty.
+func (t *Terminal) Snapshot() *Snapshot {
+	prev := t.prevSnap
+	s := &Snapshot{
+		cols: t.cols, rows: t.rows,
+		grid:    make([][]Cell, t.rows),
+		wrapped: make([]bool, t.rows),
+		dirty:   make([]bool, t.rows),
+		cx:      t.cur.x, cy: t.cur.y,
+		modes: t.modes,
+		title: t.title, cwd: t.cwd,
+		links: t.links.list[:len(t.links.list):len(t.links.list)],
+		seq:   t.ver,
+	}
+	reuse := prev != nil && prev.cols == t.cols && prev.rows == t.rows
+	for y := range t.scr.lines {
+		l := &t.scr.lines[y]
+		if reuse && l.ver < t.ver {
+			s.grid[y], s.wrapped[y] = prev.grid[y], prev.wrapped[y]
+			continue
+		}
+		s.grid[y] = append([]Cell(nil), l.cells...)
+		s.wrapped[y] = l.wrapped
+		s.dirty[y] = true
+	}
+	t.ver++
+	t.prevSnap = s
+	return s
+}
+
+// SnapshotScrollback is Snapshot plus the newest n scrollback rows (all of
+// them when n < 0), for capture and copy mode.
+func (t *Terminal) SnapshotScrollback(n int) *Snapshot {
+	s := t.Snapshot()
+	total := t.sb.len()
+	if n < 0 || n > total {
+		n = total
+	}
+	s.history = make([][]Cell, n)
+	s.histWrap = make([]bool, n)
+	for i := 0; i < n; i++ {
+		cl := t.sb.at(total - n + i)
+		s.history[i], s.histWrap[i] = cl.expand(), cl.wrapped
+	}
+	return s
+}
+
+// ScrollbackLen is the number of rows in the scrollback.
+func (t *Terminal) ScrollbackLen() int { return t.sb.len() }
+
+// Cols is the snapshot's width.
+func (s *Snapshot) Cols() int { return s.cols }
+
+// Rows is the snapshot's height.
+func (s *Snapshot) Rows() int { return s.rows }
+
+// Cell returns the cell at (x, y); out of range gives an empty cell.
+func (s *Snapshot) Cell(x, y int) Cell {
+	if y < 0 || y >= s.rows || x < 0 || x >= s.cols {
+		return Cell{}
+	}
+	return s.grid[y][x]
+}
+
+// Row returns row y's cells. The slice is shared: callers must not modify it.
+func (s *Snapshot) Row(y int) []Cell { return s.grid[y] }
+
+// Wrapped reports whether row y continues on the next row (soft wrap).
+func (s *Snapshot) Wrapped(y int) bool { return s.wrapped[y] }
+
+// Dirty reports whether row y changed since the previous snapshot.
+func (s *Snapshot) Dirty(y int) bool { return s.dirty[y] }
+
+// DirtyRows lists the rows that changed since the previous snapshot.
+func (s *Snapshot) DirtyRows() []int {
+	var out []int
+	for y, d := range s.dirty {
+		if d {
+			out = append(out, y)
+		}
+	}
+	return out
+}
+
+// Cursor returns the cursor position and whether it is visible.
+func (s *Snapshot) Cursor() (x, y int, visible bool) {
+	return s.cx, s.cy, s.modes.CursorVisible
+}
+
+// Modes returns the terminal modes at the time of the snapshot.
+func (s *Snapshot) Modes() Modes { return s.modes }
+
+// Title is the last OSC 0/2 title.
+func (s *Snapshot) Title() string { return s.title }
+
+// Cwd is the last OSC 7 working directory URL.
+func (s *Snapshot) Cwd() string { return s.cwd }
+
+// Link returns the URI of hyperlink id (from a cell), or "".
+func (s *Snapshot) Link(id uint16) string {
+	if id == 0 || int(id) > len(s.links) {
+		return ""
+	}
+	_, uri, _ := cutLink(s.links[id-1])
+	return uri
+}
+
+// Seq orders snapshots of one terminal.
+func (s *Snapshot) Seq() uint64 { return s.seq }
+
+// HistoryLen is the number of scrollback rows the snapshot carries.
+func (s *Snapshot) HistoryLen() int { return len(s.history) }
+
+// HistoryRow returns scrollback row i (0 = oldest carried), unpadded.
+func (s *Snapshot) HistoryRow(i int) []Cell { return s.history[i] }
+
+// cutLink splits an interned link key into its params and URI.
+func cutLink(key string) (params, uri string, ok bool) {
+	for i := 0; i < len(key); i++ {
+		if key[i] == ';' {
+			return key[:i], key[i+1:], true
+		}
+	}
+	return "", key, false
+}
+
+// LinkID reports the hyperlink id of the cell (0 = none).
+func (c Cell) LinkID() uint16 { return c.link }

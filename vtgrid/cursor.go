@@ -114,9 +114,9 @@ func (t *Terminal) reverseIndex() {
 // scrollUp scrolls the region up n rows; rows leaving a full-screen region of
 // the main screen go to the scrollback (as tmux does).
 func (t *Terminal) scrollUp(n int) {
-	var out func(*line)
+	var out *scrollback
 	if t.scr == t.main && t.top == 0 && t.bot == t.rows-1 && t.sb.max > 0 {
-		out = t.sb.push
+		out = &t.sb
 	}
 	t.scr.scrollUp(t.top, t.bot, n, t.ver, t.cur.st, out)
 }

@@ -96,13 +96,13 @@ func (l *line) deleteCells(x, n, right int, ver uint64, st Style) {
 }
 
 // scrollUp moves rows [top, bot] up by n, blanking n rows at the bottom. The
-// rows that leave are returned to out (for scrollback) before reuse.
-func (s *screen) scrollUp(top, bot, n int, ver uint64, st Style, out func(*line)) {
+// rows that leave go to out (when not nil) before their cells are reused.
+func (s *screen) scrollUp(top, bot, n int, ver uint64, st Style, out *scrollback) {
 	n = min(n, bot-top+1)
 	for i := 0; i < n; i++ {
 		gone := s.lines[top]
 		if out != nil {
-			out(&gone)
+			out.push(gone.cells, gone.wrapped)
 		}
 		copy(s.lines[top:bot], s.lines[top+1:bot+1])
 		gone.erase(0, len(gone.cells), ver, st)

@@ -5,6 +5,11 @@ package vtgrid
 // where the row is not all default style; rows holding interned graphemes
 // keep their cells as they are (rare).
 
+import (
+	"unicode/utf8"
+	"unsafe"
+)
+
 // styleRun covers n consecutive cells (continuation cells included) that
 // share a style, a link and wideness.
 type styleRun struct {
@@ -14,12 +19,18 @@ type styleRun struct {
 	st   Style
 }
 
-// compactLine is one scrollback row.
+// compactLine is one scrollback row: 32 bytes of header plus its text for
+// the commonest rows.
 type compactLine struct {
-	text    string     // one character per cell, continuation cells omitted, empty cells as ' '
-	runs    []styleRun // nil: all cells default style, no links, no wide characters
-	cells   []Cell     // instead of text and runs, when the row holds interned graphemes
+	text    string        // one character per cell, continuation cells omitted, empty cells as ' '
+	ext     *compactExtra // nil: all cells default style, no links, no wide characters
 	wrapped bool
+}
+
+// compactExtra holds what a plain row does not need.
+type compactExtra struct {
+	runs  []styleRun // style runs over text
+	cells []Cell     // instead of text and runs, when the row holds interned graphemes
 }
 
 // compact encodes the cells of a row, dropping trailing empty default cells.
@@ -29,14 +40,40 @@ func compact(cells []Cell, wrapped bool) compactLine {
 		n--
 	}
 	cells = cells[:n]
+	if text, ok := plainASCII(cells); ok {
+		return compactLine{text: text, wrapped: wrapped}
+	}
 	for i := range cells {
 		if cells[i].r >= clusterBase {
-			return compactLine{cells: append([]Cell(nil), cells...), wrapped: wrapped}
+			return compactLine{ext: &compactExtra{cells: append([]Cell(nil), cells...)}, wrapped: wrapped}
 		}
 	}
+	return compactStyled(cells, wrapped)
+}
+
+// plainASCII is the fast path for the commonest row: ASCII in the default
+// style. It allocates once (the text).
+func plainASCII(cells []Cell) (string, bool) {
+	if len(cells) == 0 {
+		return "", true
+	}
+	buf := make([]byte, len(cells))
+	for i := range cells {
+		c := &cells[i]
+		if c.r >= utf8.RuneSelf || *c != (Cell{r: c.r}) {
+			return "", false
+		}
+		buf[i] = byte(max(c.r, ' '))
+	}
+	// buf is never written again, so it can back the string without a copy.
+	return unsafe.String(&buf[0], len(buf)), true
+}
+
+// compactStyled encodes a row with styles, links or wide characters.
+func compactStyled(cells []Cell, wrapped bool) compactLine {
+	n := len(cells)
 	text := make([]byte, 0, n)
 	var runs []styleRun
-	plain := true
 	for x := 0; x < n; {
 		c := cells[x]
 		w := c.Width()
@@ -45,12 +82,11 @@ func compact(cells []Cell, wrapped bool) compactLine {
 		}
 		text = appendRune(text, max(c.r, ' '))
 		runs = addRun(runs, c, w)
-		plain = plain && c.style == (Style{}) && c.link == 0 && w == 1
 		x += w
 	}
 	cl := compactLine{text: string(text), wrapped: wrapped}
-	if !plain {
-		cl.runs = runs
+	if len(runs) != 1 || runs[0] != (styleRun{n: runs[0].n}) { // else plain non-ASCII text
+		cl.ext = &compactExtra{runs: runs}
 	}
 	return cl
 }
@@ -69,15 +105,19 @@ func addRun(runs []styleRun, c Cell, w int) []styleRun {
 
 // expand decodes the row into cells (its natural length, no padding).
 func (cl *compactLine) expand() []Cell {
-	if cl.cells != nil {
-		return append([]Cell(nil), cl.cells...)
+	var runs []styleRun
+	if cl.ext != nil {
+		if cl.ext.cells != nil {
+			return append([]Cell(nil), cl.ext.cells...)
+		}
+		runs = cl.ext.runs
 	}
 	out := make([]Cell, 0, len(cl.text))
 	ri, left := 0, 0
 	var run styleRun
 	for _, r := range cl.text {
-		if left == 0 && ri < len(cl.runs) {
-			run, left = cl.runs[ri], int(cl.runs[ri].n)
+		if left == 0 && ri < len(runs) {
+			run, left = runs[ri], int(runs[ri].n)
 			ri++
 		}
 		c := Cell{r: r, style: run.st, link: run.link}
@@ -93,11 +133,6 @@ func (cl *compactLine) expand() []Cell {
 	return out
 }
 
-// size estimates the bytes the row holds, for memory accounting in tests.
-func (cl *compactLine) size() int {
-	return len(cl.text) + len(cl.runs)*24 + len(cl.cells)*24 + 64
-}
-
 // scrollback is the bounded ring of compact rows.
 type scrollback struct {
 	max   int
@@ -106,8 +141,8 @@ type scrollback struct {
 }
 
 // push compacts a row leaving the top of the screen.
-func (s *scrollback) push(l *line) {
-	cl := compact(l.cells, l.wrapped)
+func (s *scrollback) push(cells []Cell, wrapped bool) {
+	cl := compact(cells, wrapped)
 	if len(s.ring) < s.max {
 		s.ring = append(s.ring, cl)
 		return

@@ -1,0 +1,169 @@
+package persist
+
+// This file writes files atomically. The sequence is: a temp file in the
+// target's directory (so the rename cannot cross filesystems), write, fsync,
+// keep the current file as <name>.bak, rename the temp over the target,
+// fsync the directory so the rename itself is durable. Until the rename,
+// the target is untouched; on any error the temp file is removed.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// BackupSuffix is appended to a file's name for the last good copy kept by
+// WriteFile.
+const BackupSuffix = ".bak"
+
+// fileOps are the filesystem steps of an atomic write. Production uses
+// systemOps; tests replace single steps to inject the failures (a failing
+// fsync, a failing rename) that a real filesystem cannot produce on demand.
+type fileOps struct {
+	sync   func(*os.File) error
+	rename func(oldpath, newpath string) error
+	link   func(oldpath, newpath string) error
+}
+
+// systemOps are the real filesystem steps.
+func systemOps() fileOps {
+	return fileOps{sync: (*os.File).Sync, rename: os.Rename, link: os.Link}
+}
+
+// WriteFile replaces the file at path with data, atomically and durably,
+// with permissions perm. The previous content, if any, is kept as
+// path+".bak". On error the file at path is unchanged (it either has the
+// old content or, for an error after the rename, the new content that is
+// not yet known to be durable), and no temp file is left behind.
+//
+// WriteFile is not safe for concurrent writers of the same path; persist's
+// callers have a single writer per file.
+func WriteFile(path string, data []byte, perm fs.FileMode) error {
+	if err := writeAtomic(systemOps(), path, data, perm); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeAtomic is WriteFile with injectable steps and errors that name the
+// step but not the path (the caller adds it once).
+func writeAtomic(ops fileOps, path string, data []byte, perm fs.FileMode) (err error) {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("create temp file: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			// Best effort: after a successful rename the name is gone and
+			// this fails harmlessly.
+			_ = os.Remove(tmp.Name())
+		}
+	}()
+	if err := fillTemp(ops, tmp, data, perm); err != nil {
+		return err
+	}
+	if err := keepBackup(ops, path); err != nil {
+		return err
+	}
+	if err := ops.rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("rename temp file into place: %w", err)
+	}
+	return syncDir(ops, dir)
+}
+
+// fillTemp writes data to the temp file, sets its mode, fsyncs and closes
+// it. It closes f whatever happens.
+func fillTemp(ops fileOps, f *os.File, data []byte, perm fs.FileMode) error {
+	err := fillOpen(ops, f, data, perm)
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("close temp file: %w", cerr)
+	}
+	return err
+}
+
+// fillOpen is fillTemp without the close.
+func fillOpen(ops fileOps, f *os.File, data []byte, perm fs.FileMode) error {
+	if err := f.Chmod(perm); err != nil {
+		return fmt.Errorf("chmod temp file: %w", err)
+	}
+	if _, err := f.Write(data); err != nil {
+		return fmt.Errorf("write temp file: %w", err)
+	}
+	if err := ops.sync(f); err != nil {
+		return fmt.Errorf("fsync temp file: %w", err)
+	}
+	return nil
+}
+
+// keepBackup makes path+".bak" a copy of the current file at path, if there
+// is one. It hard-links (files here are never modified in place, only
+// replaced, so the link is a stable copy and costs no space) and falls back
+// to copying where links are not supported. The .bak is itself replaced by
+// a rename, so a crash leaves either the old or the new backup.
+func keepBackup(ops fileOps, path string) error {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("stat current file: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("current file is not a regular file (%s); move it away", fi.Mode().Type())
+	}
+	bak := path + BackupSuffix
+	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(bak)+".tmp")
+	_ = os.Remove(tmp) // best effort: a stale one from a crash would block the link
+	if err := ops.link(path, tmp); err != nil {
+		if cerr := copyFile(ops, path, tmp, fi.Mode().Perm()); cerr != nil {
+			_ = os.Remove(tmp) // best effort: do not leave a half copy
+			return fmt.Errorf("keep backup %s: %w", bak, errors.Join(err, cerr))
+		}
+	}
+	if err := ops.rename(tmp, bak); err != nil {
+		_ = os.Remove(tmp) // best effort: the old .bak is still in place
+		return fmt.Errorf("keep backup %s: %w", bak, err)
+	}
+	return nil
+}
+
+// copyFile copies src to a new file dst with mode perm and fsyncs it.
+func copyFile(ops fileOps, src, dst string, perm fs.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = in.Close() }() // best effort: read-only
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if err == nil {
+		err = ops.sync(out)
+	}
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// syncDir fsyncs a directory so that renames in it survive a crash.
+func syncDir(ops fileOps, dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("open dir for fsync: %w", err)
+	}
+	err = ops.sync(d)
+	if cerr := d.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("fsync dir %s: %w", dir, err)
+	}
+	return nil
+}

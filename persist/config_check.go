@@ -1,0 +1,101 @@
+package persist
+
+// This file validates a Config: values that decode but cannot work. Every
+// error names the key as the user writes it in config.toml.
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+)
+
+// Limits on [host] values: below the minimum ring a single screenful of a
+// busy agent does not fit; above the maximums one pane could take the
+// machine's memory.
+const (
+	minRingBytes       = 64 << 10
+	maxRingBytes       = 1 << 30
+	maxScrollbackLines = 1_000_000
+)
+
+// Validate reports every invalid value in c, joined, each naming its key.
+// LoadConfig calls it; callers that build a Config by hand may too.
+func (c Config) Validate() error {
+	errs := []error{c.checkHost(), c.checkTUI(), c.checkAgents(), c.checkKeys()}
+	if c.Supervisor.Cgroup > CgroupRequired {
+		errs = append(errs, fmt.Errorf("supervisor.cgroup: invalid mode %d", c.Supervisor.Cgroup))
+	}
+	if b := c.Worktrees.Base; b != "" && !filepath.IsAbs(b) {
+		errs = append(errs, fmt.Errorf("worktrees.base %q must be an absolute path", b))
+	}
+	return errors.Join(errs...)
+}
+
+// checkHost validates [host].
+func (c Config) checkHost() error {
+	var errs []error
+	if r := c.Host.RingBytes; r < minRingBytes || r > maxRingBytes {
+		errs = append(errs, fmt.Errorf("host.ring_bytes %d is out of range [%d, %d]", r, minRingBytes, maxRingBytes))
+	}
+	if n := c.Host.ScrollbackLines; n < 0 || n > maxScrollbackLines {
+		errs = append(errs, fmt.Errorf("host.scrollback_lines %d is out of range [0, %d]", n, maxScrollbackLines))
+	}
+	return errors.Join(errs...)
+}
+
+// checkTUI validates [tui]. The prefix's key syntax is checked where key
+// names are parsed (panes); here it must only be present.
+func (c Config) checkTUI() error {
+	var errs []error
+	if c.TUI.Prefix == "" {
+		errs = append(errs, errors.New("tui.prefix is empty; set a key such as \"C-Space\""))
+	}
+	if a := c.TUI.DefaultAdapter; a != "" {
+		if _, ok := c.Agents[a]; !ok {
+			errs = append(errs, fmt.Errorf("tui.default_adapter %q is not an adapter; define [agents.%s] or use one of %v", a, a, c.agentNames()))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// checkAgents validates the [agents.NAME] tables.
+func (c Config) checkAgents() error {
+	var errs []error
+	for _, name := range c.agentNames() {
+		a := c.Agents[name]
+		if len(a.Command) == 0 || a.Command[0] == "" {
+			errs = append(errs, fmt.Errorf("agents.%s.command is empty; give the argv that starts it", name))
+		}
+		if len(a.Resume) > 0 && a.Resume[0] == "" {
+			errs = append(errs, fmt.Errorf("agents.%s.resume starts with an empty program", name))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// checkKeys validates [keys]: every action needs a key.
+func (c Config) checkKeys() error {
+	actions := make([]string, 0, len(c.Keys))
+	for a := range c.Keys {
+		actions = append(actions, a)
+	}
+	sort.Strings(actions)
+	var errs []error
+	for _, action := range actions {
+		if c.Keys[action] == "" {
+			errs = append(errs, fmt.Errorf("keys.%s is empty", action))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// agentNames returns the adapter names, sorted, for stable messages.
+func (c Config) agentNames() []string {
+	names := make([]string, 0, len(c.Agents))
+	for n := range c.Agents {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

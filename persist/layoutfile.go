@@ -1,0 +1,54 @@
+package persist
+
+// This file is layout.json: the TUI's split tree, ratios, focus and zoom.
+// persist does not know its shape (the layout package defines it and must
+// stay independent of persist, and vice versa); it stores the document as
+// raw JSON with the same atomic, versioned, corrupt-aware handling as
+// agents.json. The layout package versions its own content inside.
+
+import "encoding/json"
+
+// LayoutVersion is the schema_version of layout.json's envelope this build
+// reads and writes.
+const LayoutVersion = 1
+
+var layoutKind = docKind{what: "layout", version: LayoutVersion}
+
+// layoutDoc is the whole of layout.json.
+type layoutDoc struct {
+	SchemaVersion int             `json:"schema_version"`
+	Layout        json.RawMessage `json:"layout"`
+}
+
+// setSchemaVersion implements document.
+func (d *layoutDoc) setSchemaVersion(v int) { d.SchemaVersion = v }
+
+// check implements document: the layout must be present and valid JSON.
+func (d *layoutDoc) check() error {
+	if len(d.Layout) == 0 {
+		return errMissingLayout
+	}
+	if !json.Valid(d.Layout) {
+		return errInvalidLayout
+	}
+	return nil
+}
+
+// LoadLayout reads layout.json at path and returns the TUI's document. A
+// missing file returns nil and no error. A newer schema gives
+// *NewerSchemaError (file left in place); a corrupt file is moved aside and
+// gives *CorruptError.
+func LoadLayout(path string) (json.RawMessage, error) {
+	var d layoutDoc
+	found, err := loadDocument(layoutKind, path, &d)
+	if err != nil || !found {
+		return nil, err
+	}
+	return d.Layout, nil
+}
+
+// SaveLayout writes the TUI's document to path atomically, keeping the
+// previous copy as path.bak. The document must be valid JSON.
+func SaveLayout(path string, layout json.RawMessage) error {
+	return saveDocument(layoutKind, path, &layoutDoc{Layout: layout})
+}

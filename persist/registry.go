@@ -1,0 +1,214 @@
+package persist
+
+// This file is agents.json: the durable record of every pane, written by
+// the host alone and only on durable changes (spawn, exit, rename, removal,
+// resume data), never on attention or output (DESIGN.md §7). It is what
+// brings agents back after a reboot, so it records how to resume each one
+// and how to recognise its process (pid + start time + boot id).
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// RegistryVersion is the schema_version of agents.json this build reads
+// and writes.
+const RegistryVersion = 1
+
+var registryKind = docKind{what: "registry", version: RegistryVersion}
+
+// Registry is the content of agents.json. It is a plain value: not safe for
+// concurrent use; the host owns the one copy that is saved.
+type Registry struct {
+	// SchemaVersion is set by Save; callers need not touch it.
+	SchemaVersion int `json:"schema_version"`
+	// Panes in creation order.
+	Panes []PaneRecord `json:"panes"`
+}
+
+// PaneRecord is what agents.json keeps about one pane.
+type PaneRecord struct {
+	ID         string    `json:"id"`                    // stable pane id, unique in the registry
+	Name       string    `json:"name"`                  // user-facing name (renamable)
+	Kind       Kind      `json:"kind"`                  // agent, shell or run
+	Adapter    string    `json:"adapter,omitempty"`     // agent adapter name; "" for shells and runs
+	Argv       []string  `json:"argv"`                  // the command as started
+	ResumeArgv []string  `json:"resume_argv,omitempty"` // the command that resumes the conversation
+	Resumable  bool      `json:"resumable"`             // ResumeArgv is known to work
+	Cwd        string    `json:"cwd"`                   // working directory of the process
+	Worktree   *Worktree `json:"worktree,omitempty"`    // nil unless the pane has its own worktree
+	// EnvKeys are the names of the environment variables clowder set for
+	// the pane. Values are never written: they may be secrets.
+	EnvKeys []string  `json:"env_keys,omitempty"`
+	Created time.Time `json:"created"` // when the pane was spawned
+
+	// Process identity (DESIGN.md §5): nothing is signalled unless all of
+	// pid, start time and boot id still match.
+	PID      int    `json:"pid,omitempty"`
+	PIDStart uint64 `json:"pid_start,omitempty"` // field 22 of /proc/PID/stat, clock ticks since boot
+	BootID   string `json:"boot_id,omitempty"`   // /proc/sys/kernel/random/boot_id
+	PGID     int    `json:"pgid,omitempty"`      // the process group (its own, after setsid)
+	Cgroup   string `json:"cgroup,omitempty"`    // cgroup v2 leaf path, "" if none
+
+	State    State         `json:"state"`          // where the pane is in its life
+	Exit     *Exit         `json:"exit,omitempty"` // set once the process ended
+	Size     Size          `json:"size"`           // last size a client gave it
+	Restart  RestartPolicy `json:"restart"`        // what the host does on exit
+	Timeouts Timeouts      `json:"timeouts"`       // watchdogs; zero means none
+}
+
+// Worktree is the git worktree a pane runs in.
+type Worktree struct {
+	Repo   string `json:"repo"`   // the main repository's path
+	Path   string `json:"path"`   // the worktree's path
+	Branch string `json:"branch"` // the branch checked out there
+	Base   string `json:"base"`   // the commit or branch it was created from
+}
+
+// Exit is how a pane's process ended.
+type Exit struct {
+	Code   int        `json:"code"`             // exit code; meaningful unless Signal != 0
+	Signal int        `json:"signal,omitempty"` // the terminating signal number, 0 if none
+	Reason ExitReason `json:"reason"`
+	At     time.Time  `json:"at"`
+}
+
+// Size is a pane's terminal size in cells.
+type Size struct {
+	Cols int `json:"cols"`
+	Rows int `json:"rows"`
+}
+
+// Timeouts are a pane's watchdogs; zero means none.
+type Timeouts struct {
+	Overall Duration `json:"overall,omitempty"`
+	Idle    Duration `json:"idle,omitempty"` // no output for this long
+}
+
+// LoadRegistry reads agents.json at path. A missing file is an empty
+// registry and no error. A file from a newer clowder gives
+// *NewerSchemaError and is left in place; a corrupt one is moved aside and
+// gives *CorruptError.
+func LoadRegistry(path string) (*Registry, error) {
+	r := &Registry{}
+	found, err := loadDocument(registryKind, path, r)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return &Registry{SchemaVersion: RegistryVersion}, nil
+	}
+	return r, nil
+}
+
+// Save writes the registry to path atomically, keeping the previous copy
+// as path.bak. Call it on durable changes only; the caller decides which
+// those are. It refuses an inconsistent registry (see check) and a path
+// that holds a newer schema.
+func (r *Registry) Save(path string) error {
+	if r.Panes == nil {
+		r.Panes = []PaneRecord{} // "panes": [] reads better than null
+	}
+	return saveDocument(registryKind, path, r)
+}
+
+// Get returns the record with the given id.
+func (r *Registry) Get(id string) (PaneRecord, bool) {
+	if i := r.index(id); i >= 0 {
+		return r.Panes[i], true
+	}
+	return PaneRecord{}, false
+}
+
+// Put replaces the record with rec's id, or appends rec if there is none.
+func (r *Registry) Put(rec PaneRecord) {
+	if i := r.index(rec.ID); i >= 0 {
+		r.Panes[i] = rec
+		return
+	}
+	r.Panes = append(r.Panes, rec)
+}
+
+// Remove deletes the record with the given id and reports whether there
+// was one.
+func (r *Registry) Remove(id string) bool {
+	i := r.index(id)
+	if i < 0 {
+		return false
+	}
+	r.Panes = append(r.Panes[:i], r.Panes[i+1:]...)
+	return true
+}
+
+// index returns the position of id in Panes, or -1.
+func (r *Registry) index(id string) int {
+	for i := range r.Panes {
+		if r.Panes[i].ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// setSchemaVersion implements document.
+func (r *Registry) setSchemaVersion(v int) { r.SchemaVersion = v }
+
+// check implements document: ids are set and unique, and every record is
+// valid.
+func (r *Registry) check() error {
+	seen := make(map[string]bool, len(r.Panes))
+	for i := range r.Panes {
+		p := &r.Panes[i]
+		if seen[p.ID] {
+			return fmt.Errorf("pane id %q appears twice", p.ID)
+		}
+		seen[p.ID] = true
+		if err := p.check(); err != nil {
+			return fmt.Errorf("pane %d (id %q): %w", i, p.ID, err)
+		}
+	}
+	return nil
+}
+
+// check reports a record that cannot be right.
+func (p *PaneRecord) check() error {
+	var errs []error
+	if p.ID == "" {
+		errs = append(errs, errors.New("empty id"))
+	}
+	if _, err := p.Kind.MarshalText(); err != nil {
+		errs = append(errs, err)
+	}
+	if _, err := p.State.MarshalText(); err != nil {
+		errs = append(errs, err)
+	}
+	if _, err := p.Restart.MarshalText(); err != nil {
+		errs = append(errs, err)
+	}
+	if p.Exit != nil {
+		if _, err := p.Exit.Reason.MarshalText(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if p.Size.Cols < 0 || p.Size.Rows < 0 {
+		errs = append(errs, fmt.Errorf("negative size %dx%d", p.Size.Cols, p.Size.Rows))
+	}
+	for _, k := range p.EnvKeys {
+		// A "KEY=value" here would be a value on disk, possibly a secret.
+		if k == "" || strings.ContainsRune(k, '=') {
+			errs = append(errs, fmt.Errorf("env key %q is not a bare variable name", redactEnv(k)))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// redactEnv keeps only the name of a "KEY=value" pair, so an error message
+// never repeats a value.
+func redactEnv(kv string) string {
+	if k, _, ok := strings.Cut(kv, "="); ok {
+		return k + "=…"
+	}
+	return kv
+}

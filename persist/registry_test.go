@@ -1,0 +1,232 @@
+package persist
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sampleRegistry has one record with every field set and one minimal one.
+func sampleRegistry() *Registry {
+	at := time.Date(2026, 3, 1, 12, 30, 0, 0, time.UTC)
+	return &Registry{Panes: []PaneRecord{
+		{
+			ID: "p1", Name: "fix-login", Kind: KindAgent, Adapter: "claude",
+			Argv:       []string{"claude"},
+			ResumeArgv: []string{"claude", "--resume", "0d9c"}, Resumable: true,
+			Cwd:      "/src/app-wt/fix-login",
+			Worktree: &Worktree{Repo: "/src/app", Path: "/src/app-wt/fix-login", Branch: "clowder/fix-login", Base: "main"},
+			EnvKeys:  []string{"CLOWDER_PANE_ID", "ANTHROPIC_API_KEY"},
+			Created:  at, PID: 4242, PIDStart: 987654321012, BootID: "6f1c-boot", PGID: 4242,
+			Cgroup: "/sys/fs/cgroup/user.slice/clowder/p1", State: StateExited,
+			Exit:     &Exit{Code: 0, Signal: 15, Reason: ExitKilled, At: at.Add(time.Hour)},
+			Size:     Size{Cols: 120, Rows: 40},
+			Restart:  RestartOnFailure,
+			Timeouts: Timeouts{Overall: Duration(90 * time.Minute), Idle: Duration(30 * time.Second)},
+		},
+		{ID: "p2", Name: "shell", Kind: KindShell, Argv: []string{"bash"}, Cwd: "/src/app", Created: at, State: StateRunning},
+	}}
+}
+
+func TestRegistrySaveLoadRoundTripsEveryField(t *testing.T) {
+	path := filepath.Join(t.TempDir(), AgentsFileName)
+	want := sampleRegistry()
+	if err := want.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadRegistry(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("round trip:\n got %+v\nwant %+v", got, want)
+	}
+}
+
+func TestRegistryFileIsReadableJSON(t *testing.T) {
+	path := filepath.Join(t.TempDir(), AgentsFileName)
+	if err := sampleRegistry().Save(path); err != nil {
+		t.Fatal(err)
+	}
+	text := readFile(t, path)
+	for _, want := range []string{
+		`"schema_version": 1`, `"kind": "agent"`, `"state": "exited"`, `"reason": "killed"`,
+		`"restart": "on-failure"`, `"overall": "1h30m0s"`, `"pid_start": 987654321012`,
+		`"env_keys": [`, `"branch": "clowder/fix-login"`, `"created": "2026-03-01T12:30:00Z"`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("agents.json lacks %s:\n%s", want, text)
+		}
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("agents.json mode %v, want 0600", fi.Mode().Perm())
+	}
+}
+
+func TestEmptyRegistrySavesEmptyList(t *testing.T) {
+	path := filepath.Join(t.TempDir(), AgentsFileName)
+	if err := (&Registry{}).Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, path); !strings.Contains(got, `"panes": []`) {
+		t.Errorf("empty registry written as %s", got)
+	}
+}
+
+func TestRegistrySaveRefusesInvalidRecords(t *testing.T) {
+	ok := PaneRecord{ID: "a", Kind: KindRun, State: StateRunning}
+	tests := []struct {
+		name    string
+		mutate  func(*Registry)
+		wantErr string
+	}{
+		{"empty id", func(r *Registry) { r.Panes[0].ID = "" }, "empty id"},
+		{"duplicate id", func(r *Registry) { r.Panes = append(r.Panes, ok) }, `pane id "a" appears twice`},
+		{"kind unset", func(r *Registry) { r.Panes[0].Kind = 0 }, "invalid kind 0"},
+		{"state unset", func(r *Registry) { r.Panes[0].State = 0 }, "invalid state 0"},
+		{"exit reason unset", func(r *Registry) { r.Panes[0].Exit = &Exit{Code: 1} }, "invalid exit reason 0"},
+		{"restart out of range", func(r *Registry) { r.Panes[0].Restart = 9 }, "invalid restart policy 9"},
+		{"negative size", func(r *Registry) { r.Panes[0].Size = Size{Cols: -1} }, "negative size"},
+		{"env value instead of key", func(r *Registry) { r.Panes[0].EnvKeys = []string{"TOKEN=s3cret"} }, `env key "TOKEN=…"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, AgentsFileName)
+			r := &Registry{Panes: []PaneRecord{ok}}
+			tc.mutate(r)
+			err := r.Save(path)
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !strings.Contains(err.Error(), "save registry "+path) {
+				t.Fatalf("Save = %v, want an error naming %s with %q", err, path, tc.wantErr)
+			}
+			if strings.Contains(err.Error(), "s3cret") {
+				t.Errorf("error %q repeats a secret value", err)
+			}
+			assertNames(t, dir)
+		})
+	}
+}
+
+func TestRegistryGetPutRemove(t *testing.T) {
+	r := sampleRegistry()
+	p1, ok := r.Get("p1")
+	if !ok || p1.Name != "fix-login" {
+		t.Fatalf("Get(p1) = %+v, %v", p1, ok)
+	}
+	p1.Name = "renamed"
+	r.Put(p1)
+	r.Put(PaneRecord{ID: "p3", Kind: KindRun, State: StateStarting})
+	var ids []string
+	for _, p := range r.Panes {
+		ids = append(ids, p.ID+":"+p.Name)
+	}
+	if got := strings.Join(ids, ","); got != "p1:renamed,p2:shell,p3:" {
+		t.Errorf("after Put: %s (order must be kept, replace in place)", got)
+	}
+	if !r.Remove("p2") || r.Remove("p2") {
+		t.Error("Remove(p2) should report true once, then false")
+	}
+	if _, ok := r.Get("p2"); ok || len(r.Panes) != 2 {
+		t.Errorf("p2 still there: %+v", r.Panes)
+	}
+}
+
+func TestSaveAfterCorruptionStartsFreshWithoutTouchingMovedFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, AgentsFileName)
+	writeFile(t, path, "{")
+	_, err := LoadRegistry(path)
+	var ce *CorruptError
+	if !errors.As(err, &ce) {
+		t.Fatalf("err = %v", err)
+	}
+	if err := sampleRegistry().Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, ce.MovedTo); got != "{" {
+		t.Errorf("moved file now %q", got)
+	}
+	assertNames(t, dir, AgentsFileName, filepath.Base(ce.MovedTo))
+}
+
+func TestEnumsTextForms(t *testing.T) {
+	type enum interface {
+		String() string
+		MarshalText() ([]byte, error)
+	}
+	tests := []struct {
+		v    enum
+		text string
+	}{
+		{KindAgent, "agent"}, {KindShell, "shell"}, {KindRun, "run"},
+		{StateStarting, "starting"}, {StateRunning, "running"}, {StateExited, "exited"},
+		{StateOrphaned, "orphaned"}, {StateLost, "lost"},
+		{ExitCompleted, "completed"}, {ExitFailed, "failed"}, {ExitSignalled, "signalled"},
+		{ExitKilled, "killed"}, {ExitTimeout, "timeout"}, {ExitIdleTimeout, "idle-timeout"}, {ExitLost, "lost"},
+		{RestartNever, "never"}, {RestartOnFailure, "on-failure"}, {RestartAlways, "always"},
+		{CgroupOff, "off"}, {CgroupAuto, "auto"}, {CgroupRequired, "required"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.text, func(t *testing.T) {
+			b, err := tc.v.MarshalText()
+			if err != nil || string(b) != tc.text || tc.v.String() != tc.text {
+				t.Errorf("%#v: MarshalText = %q, %v; String = %q; want %q", tc.v, b, err, tc.v.String(), tc.text)
+			}
+			back := reflect.New(reflect.TypeOf(tc.v))
+			if err := json.Unmarshal([]byte(`"`+tc.text+`"`), back.Interface()); err != nil {
+				t.Fatal(err)
+			}
+			if back.Elem().Interface() != tc.v {
+				t.Errorf("unmarshal %q = %v, want %v", tc.text, back.Elem(), tc.v)
+			}
+		})
+	}
+}
+
+func TestEnumInvalidValues(t *testing.T) {
+	if got := Kind(9).String(); got != "Kind(9)" {
+		t.Errorf("Kind(9).String() = %q", got)
+	}
+	var s State
+	err := s.UnmarshalText([]byte("zombie"))
+	want := `unknown state "zombie" (want one of "starting", "running", "exited", "orphaned", "lost")`
+	if err == nil || err.Error() != want {
+		t.Errorf("UnmarshalText(zombie) = %v, want %s", err, want)
+	}
+}
+
+func TestDurationTextForm(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     time.Duration
+		wantErr  bool
+	}{
+		{"seconds", "3s", 3 * time.Second, false},
+		{"compound", "1m30s", 90 * time.Second, false},
+		{"zero", "0s", 0, false},
+		{"bare number", "3", 0, true},
+		{"negative", "-1s", 0, true},
+		{"garbage", "soon", 0, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var d Duration
+			err := d.UnmarshalText([]byte(tc.in))
+			if (err != nil) != tc.wantErr || d.Std() != tc.want {
+				t.Errorf("UnmarshalText(%q) = %v, %v; want %v, error %v", tc.in, d, err, tc.want, tc.wantErr)
+			}
+		})
+	}
+	if b, _ := Duration(1500 * time.Millisecond).MarshalText(); string(b) != "1.5s" {
+		t.Errorf("MarshalText(1.5s) = %q", b)
+	}
+}

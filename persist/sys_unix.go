@@ -1,0 +1,40 @@
+//go:build linux || darwin
+
+package persist
+
+// The two Unix-only mechanisms persist needs, behind sys_other.go's
+// portable fallbacks: the owner of a file and flock(2).
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// fileOwner returns the uid that owns the file fi describes.
+func fileOwner(fi fs.FileInfo) (int, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
+	}
+	return int(st.Uid), true
+}
+
+// tryLock takes an exclusive flock on f without blocking. It returns
+// ErrLocked when another open file description holds the lock.
+func tryLock(f *os.File) error {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, syscall.EINTR):
+			continue
+		case errors.Is(err, syscall.EWOULDBLOCK):
+			return ErrLocked
+		default:
+			return err
+		}
+	}
+}

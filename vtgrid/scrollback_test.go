@@ -1,0 +1,184 @@
+package vtgrid
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func TestScrollbackKeepsScrolledRows(t *testing.T) {
+	term := New(10, 3, Options{ScrollbackLines: 5})
+	for i := 0; i < 10; i++ {
+		fmt.Fprintf(term, "line %d\r\n", i)
+	}
+	s := term.SnapshotScrollback(-1)
+	if s.HistoryLen() != 5 {
+		t.Fatalf("history %d rows, want the bound 5", s.HistoryLen())
+	}
+	want := "line 3\nline 4\nline 5\nline 6\nline 7\nline 8\nline 9\n"
+	if got := s.HistoryText(); got != want {
+		t.Fatalf("history text %q want %q", got, want)
+	}
+}
+
+func TestScrollbackOnlyFromFullScreenRegion(t *testing.T) {
+	term := screenOf(5, 3, "a\r\nb\r\nc\x1b[2;3r\x1b[3;1H\n\n")
+	if n := term.ScrollbackLen(); n != 0 {
+		t.Fatalf("a partial scroll region put %d rows in the scrollback", n)
+	}
+	term.Write([]byte("\x1b[r\x1b[3;1H\n"))
+	if n := term.ScrollbackLen(); n != 1 {
+		t.Fatalf("full-screen scroll kept %d rows, want 1", n)
+	}
+}
+
+func TestAltScreenHasNoScrollback(t *testing.T) {
+	term := screenOf(5, 2, "\x1b[?1049h1\r\n2\r\n3\r\n4")
+	if n := term.ScrollbackLen(); n != 0 {
+		t.Fatalf("alt screen scrolled %d rows into scrollback", n)
+	}
+}
+
+func TestCompactRoundTrip(t *testing.T) {
+	rows := []string{
+		"plain ascii",
+		"\x1b[31mred\x1b[m and \x1b[1mbold\x1b[m",
+		"wide 世界 text",
+		"e\u0301 combining",
+		"\x1b]8;;http://x.test\x1b\\link\x1b]8;;\x1b\\",
+		"\x1b[44m   \x1b[m trailing bg",
+		"",
+	}
+	for _, in := range rows {
+		t.Run(in, func(t *testing.T) {
+			s := screenOf(30, 1, in).Snapshot()
+			row := s.Row(0)
+			cl := compact(row, false)
+			back := cl.expand()
+			for x := range row {
+				var b Cell
+				if x < len(back) {
+					b = back[x]
+				}
+				a := row[x]
+				if a.r == 0 && b.r == ' ' {
+					b.r = 0 // empty cells come back as spaces
+				}
+				if a != b {
+					t.Fatalf("cell %d: %+v came back as %+v", x, a, b)
+				}
+			}
+		})
+	}
+}
+
+func TestResizeReflowsSoftWrappedLines(t *testing.T) {
+	term := screenOf(10, 3, "0123456789abcdef\r\nxy")
+	term.Resize(20, 3)
+	s := term.Snapshot()
+	if got := s.Text(); got != "0123456789abcdef\nxy\n" {
+		t.Fatalf("after widening:\n%s", got)
+	}
+	if x, y, _ := s.Cursor(); x != 2 || y != 1 {
+		t.Fatalf("cursor %d,%d want 2,1", x, y)
+	}
+	term.Resize(4, 3)
+	s = term.SnapshotScrollback(-1)
+	if got := s.HistoryText(); got != "0123\n4567\n89ab\ncdef\nxy" {
+		t.Fatalf("after narrowing:\n%q", got)
+	}
+	if x, y, _ := s.Cursor(); x != 2 || y != 2 {
+		t.Fatalf("cursor %d,%d want 2,1", x, y)
+	}
+	term.Resize(10, 3)
+	s = term.SnapshotScrollback(-1)
+	if got := s.HistoryText(); got != "0123456789\nabcdef\nxy" {
+		t.Fatalf("after widening again:\n%q", got)
+	}
+}
+
+func TestResizeKeepsWideCharsWhole(t *testing.T) {
+	term := screenOf(6, 2, "ab世界")
+	term.Resize(3, 3)
+	if got := term.Snapshot().Text(); got != "ab\n世\n界" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestResizeHeightPullsBackScrollback(t *testing.T) {
+	term := screenOf(5, 2, "1\r\n2\r\n3")
+	term.Resize(5, 3)
+	s := term.Snapshot()
+	if got := s.Text(); got != "1\n2\n3" {
+		t.Fatalf("got %q", got)
+	}
+	if _, y, _ := s.Cursor(); y != 2 {
+		t.Fatalf("cursor row %d want 2", y)
+	}
+	term.Resize(5, 1)
+	if got := term.Snapshot().Text(); got != "3" {
+		t.Fatalf("shrunk: %q", got)
+	}
+}
+
+func TestResizeKeepsCursorRowWithBlankRowsBelow(t *testing.T) {
+	term := screenOf(10, 5, "$ ")
+	term.Resize(10, 3)
+	s := term.Snapshot()
+	if x, y, _ := s.Cursor(); x != 2 || y != 0 || s.Text() != "$\n\n" {
+		t.Fatalf("cursor %d,%d text %q", x, y, s.Text())
+	}
+}
+
+func TestResizeAltScreenRestoresMainCursor(t *testing.T) {
+	term := screenOf(10, 4, "0123456789ab\x1b[?1049h\x1b[Hvim")
+	term.Resize(5, 4)
+	term.Write([]byte("\x1b[?1049l"))
+	s := term.Snapshot()
+	if got := s.Text(); got != "01234\n56789\nab\n" {
+		t.Fatalf("main screen %q", got)
+	}
+	if x, y, _ := s.Cursor(); x != 2 || y != 2 {
+		t.Fatalf("cursor %d,%d want 2,2", x, y)
+	}
+}
+
+func TestSnapshotDirtyRows(t *testing.T) {
+	term := screenOf(5, 4, "a\r\nb")
+	first := term.Snapshot()
+	if len(first.DirtyRows()) != 4 {
+		t.Fatalf("first snapshot dirty %v, want all", first.DirtyRows())
+	}
+	if d := term.Snapshot().DirtyRows(); len(d) != 0 {
+		t.Fatalf("unchanged screen dirty %v", d)
+	}
+	term.Write([]byte("\x1b[3;1Hx"))
+	s := term.Snapshot()
+	if d := s.DirtyRows(); len(d) != 1 || d[0] != 2 {
+		t.Fatalf("dirty %v want [2]", d)
+	}
+	if s.Text() != "a\nb\nx\n" || first.Text() != "a\nb\n\n" {
+		t.Fatalf("snapshots are not independent: %q %q", s.Text(), first.Text())
+	}
+}
+
+// TestScrollbackMemory pins DESIGN.md §4: a plain 200-column scrollback row
+// costs about its text, far from a full cell array (4800 bytes).
+func TestScrollbackMemory(t *testing.T) {
+	line := strings.Repeat("x", 200) + "\r\n"
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	term := New(200, 50, Options{ScrollbackLines: 10000})
+	for i := 0; i < 10050; i++ {
+		term.Write([]byte(line))
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	perLine := (int64(after.HeapAlloc) - int64(before.HeapAlloc)) / 10000
+	runtime.KeepAlive(term)
+	if perLine > 500 {
+		t.Fatalf("%d bytes per 200-column scrollback row, want <= 500", perLine)
+	}
+}

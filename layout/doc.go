@@ -18,9 +18,9 @@
 //
 // Files: tree.go (the value and its queries), ops.go (split, close, swap,
 // zoom, focus), geometry.go (rectangles, borders, hit tests), resize.go
-// (keyboard and mouse resize, directional neighbours), preset.go (tmux's
-// named layouts), json.go (the schema-versioned JSON form), enums.go (the
-// typed enums and their names).
+// (keyboard and mouse resize), neighbor.go (directional focus moves),
+// preset.go (tmux's named layouts), json.go (the schema-versioned JSON
+// form), enums.go (the typed enums and their names).
 //
 // Boundaries: layout imports none of clowder's packages, only the standard
 // library, and does no I/O. It is not safe for concurrent mutation; callers

@@ -55,9 +55,9 @@ func (t *Terminal) csiMove(final byte) bool {
 	case 'B', 'e':
 		t.moveDown(n)
 	case 'C', 'a':
-		t.moveTo(t.cur.x+n, t.cur.y)
+		t.moveRight(n)
 	case 'D':
-		t.moveTo(t.cur.x-n, t.cur.y)
+		t.moveLeft(n)
 	case 'E':
 		t.moveDown(n)
 		t.carriageReturn()
@@ -69,7 +69,7 @@ func (t *Terminal) csiMove(final byte) bool {
 	case 'H', 'f':
 		t.moveToOrigin(t.p.get(1, 1)-1, n-1)
 	case 'd':
-		t.moveToOrigin(t.cur.x, n-1)
+		t.moveToRow(n - 1)
 	case 'I':
 		t.tabForward(n)
 	case 'Z':
@@ -88,15 +88,8 @@ func (t *Terminal) csiEdit(final byte) bool {
 		t.eraseDisplay(t.p.raw(0))
 	case 'K':
 		t.eraseLine(t.p.raw(0))
-	case 'X':
-		t.cur.wrapNext = false
-		t.scr.lines[t.cur.y].erase(t.cur.x, t.cur.x+n, t.ver, t.cur.st)
-	case '@':
-		t.cur.wrapNext = false
-		t.scr.lines[t.cur.y].insertBlanks(t.cur.x, n, t.cols, t.ver, t.cur.st)
-	case 'P':
-		t.cur.wrapNext = false
-		t.scr.lines[t.cur.y].deleteCells(t.cur.x, n, t.cols, t.ver, t.cur.st)
+	case 'X', '@', 'P':
+		t.editChars(final, n)
 	case 'L':
 		t.insertLines(n)
 	case 'M':
@@ -113,6 +106,23 @@ func (t *Terminal) csiEdit(final byte) bool {
 		return false
 	}
 	return true
+}
+
+// editChars is ECH, ICH and DCH. Like tmux, they do nothing while a wrap is
+// pending (the cursor is then past the last column) and leave it pending.
+func (t *Terminal) editChars(final byte, n int) {
+	if t.cur.wrapNext {
+		return
+	}
+	l := &t.scr.lines[t.cur.y]
+	switch final {
+	case 'X':
+		l.erase(t.cur.x, t.cur.x+n, t.ver, t.cur.st)
+	case '@':
+		l.insertBlanks(t.cur.x, n, t.cols, t.ver, t.cur.st)
+	case 'P':
+		l.deleteCells(t.cur.x, n, t.cols, t.ver, t.cur.st)
+	}
 }
 
 // csiOther handles the rest of the unmarked sequences.
@@ -187,11 +197,14 @@ func (t *Terminal) csiGreater(final byte) {
 	}
 }
 
-// eraseDisplay is ED 0 (below), 1 (above), 2 (all), 3 (scrollback).
+// eraseDisplay is ED 0 (below), 1 (above), 2 (all), 3 (scrollback). A
+// pending wrap stays pending: the cursor counts as past the last column.
 func (t *Terminal) eraseDisplay(mode int) {
-	t.cur.wrapNext = false
 	switch mode {
 	case 0:
+		if t.cur.x == 0 && t.cur.y == 0 && !t.cur.wrapNext {
+			t.keepScreenInScrollback() // from home it clears everything, as ED 2 does
+		}
 		t.eraseLine(0)
 		for y := t.cur.y + 1; y < t.rows; y++ {
 			t.eraseRow(y)
@@ -202,11 +215,29 @@ func (t *Terminal) eraseDisplay(mode int) {
 			t.eraseRow(y)
 		}
 	case 2:
+		t.keepScreenInScrollback()
 		for y := 0; y < t.rows; y++ {
 			t.eraseRow(y)
 		}
 	case 3:
 		t.sb.clear()
+	}
+}
+
+// keepScreenInScrollback moves the main screen's rows, down to the last one
+// in use, into the scrollback before a full clear, as tmux's scroll-on-clear
+// does: `clear` in a shell loses no output.
+func (t *Terminal) keepScreenInScrollback() {
+	if t.scr != t.main || t.sb.max == 0 {
+		return
+	}
+	last := t.rows - 1
+	for last >= 0 && rowEmpty(t.scr.lines[last].cells) {
+		last--
+	}
+	for y := 0; y <= last; y++ {
+		l := &t.scr.lines[y]
+		t.sb.push(l.cells, l.wrapped)
 	}
 }
 
@@ -218,37 +249,45 @@ func (t *Terminal) eraseRow(y int) {
 
 // eraseLine is EL 0 (right), 1 (left), 2 (all).
 func (t *Terminal) eraseLine(mode int) {
-	t.cur.wrapNext = false
+	x := t.cur.x
+	if t.cur.wrapNext {
+		x = t.cols
+	}
 	l := &t.scr.lines[t.cur.y]
 	switch mode {
 	case 0:
-		l.erase(t.cur.x, t.cols, t.ver, t.cur.st)
-		l.wrapped = false
+		if x < t.cols {
+			l.erase(x, t.cols, t.ver, t.cur.st)
+			l.wrapped = false
+		}
 	case 1:
-		l.erase(0, t.cur.x+1, t.ver, t.cur.st)
+		l.erase(0, x+1, t.ver, t.cur.st)
 	case 2:
 		l.erase(0, t.cols, t.ver, t.cur.st)
 		l.wrapped = false
 	}
 }
 
-// insertLines is IL: only inside the scroll region; the cursor goes to
-// column 0.
+// insertLines is IL. Like tmux, it keeps the cursor's column, and outside
+// the scroll region it works on the rows from the cursor to the bottom.
 func (t *Terminal) insertLines(n int) {
-	if t.cur.y < t.top || t.cur.y > t.bot {
-		return
-	}
-	t.scr.scrollDown(t.cur.y, t.bot, n, t.ver, t.cur.st)
-	t.carriageReturn()
+	top, bot := t.lineRange()
+	t.scr.scrollDown(top, bot, n, t.ver, t.cur.st)
 }
 
-// deleteLines is DL.
+// deleteLines is DL, with IL's rules.
 func (t *Terminal) deleteLines(n int) {
+	top, bot := t.lineRange()
+	t.scr.scrollUp(top, bot, n, t.ver, t.cur.st, nil)
+}
+
+// lineRange is the rows IL and DL shift: the cursor's row to the region's
+// bottom, or to the screen's bottom when the cursor is outside the region.
+func (t *Terminal) lineRange() (top, bot int) {
 	if t.cur.y < t.top || t.cur.y > t.bot {
-		return
+		return t.cur.y, t.rows - 1
 	}
-	t.scr.scrollUp(t.cur.y, t.bot, n, t.ver, t.cur.st, nil)
-	t.carriageReturn()
+	return t.cur.y, t.bot
 }
 
 // repeat is REP: print the last graphic character n more times.

@@ -49,6 +49,7 @@ func (t *Terminal) restoreCursor() {
 		return
 	}
 	t.cur = s.cur
+	t.cur.wrapNext = false // like tmux, a restored cursor sits in the last column, not past it
 	t.modes.Origin = s.origin
 	t.cur.x = min(t.cur.x, t.cols-1)
 	t.cur.y = min(t.cur.y, t.rows-1)
@@ -70,6 +71,31 @@ func (t *Terminal) moveToOrigin(x, y int) {
 		return
 	}
 	t.moveTo(x, clamp(y+t.top, t.top, t.bot))
+}
+
+// moveToRow is VPA: a new row, same column; a pending wrap stays pending
+// (tmux keeps the cursor past the last column).
+func (t *Terminal) moveToRow(y int) {
+	if t.modes.Origin {
+		y = clamp(y+t.top, t.top, t.bot)
+	}
+	t.cur.y = clamp(y, 0, t.rows-1)
+}
+
+// moveLeft is CUB; from a pending wrap it counts from past the last column.
+func (t *Terminal) moveLeft(n int) {
+	x := t.cur.x
+	if t.cur.wrapNext {
+		x = t.cols
+	}
+	t.moveTo(x-n, t.cur.y)
+}
+
+// moveRight is CUF; a pending wrap stays pending, as in tmux.
+func (t *Terminal) moveRight(n int) {
+	if !t.cur.wrapNext {
+		t.moveTo(t.cur.x+n, t.cur.y)
+	}
 }
 
 // moveUp is CUU: it stops at the top margin if the cursor is inside the

@@ -15,7 +15,10 @@ func (t *Terminal) printASCII(run []byte) {
 	}
 	t.last = rune(run[len(run)-1])
 	for len(run) > 0 {
-		if t.cur.wrapNext && t.modes.Autowrap {
+		if t.cur.wrapNext {
+			if !t.modes.Autowrap {
+				return // see putChar
+			}
 			t.wrap()
 		}
 		run = t.fillRow(run)
@@ -31,9 +34,10 @@ func (t *Terminal) fillRow(run []byte) []byte {
 	l.breakAt(x)
 	l.breakAt(x + n)
 	cells := l.cells[x : x+n]
+	src := run[:len(cells)] // same length: lets the compiler drop bounds checks
 	c := Cell{style: t.cur.st, link: t.cur.link}
-	for i, b := range run[:n] {
-		c.r = rune(b)
+	for i := range cells {
+		c.r = rune(src[i])
 		cells[i] = c
 	}
 	l.ver = t.ver
@@ -67,6 +71,9 @@ func (t *Terminal) printRune(r rune) {
 	if r < 0x80 && t.cur.g[t.cur.gl] == charsetDEC {
 		r = decGraphics(r)
 	}
+	if r >= 0x80 && r < 0xa0 { // C1 controls arriving as UTF-8 are not printable
+		return
+	}
 	if t.joinPending() {
 		t.combine(r)
 		return
@@ -82,7 +89,10 @@ func (t *Terminal) printRune(r rune) {
 
 // putChar places r (w columns) at the cursor and advances.
 func (t *Terminal) putChar(r rune, w int) {
-	if t.cur.wrapNext && t.modes.Autowrap {
+	if t.cur.wrapNext {
+		if !t.modes.Autowrap {
+			return // autowrap was turned off while a wrap was pending: tmux drops the character
+		}
 		t.wrap()
 	}
 	if w > t.cols {

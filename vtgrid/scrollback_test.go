@@ -182,3 +182,11 @@ func TestScrollbackMemory(t *testing.T) {
 		t.Fatalf("%d bytes per 200-column scrollback row, want <= 500", perLine)
 	}
 }
+
+func TestClearScreenKeepsOutputInScrollback(t *testing.T) {
+	term := screenOf(5, 3, "a\r\nb\x1b[2J")
+	s := term.SnapshotScrollback(-1)
+	if got := s.HistoryText(); got != "a\nb\n\n\n" {
+		t.Fatalf("history after clear %q", got)
+	}
+}

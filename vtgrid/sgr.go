@@ -124,24 +124,36 @@ const badColor = Color(0xffffffff)
 
 // extendedColor parses the colour after 38/48/58 at index i, in colon form
 // (subs > 0: 38:5:n, 38:2:r:g:b or 38:2:cs:r:g:b) or semicolon form
-// (38;5;n, 38;2;r;g;b). It returns the colour and the next index.
+// (38;5;n, 38;2;r;g;b). It returns the colour and the next index. Like
+// tmux, a semicolon form whose values are missing or out of range consumes
+// only the 38 and its selector; the parameters after it apply as usual.
 func (t *Terminal) extendedColor(i, subs int) (Color, int) {
 	if subs > 0 {
 		return t.colonColor(i, subs), i + 1 + subs
 	}
 	switch t.p.raw(i + 1) {
 	case 5:
-		if i+2 >= t.p.count() {
-			return badColor, t.p.count()
+		if c := t.p.raw(i + 2); i+2 < t.p.count() && c <= 255 {
+			return IndexedColor(uint8(c)), i + 3
 		}
-		return IndexedColor(uint8(t.p.raw(i + 2))), i + 3
 	case 2:
-		if i+4 >= t.p.count() {
-			return badColor, t.p.count()
+		if c, ok := t.rgbAt(i + 2); ok {
+			return c, i + 5
 		}
-		return rgb(t.p.raw(i+2), t.p.raw(i+3), t.p.raw(i+4)), i + 5
 	}
 	return badColor, i + 2
+}
+
+// rgbAt reads three parameters from j as an RGB colour.
+func (t *Terminal) rgbAt(j int) (Color, bool) {
+	if j+2 >= t.p.count() {
+		return badColor, false
+	}
+	r, g, b := t.p.raw(j), t.p.raw(j+1), t.p.raw(j+2)
+	if r > 255 || g > 255 || b > 255 {
+		return badColor, false
+	}
+	return RGBColor(uint8(r), uint8(g), uint8(b)), true
 }
 
 func (t *Terminal) colonColor(i, subs int) Color {

@@ -23,6 +23,7 @@ func TestSGRStyles(t *testing.T) {
 		{"reset by empty SGR", "\x1b[1;31m\x1b[m", Style{}},
 		{"params after extended colour still apply", "\x1b[38;5;1;1m", Style{Fg: IndexedColor(1), Attrs: AttrBold}},
 		{"truncated extended colour is ignored", "\x1b[38;5m", Style{}},
+		{"params after a truncated colour apply (tmux)", "\x1b[38;2;1m", Style{Attrs: AttrBold}},
 		{"default fg and bg", "\x1b[31;41m\x1b[39;49m", Style{}},
 		{"overline", "\x1b[53m", Style{Attrs: AttrOverline}},
 	}

@@ -290,17 +290,17 @@ func (t *Terminal) lineRange() (top, bot int) {
 	return t.cur.y, t.bot
 }
 
-// repeat is REP: print the last graphic character n more times.
+// repeat is REP: print the last ASCII character n more times.
 func (t *Terminal) repeat(n int) {
 	if t.last == 0 {
 		return
 	}
-	w := runeWidth(t.last)
-	if w == 0 {
-		return
+	x := t.cur.x
+	if t.cur.wrapNext {
+		x = t.cols
 	}
-	for i := 0; i < min(n, t.cols*t.rows); i++ {
-		t.putChar(t.last, w)
+	for i := 0; i < min(n, t.cols-x); i++ { // like tmux, REP stops at the right margin
+		t.printRune(t.last)
 	}
 }
 

@@ -7,13 +7,14 @@ package vtgrid
 // whole run is copied into the row at once when no mode needs per-character
 // work.
 func (t *Terminal) printASCII(run []byte) {
-	if t.modes.Insert || t.cur.g[t.cur.gl] != charsetASCII || t.joinPending() {
+	if t.modes.Insert || t.cur.g[t.cur.gl] != charsetASCII {
 		for _, b := range run {
 			t.printRune(rune(b))
 		}
 		return
 	}
 	t.last = rune(run[len(run)-1])
+	t.join = false
 	for len(run) > 0 {
 		if t.cur.wrapNext {
 			if !t.modes.Autowrap {
@@ -68,13 +69,17 @@ func (t *Terminal) wrap() {
 
 // printRune prints one character of any width.
 func (t *Terminal) printRune(r rune) {
-	if r < 0x80 && t.cur.g[t.cur.gl] == charsetDEC {
-		r = decGraphics(r)
+	t.last = 0 // tmux's REP repeats ASCII only (mapped through the charset again)
+	if r < 0x80 {
+		t.last = r
+		if t.cur.g[t.cur.gl] == charsetDEC {
+			r = decGraphics(r)
+		}
 	}
 	if r >= 0x80 && r < 0xa0 { // C1 controls arriving as UTF-8 are not printable
 		return
 	}
-	if t.joinPending() {
+	if t.join && extendedPictographic(r) {
 		t.combine(r)
 		return
 	}
@@ -83,7 +88,7 @@ func (t *Terminal) printRune(r rune) {
 		t.combine(r)
 		return
 	}
-	t.last = r
+	t.join = false
 	t.putChar(r, w)
 }
 
@@ -148,30 +153,28 @@ func (t *Terminal) prevCell() *Cell {
 	if l.cells[x].flags&flagCont != 0 && x > 0 {
 		x--
 	}
-	if l.cells[x].r == 0 {
-		return nil
-	}
 	l.ver = t.ver
 	return &l.cells[x]
 }
 
-// joinPending reports whether the previous character ended with a zero width
-// joiner, so the next one joins its grapheme.
-func (t *Terminal) joinPending() bool {
-	return t.last == zwj
-}
-
 const zwj = 0x200d
 
-// combine attaches a zero-width character (or one following a ZWJ) to the
-// previous cell's grapheme.
+// extendedPictographic approximates the Unicode property for the characters
+// that join an emoji ZWJ sequence (UAX #29 rule GB11): a ZWJ between two
+// letters does not join them.
+func extendedPictographic(r rune) bool {
+	return r >= 0x1F000 && r <= 0x1FAFF || r >= 0x2600 && r <= 0x27BF || r == 0x2B50 || r == 0x2B55
+}
+
+// combine attaches a zero-width character (or an emoji following a ZWJ) to
+// the previous cell's grapheme.
 func (t *Terminal) combine(r rune) {
-	t.last = r
+	t.join = r == zwj
 	c := t.prevCell()
 	if c == nil {
 		return
 	}
-	s := string(appendRune(appendRune(nil, c.r), r))
+	s := string(appendRune(appendRune(nil, max(c.r, ' ')), r)) // like tmux, a mark on an empty cell sits on a space
 	if id, ok := clusters.intern(s); ok {
 		c.r = id
 	}

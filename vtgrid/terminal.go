@@ -74,7 +74,8 @@ type Terminal struct {
 	strCmd byte   // DCS final byte
 	utf8   [utf8.UTFMax]byte
 	nutf8  int
-	last   rune // last printed rune, for REP
+	last   rune // last printed ASCII character, for REP (0 after any control)
+	join   bool // the last character was a zero width joiner
 
 	title string
 	cwd   string
@@ -111,7 +112,7 @@ func (t *Terminal) reset() {
 	t.main.clear(t.ver, Style{})
 	t.alt.clear(t.ver, Style{})
 	t.title = ""
-	t.last = 0
+	t.last, t.join = 0, false
 }
 
 // Size returns the screen size.
@@ -160,12 +161,22 @@ func (t *Terminal) step(b byte) {
 		return
 	}
 	t.act(tr.action(), b)
+	if forgetsLast[tr.action()] {
+		// Like tmux, any control, escape or string forgets the character
+		// REP repeats and ends a pending grapheme join.
+		t.last, t.join = 0, false
+	}
 	next := tr.next()
 	if next == sEscape && t.state != sEscape {
 		t.p.clear()
 	}
 	t.state = next
 }
+
+// forgetsLast marks the actions after which, like tmux, REP has nothing to
+// repeat and a pending grapheme join ends: any control, escape, CSI or
+// string.
+var forgetsLast = [...]bool{aExecute: true, aEscDispatch: true, aCSIDispatch: true, aHook: true, aOSCStart: true, aOSCEnd: false}
 
 // utf8Byte adds b to the pending UTF-8 sequence and prints it once complete.
 func (t *Terminal) utf8Byte(b byte) {

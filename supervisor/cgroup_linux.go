@@ -1,0 +1,176 @@
+// Per-run cgroup v2 leaves on Linux. The cgroup2 mount is found in
+// /proc/self/mountinfo (hybrid hierarchies mount it at
+// /sys/fs/cgroup/unified, so /sys/fs/cgroup is never assumed). A child is
+// cloned straight into its leaf (CLONE_INTO_CGROUP via
+// SysProcAttr.UseCgroupFD), so nothing it forks can start outside it.
+
+package supervisor
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// cgroupLeaf is one run's cgroup directory. Methods are safe for concurrent
+// use except closeDir, which the spawner calls once after the clone.
+type cgroupLeaf struct {
+	path  string
+	dirfd int // open for CLONE_INTO_CGROUP until closeDir; -1 after
+}
+
+// cgroupParentDir resolves the directory under which leaves are created:
+// configured when set, else <cgroup2 mount>/<our own cgroup>/clowder.
+func cgroupParentDir(configured string) (string, error) {
+	if configured != "" {
+		return configured, nil
+	}
+	info, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return "", fmt.Errorf("find cgroup2 mount: %w", err)
+	}
+	mount, root, err := findCgroup2Mount(info)
+	if err != nil {
+		return "", err
+	}
+	self, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return "", fmt.Errorf("read own cgroup: %w", err)
+	}
+	own := strings.TrimPrefix(ownCgroup2Path(self), root)
+	return filepath.Join(mount, own, "clowder"), nil
+}
+
+// findCgroup2Mount returns the mount point and mount root of the first
+// cgroup2 filesystem in a mountinfo text.
+func findCgroup2Mount(mountinfo []byte) (mount, root string, err error) {
+	for _, line := range strings.Split(string(mountinfo), "\n") {
+		pre, post, ok := strings.Cut(line, " - ")
+		fields, fs := strings.Fields(pre), strings.Fields(post)
+		if !ok || len(fields) < 5 || len(fs) < 1 || fs[0] != "cgroup2" {
+			continue
+		}
+		return unescapeMountinfo(fields[4]), unescapeMountinfo(fields[3]), nil
+	}
+	return "", "", errors.New("find cgroup2 mount: none in /proc/self/mountinfo")
+}
+
+// unescapeMountinfo undoes the octal escapes (\040 for space) of mountinfo.
+func unescapeMountinfo(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// ownCgroup2Path returns the unified-hierarchy path ("0::/path") of
+// /proc/self/cgroup, "/" when absent.
+func ownCgroup2Path(procSelfCgroup []byte) string {
+	for _, line := range strings.Split(string(procSelfCgroup), "\n") {
+		if p, ok := strings.CutPrefix(line, "0::"); ok {
+			return p
+		}
+	}
+	return "/"
+}
+
+// newCgroupLeaf creates parent/name and opens it for CLONE_INTO_CGROUP.
+func newCgroupLeaf(parent, name string) (*cgroupLeaf, error) {
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, fmt.Errorf("create cgroup parent: %w", err)
+	}
+	if _, err := os.Stat(filepath.Join(parent, "cgroup.procs")); err != nil {
+		return nil, fmt.Errorf("cgroup parent %s is not a cgroup2 directory: %w", parent, err)
+	}
+	path := filepath.Join(parent, name)
+	if err := os.Mkdir(path, 0o755); err != nil {
+		return nil, fmt.Errorf("create cgroup leaf: %w", err)
+	}
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		_ = os.Remove(path) // best effort: undo the empty leaf
+		return nil, fmt.Errorf("open cgroup leaf %s: %w", path, err)
+	}
+	return &cgroupLeaf{path: path, dirfd: fd}, nil
+}
+
+// closeDir closes the directory fd once the child has been cloned.
+func (c *cgroupLeaf) closeDir() {
+	closeFD(c.dirfd)
+	c.dirfd = -1
+}
+
+// kill SIGKILLs every process in the leaf: cgroup.kill where the kernel has
+// it (5.14+), else each pid of cgroup.procs.
+func (c *cgroupLeaf) kill() error {
+	err := os.WriteFile(filepath.Join(c.path, "cgroup.kill"), []byte("1"), 0)
+	if !errors.Is(err, os.ErrNotExist) {
+		return wrapCgroup("kill", c.path, err)
+	}
+	pids, err := c.procs()
+	for _, pid := range pids {
+		_ = unix.Kill(pid, syscall.SIGKILL) // best effort: pid listed as a live member an instant ago
+	}
+	return err
+}
+
+// populated reads "populated" from cgroup.events. Zombies do not count.
+func (c *cgroupLeaf) populated() (bool, error) {
+	b, err := os.ReadFile(filepath.Join(c.path, "cgroup.events"))
+	if err != nil {
+		return false, wrapCgroup("read events of", c.path, err)
+	}
+	return bytes.Contains(b, []byte("populated 1")), nil
+}
+
+// procs lists the pids in the leaf.
+func (c *cgroupLeaf) procs() ([]int, error) {
+	b, err := os.ReadFile(filepath.Join(c.path, "cgroup.procs"))
+	if err != nil {
+		return nil, wrapCgroup("list processes of", c.path, err)
+	}
+	var pids []int
+	for _, f := range strings.Fields(string(b)) {
+		if pid, err := strconv.Atoi(f); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids, nil
+}
+
+// remove deletes the (empty) leaf.
+func (c *cgroupLeaf) remove() error {
+	c.closeDir()
+	return wrapCgroup("remove", c.path, unix.Rmdir(c.path))
+}
+
+func wrapCgroup(op, path string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s cgroup %s: %w", op, path, err)
+}
+
+// applyCgroup makes the child start inside leaf.
+func applyCgroup(attr *syscall.SysProcAttr, leaf *cgroupLeaf) {
+	if leaf == nil {
+		return
+	}
+	attr.UseCgroupFD = true
+	attr.CgroupFD = leaf.dirfd
+}

@@ -1,0 +1,24 @@
+//go:build !linux
+
+// No cgroups here: CgroupRequired fails every spawn and CgroupAuto falls
+// back to the process group (see containment in spawn.go).
+
+package supervisor
+
+import (
+	"errors"
+	"syscall"
+)
+
+type cgroupLeaf struct{ path string }
+
+var errNoCgroups = errors.New("cgroups are Linux-only")
+
+func cgroupParentDir(string) (string, error)            { return "", errNoCgroups }
+func newCgroupLeaf(string, string) (*cgroupLeaf, error) { return nil, errNoCgroups }
+func (c *cgroupLeaf) closeDir()                         {}
+func (c *cgroupLeaf) kill() error                       { return errNoCgroups }
+func (c *cgroupLeaf) populated() (bool, error)          { return false, errNoCgroups }
+func (c *cgroupLeaf) procs() ([]int, error)             { return nil, errNoCgroups }
+func (c *cgroupLeaf) remove() error                     { return nil }
+func applyCgroup(*syscall.SysProcAttr, *cgroupLeaf)     {}

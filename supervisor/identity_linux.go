@@ -1,0 +1,113 @@
+// Process handles on Linux are pidfds: once opened and verified, a pidfd
+// keeps naming the same process even if it exits and its pid is reused, so
+// a signal sent through it can never reach a stranger. Kernels without
+// pidfd_open (before 5.3) fall back to check-then-kill, which has a small
+// reuse window; that fallback is reported by Handle.Pidfd.
+
+package supervisor
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// Handle is an open, verified reference to one process instance. Its
+// methods are safe for concurrent use. The caller closes it.
+type Handle struct {
+	id Identity
+	mu sync.Mutex
+	fd int // pidfd, or -1 when the kernel has none or after Close
+}
+
+// OpenHandle opens a handle on the process expected names and verifies it
+// is still that process. A stale identity gives a *MismatchError (which
+// wraps ErrProcessGone when the pid is free or a zombie).
+func OpenHandle(expected Identity) (*Handle, error) {
+	if expected.IsZero() {
+		return nil, fmt.Errorf("open process handle: empty identity")
+	}
+	fd, err := unix.PidfdOpen(expected.PID, unix.PIDFD_NONBLOCK)
+	switch {
+	case errors.Is(err, syscall.ESRCH):
+		return nil, &MismatchError{Op: "open process handle", Expected: expected}
+	case errors.Is(err, syscall.ENOSYS):
+		fd = -1
+	case err != nil:
+		return nil, fmt.Errorf("open process handle for %s: %w", expected, err)
+	}
+	// The pidfd was opened before this read, so if the process read now is
+	// the expected one, it is also the one the pidfd names.
+	if err := verifyIdentity("open process handle", expected, actualIdentity(expected.PID)); err != nil {
+		closeFD(fd)
+		return nil, err
+	}
+	return &Handle{id: expected, fd: fd}, nil
+}
+
+// newHandleFD wraps a pidfd obtained at clone time (already exact).
+func newHandleFD(id Identity, fd int) *Handle { return &Handle{id: id, fd: fd} }
+
+// Identity returns the process the handle names.
+func (h *Handle) Identity() Identity { return h.id }
+
+// Pidfd reports whether the handle holds a kernel pidfd (false means the
+// check-then-kill fallback is in use).
+func (h *Handle) Pidfd() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.fd >= 0
+}
+
+// Signal sends sig to the process. A process that has exited gives an error
+// wrapping ErrProcessGone.
+func (h *Handle) Signal(sig syscall.Signal) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var err error
+	if h.fd >= 0 {
+		err = unix.PidfdSendSignal(h.fd, sig, nil, 0)
+	} else if err = verifyIdentity("signal "+unix.SignalName(sig), h.id, actualIdentity(h.id.PID)); err == nil {
+		err = unix.Kill(h.id.PID, sig)
+	}
+	if errors.Is(err, syscall.ESRCH) {
+		err = ErrProcessGone
+	}
+	if err != nil {
+		return fmt.Errorf("signal %s to %s: %w", unix.SignalName(sig), h.id, err)
+	}
+	return nil
+}
+
+// Close releases the pidfd. Idempotent.
+func (h *Handle) Close() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	fd := h.fd
+	h.fd = -1
+	if fd < 0 {
+		return nil
+	}
+	if err := unix.Close(fd); err != nil {
+		return fmt.Errorf("close pidfd of %s: %w", h.id, err)
+	}
+	return nil
+}
+
+// closeFD closes fd if it is open; used on error paths.
+func closeFD(fd int) {
+	if fd >= 0 {
+		_ = unix.Close(fd) // best effort: error path, nothing to flush
+	}
+}
+
+// rawFD returns the pidfd for waitid, -1 without one. Only a Run's waiter
+// calls it, and the Run closes the handle only after the waiter returned.
+func (h *Handle) rawFD() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.fd
+}

@@ -1,0 +1,168 @@
+// This file tracks which processes belong to one run, for the kill ladder.
+// Membership is the union of: the run's process group; its session (PTY
+// runs); the leaf cgroup's processes; descendants (by PPid) of the leader
+// and of every process already tracked; and orphans re-parented to us (the
+// subreaper) that share a tracked session or group. Tracking accumulates, so
+// a setsid grandchild seen once stays attributed after its parent dies.
+
+package supervisor
+
+import (
+	"os"
+	"sync"
+	"syscall"
+)
+
+// procTree is one run's process tree. Safe for concurrent use.
+type procTree struct {
+	paneEnv string // "CLOWDER_PANE_ID=<id>", "" when the run has no id
+	leader  Identity
+	pgid    int         // the run's process group; pinned while the leader is unreaped
+	sid     int         // the run's session for PTY runs, 0 for pipe runs
+	cg      *cgroupLeaf // nil without a cgroup
+
+	mu      sync.Mutex
+	tracked map[int]procInfo // every member seen, by pid
+	escaped map[int]Identity // members seen outside pgid
+}
+
+func newProcTree(paneID string, leader Identity, pgid, sid int, cg *cgroupLeaf) *procTree {
+	t := &procTree{
+		leader: leader, pgid: pgid, sid: sid, cg: cg,
+		tracked: map[int]procInfo{}, escaped: map[int]Identity{},
+	}
+	if paneID != "" {
+		t.paneEnv = "CLOWDER_PANE_ID=" + paneID
+	}
+	return t
+}
+
+// refresh rescans the process table and returns the live members. Without a
+// process-table scan (non-Linux) it returns nil and errNoProcScan.
+func (t *procTree) refresh() ([]procInfo, error) {
+	procs, err := listProcs()
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.prune(procs)
+	t.addMembers(procs)
+	t.addDescendants(procs)
+	var live []procInfo
+	for _, p := range t.tracked {
+		if p.alive() {
+			live = append(live, p)
+		}
+	}
+	return live, nil
+}
+
+// prune forgets tracked pids that are gone or now name another process.
+func (t *procTree) prune(procs procTable) {
+	for pid, old := range t.tracked {
+		if now, ok := procs[pid]; !ok || now.ID != old.ID {
+			delete(t.tracked, pid)
+		} else {
+			t.tracked[pid] = now
+		}
+	}
+}
+
+// addMembers adds processes of the group, the session, the cgroup, and
+// orphans of ours that share a tracked group or session.
+func (t *procTree) addMembers(procs procTable) {
+	inCgroup := t.cgroupPids()
+	groups, sessions := t.trackedGroups()
+	self := os.Getpid()
+	for pid, p := range procs {
+		orphan := p.PPID == self && !children.owns(pid) &&
+			(groups[p.PGID] || sessions[p.Session] || t.carriesPaneEnv(p))
+		if p.PGID == t.pgid || (t.sid != 0 && p.Session == t.sid) || inCgroup[pid] || orphan {
+			t.track(p)
+		}
+	}
+}
+
+// addDescendants adds every descendant of the leader and of tracked pids.
+func (t *procTree) addDescendants(procs procTable) {
+	queue := []int{t.leader.PID}
+	for pid := range t.tracked {
+		queue = append(queue, pid)
+	}
+	for len(queue) > 0 {
+		pid := queue[0]
+		queue = queue[1:]
+		for _, c := range procs.children(pid) {
+			if _, seen := t.tracked[c]; !seen {
+				t.track(procs[c])
+				queue = append(queue, c)
+			}
+		}
+	}
+}
+
+// track records p; the caller holds t.mu.
+func (t *procTree) track(p procInfo) {
+	t.tracked[p.ID.PID] = p
+	if p.PGID != t.pgid && p.ID != t.leader {
+		t.escaped[p.ID.PID] = p.ID
+	}
+}
+
+// carriesPaneEnv reports whether p's environment names this run's pane.
+func (t *procTree) carriesPaneEnv(p procInfo) bool {
+	return t.paneEnv != "" && p.alive() && procEnvHas(p.ID.PID, t.paneEnv)
+}
+
+func (t *procTree) trackedGroups() (groups, sessions map[int]bool) {
+	groups, sessions = map[int]bool{t.pgid: true}, map[int]bool{}
+	if t.sid != 0 {
+		sessions[t.sid] = true
+	}
+	for _, p := range t.tracked {
+		groups[p.PGID] = true
+		sessions[p.Session] = true
+	}
+	delete(sessions, 0)
+	return groups, sessions
+}
+
+func (t *procTree) cgroupPids() map[int]bool {
+	out := map[int]bool{}
+	if t.cg == nil {
+		return out
+	}
+	pids, _ := t.cg.procs() // best effort: the scan still covers group and session
+	for _, pid := range pids {
+		out[pid] = true
+	}
+	return out
+}
+
+// escapedSeen returns every member ever seen outside the process group.
+func (t *procTree) escapedSeen() []Identity {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]Identity, 0, len(t.escaped))
+	for _, id := range t.escaped {
+		out = append(out, id)
+	}
+	return out
+}
+
+// signalGroup signals the process group. Only call while the leader is
+// unreaped (the caller's contract): that pins the group id.
+func (t *procTree) signalGroup(sig syscall.Signal) {
+	_ = syscall.Kill(-t.pgid, sig) // best effort: ESRCH means the group is empty
+}
+
+// signalOutside signals, by verified identity, the live members outside the
+// process group (the group signal does not reach them).
+func (t *procTree) signalOutside(live []procInfo, sig syscall.Signal) {
+	for _, p := range live {
+		if p.PGID != t.pgid {
+			_ = SignalProcess(p.ID, sig) // best effort: a mismatch means it already exited
+		}
+	}
+}

@@ -1,0 +1,149 @@
+// The fake agent: the test binary re-executed with CLOWDER_FAKE_AGENT set
+// runs one exact behaviour instead of the tests. It is selected in init()
+// rather than TestMain so it does not claim the package's single TestMain,
+// which the host tests in this package may need; init runs first anyway.
+
+package supervisor
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+const fakeAgentEnv = "CLOWDER_FAKE_AGENT"
+
+func init() {
+	if mode := os.Getenv(fakeAgentEnv); mode != "" {
+		os.Exit(fakeAgent(mode))
+	}
+}
+
+// fakeModes are the fake agent's behaviours.
+var fakeModes = map[string]func() int{
+	"exit":         fakeExit,        // print FAKE_BYTES bytes of 'x', exit FAKE_CODE
+	"stdio":        fakeStdio,       // "out" to stdout, "err" to stderr, exit FAKE_CODE
+	"env":          fakeEnv,         // report environment, session and size, exit 0
+	"ignore-term":  fakeIgnoreTerm,  // ignore SIGTERM/SIGHUP, READY, block
+	"setsid":       fakeSetsidChild, // start an ignore-term grandchild in its own session
+	"bg-job":       fakeBackgroundJob,
+	"tree":         fakeTree,       // two sleeping grandchildren (one setsid), block
+	"silent":       fakeSilent,     // READY, never read stdin; SIGUSR1 prints ALIVE
+	"chatty":       fakeChatty,     // a line every 20 ms
+	"exit-on-line": fakeExitOnLine, // exit 0 after reading one line
+	"sleep":        fakeSleep,      // block silently
+}
+
+func fakeAgent(mode string) int {
+	f, ok := fakeModes[mode]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "fake agent: unknown mode %q\n", mode)
+		return 2
+	}
+	return f()
+}
+
+func envInt(name string) int {
+	n, _ := strconv.Atoi(os.Getenv(name))
+	return n
+}
+
+// block never returns; a child process waits to be killed.
+func block() int {
+	for {
+		time.Sleep(time.Hour)
+	}
+}
+
+func fakeExit() int {
+	os.Stdout.Write([]byte(strings.Repeat("x", envInt("FAKE_BYTES")) + "END\n"))
+	return envInt("FAKE_CODE")
+}
+
+func fakeStdio() int {
+	fmt.Fprint(os.Stdout, "out")
+	fmt.Fprint(os.Stderr, "err")
+	return envInt("FAKE_CODE")
+}
+
+func fakeEnv() int {
+	for _, k := range []string{"TERM", "COLORTERM", "CLOWDER_PANE_ID", "TMUX", "CLAUDECODE", "KEEP"} {
+		v, ok := os.LookupEnv(k)
+		fmt.Printf("%s=%q %v\n", k, v, ok)
+	}
+	pid := os.Getpid()
+	sid, _ := unix.Getsid(0)
+	fg, _ := unix.IoctlGetInt(0, unix.TIOCGPGRP)
+	ws, _ := unix.IoctlGetWinsize(0, unix.TIOCGWINSZ)
+	fmt.Printf("leader=%v fg=%v size=%dx%d\nDONE\n", sid == pid && unix.Getpgrp() == pid, fg == pid, ws.Col, ws.Row)
+	return 0
+}
+
+func fakeIgnoreTerm() int {
+	signal.Ignore(syscall.SIGTERM, syscall.SIGHUP)
+	fmt.Println("READY")
+	return block()
+}
+
+// startGrandchild starts the test binary in mode, with attr, sharing our
+// stdout (so it holds the PTY open), and prints "CHILD <pid>".
+func startGrandchild(mode string, attr *syscall.SysProcAttr) {
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), fakeAgentEnv+"="+mode)
+	cmd.Stdout, cmd.SysProcAttr = os.Stdout, attr
+	if err := cmd.Start(); err != nil {
+		fmt.Println("START FAILED", err)
+		os.Exit(3)
+	}
+	fmt.Printf("CHILD %d\n", cmd.Process.Pid)
+}
+
+func fakeSetsidChild() int {
+	startGrandchild("ignore-term", &syscall.SysProcAttr{Setsid: true})
+	return fakeIgnoreTerm()
+}
+
+func fakeBackgroundJob() int {
+	startGrandchild("ignore-term", &syscall.SysProcAttr{Setpgid: true})
+	return fakeIgnoreTerm()
+}
+
+func fakeTree() int {
+	startGrandchild("sleep", nil)
+	startGrandchild("sleep", &syscall.SysProcAttr{Setsid: true})
+	fmt.Println("READY")
+	return block()
+}
+
+func fakeSilent() int {
+	usr1 := make(chan os.Signal, 1)
+	signal.Notify(usr1, syscall.SIGUSR1)
+	fmt.Println("READY")
+	for range usr1 {
+		fmt.Println("ALIVE")
+	}
+	return 0
+}
+
+func fakeChatty() int {
+	for i := 0; ; i++ {
+		fmt.Printf("line %d\n", i)
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func fakeExitOnLine() int {
+	fmt.Println("READY")
+	_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
+	return 0
+}
+
+func fakeSleep() int { return block() }

@@ -1,0 +1,138 @@
+// Process-table reads from /proc. Field numbers follow proc(5); the comm
+// field (2) may contain spaces and parentheses, so every parse starts after
+// the LAST ')'.
+
+package supervisor
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// procRoot is /proc; a field so tests could point it elsewhere is not needed
+// yet, so it stays a constant.
+const procRoot = "/proc"
+
+var bootID = sync.OnceValues(func() (string, error) {
+	b, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return "", fmt.Errorf("read boot id: %w", err)
+	}
+	return strings.TrimSpace(string(b)), nil
+})
+
+// ReadIdentity returns the identity of the live process pid. A zombie or
+// missing process gives an error wrapping ErrProcessGone.
+func ReadIdentity(pid int) (Identity, error) {
+	p, err := readProc(pid)
+	if err != nil {
+		return Identity{}, err
+	}
+	if !p.alive() {
+		return Identity{}, fmt.Errorf("read identity of pid %d: %w (zombie)", pid, ErrProcessGone)
+	}
+	return p.ID, nil
+}
+
+// readProc reads /proc/PID/stat; zombies are returned, not hidden.
+func readProc(pid int) (procInfo, error) {
+	b, err := os.ReadFile(procRoot + "/" + strconv.Itoa(pid) + "/stat")
+	if os.IsNotExist(err) {
+		return procInfo{}, fmt.Errorf("read identity of pid %d: %w", pid, ErrProcessGone)
+	}
+	if err != nil {
+		return procInfo{}, fmt.Errorf("read identity of pid %d: %w", pid, err)
+	}
+	boot, err := bootID()
+	if err != nil {
+		return procInfo{}, err
+	}
+	p, err := parseStat(b, boot)
+	if err != nil {
+		return procInfo{}, fmt.Errorf("parse /proc/%d/stat: %w", pid, err)
+	}
+	return p, nil
+}
+
+// parseStat parses one /proc/PID/stat line. After the last ')' the fields
+// are numbered from 3 (state); field N is rest[N-3].
+func parseStat(b []byte, boot string) (procInfo, error) {
+	open := bytes.IndexByte(b, '(')
+	end := bytes.LastIndexByte(b, ')')
+	if open < 1 || end < open {
+		return procInfo{}, fmt.Errorf("no comm field in %q", b)
+	}
+	pid, err := strconv.Atoi(string(bytes.TrimSpace(b[:open])))
+	if err != nil {
+		return procInfo{}, fmt.Errorf("pid field: %w", err)
+	}
+	rest := strings.Fields(string(b[end+1:]))
+	if len(rest) < 20 || len(rest[0]) != 1 {
+		return procInfo{}, fmt.Errorf("short stat line (%d fields after comm)", len(rest))
+	}
+	nums, err := atoiFields(rest, 4, 5, 6) // ppid, pgrp, session
+	if err != nil {
+		return procInfo{}, err
+	}
+	start, err := strconv.ParseUint(rest[22-3], 10, 64)
+	if err != nil {
+		return procInfo{}, fmt.Errorf("starttime field: %w", err)
+	}
+	return procInfo{
+		ID:    Identity{PID: pid, Start: start, BootID: boot},
+		State: rest[0][0], PPID: nums[0], PGID: nums[1], Session: nums[2],
+	}, nil
+}
+
+// atoiFields parses the stat fields numbered fields (3-based, see parseStat).
+func atoiFields(rest []string, fields ...int) ([]int, error) {
+	out := make([]int, len(fields))
+	for i, f := range fields {
+		n, err := strconv.Atoi(rest[f-3])
+		if err != nil {
+			return nil, fmt.Errorf("stat field %d: %w", f, err)
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// listProcs snapshots every process in /proc. Processes that vanish during
+// the scan are skipped.
+func listProcs() (procTable, error) {
+	d, err := os.Open(procRoot)
+	if err != nil {
+		return nil, fmt.Errorf("scan %s: %w", procRoot, err)
+	}
+	defer func() { _ = d.Close() }() // best effort: a read-only directory
+	names, err := d.Readdirnames(-1)
+	if err != nil {
+		return nil, fmt.Errorf("scan %s: %w", procRoot, err)
+	}
+	t := make(procTable, len(names))
+	for _, name := range names {
+		pid, err := strconv.Atoi(name)
+		if err != nil {
+			continue
+		}
+		if p, err := readProc(pid); err == nil {
+			t[pid] = p
+		}
+	}
+	return t, nil
+}
+
+// procEnvHas reports whether the environment pid was started with holds
+// the exact entry kv ("NAME=value").
+func procEnvHas(pid int, kv string) bool {
+	env, err := os.ReadFile(procRoot + "/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return false
+	}
+	entry := []byte(kv + "\x00")
+	return bytes.HasPrefix(env, entry) || bytes.Contains(env, append([]byte{0}, entry...))
+}

@@ -1,0 +1,197 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestSpawnRejectsBadSpecs(t *testing.T) {
+	sp := NewSpawner(Options{CgroupMode: CgroupOff})
+	cases := []struct {
+		name string
+		spec Spec
+		want string
+	}{
+		{"empty argv", Spec{PTY: &PTYArm{}}, "empty command"},
+		{"empty argv[0]", Spec{Argv: []string{""}, PTY: &PTYArm{}}, "empty command"},
+		{"no arm", Spec{Argv: []string{"true"}}, "exactly one"},
+		{"both arms", Spec{Argv: []string{"true"}, PTY: &PTYArm{}, Pipe: &PipeArm{}}, "exactly one"},
+		{"not in PATH", Spec{Argv: []string{"clowder-no-such-cmd"}, Pipe: &PipeArm{}}, "PATH"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := sp.Start(context.Background(), tc.spec)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want it to mention %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestPTYChildGetsOwnSessionTerminalAndCleanEnv(t *testing.T) {
+	o := newOracle(t)
+	out := newSyncBuffer()
+	spec := fakeSpec(o, out, "env", "TMUX=/tmp/x,1,0", "CLAUDECODE=1", "CLOWDER_PANE_ID=parent", "KEEP=yes")
+	r := start(t, NewSpawner(Options{CgroupMode: CgroupOff}), spec)
+	text := out.waitContains(t, "DONE")
+	for _, want := range []string{
+		`TERM="xterm-256color" true`, `COLORTERM="truecolor" true`,
+		`CLOWDER_PANE_ID="` + spec.PaneID + `" true`, `TMUX="" false`, `CLAUDECODE="" false`,
+		`KEEP="yes" true`, "leader=true fg=true size=100x30",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("child reported %q; missing %q", text, want)
+		}
+	}
+	if e := waitExit(t, r); e.Reason != ExitCompleted {
+		t.Errorf("exit %v", e)
+	}
+}
+
+func TestPipeRunReportsCodeAndStreams(t *testing.T) {
+	for _, tc := range []struct {
+		code   string
+		reason ExitReason
+	}{{"0", ExitCompleted}, {"3", ExitFailed}} {
+		t.Run(tc.reason.String(), func(t *testing.T) {
+			o := newOracle(t)
+			stdout, stderr := newSyncBuffer(), newSyncBuffer()
+			spec := Spec{PaneID: "pipe-" + o.mark, Argv: []string{os.Args[0]},
+				Env:  o.env(fakeAgentEnv+"=stdio", "FAKE_CODE="+tc.code),
+				Pipe: &PipeArm{Stdout: stdout, Stderr: stderr}}
+			r := start(t, NewSpawner(Options{}), spec)
+			e := waitExit(t, r)
+			if e.Reason != tc.reason || e.String() == "" || stdout.String() != "out" || stderr.String() != "err" {
+				t.Fatalf("exit %v (code %d), stdout %q, stderr %q", e, e.Code, stdout, stderr)
+			}
+		})
+	}
+}
+
+func TestFinalOutputIsDrainedBeforeExitIsReported(t *testing.T) {
+	o := newOracle(t)
+	out := newSyncBuffer()
+	spec := fakeSpec(o, out, "exit", "FAKE_BYTES=1000000")
+	var atExit string
+	spec.OnExit = func(Exit) { atExit = out.String() }
+	r := start(t, NewSpawner(Options{}), spec)
+	waitExit(t, r)
+	if n := strings.Count(atExit, "x"); n != 1000000 || !strings.Contains(atExit, "END") {
+		t.Fatalf("OnExit saw %d of 1000000 bytes (END seen: %v)", n, strings.Contains(atExit, "END"))
+	}
+}
+
+// TestFinalizeFromEverySourceAtOnceRecordsOnce races every exit source:
+// the child exiting, Kill, both watchdogs and a startup abort, many times
+// each, from goroutines.
+func TestFinalizeFromEverySourceAtOnceRecordsOnce(t *testing.T) {
+	o := newOracle(t)
+	out := newSyncBuffer()
+	spec := fakeSpec(o, out, "exit-on-line")
+	var count exitCounter
+	spec.OnExit = count.onExit
+	r := start(t, NewSpawner(Options{}), spec)
+	out.waitContains(t, "READY")
+	gate := make(chan struct{})
+	var wg sync.WaitGroup
+	sources := []func(){
+		func() { _, _ = r.WriteInput([]byte("bye\n")) },
+		func() { _, _ = r.Kill(r.Identity(), -1) },
+		func() { r.finalize(ending{reason: ExitTimeout}) },
+		func() { r.finalize(ending{reason: ExitIdleTimeout}) },
+		func() { r.finalize(ending{reason: ExitKilled, grace: -1, err: errors.New("abort")}) },
+	}
+	for i := 0; i < 20; i++ {
+		for _, src := range sources {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-gate
+				src()
+			}()
+		}
+	}
+	close(gate)
+	wg.Wait()
+	e := waitExit(t, r)
+	if n := count.n.Load(); n != 1 {
+		t.Fatalf("OnExit called %d times", n)
+	}
+	if got := count.last.Load().(Exit); got.Reason != e.Reason || e.Reason == ExitUnknown {
+		t.Fatalf("record %v, Wait %v", got, e)
+	}
+}
+
+func TestStartupAbortCleansTree(t *testing.T) {
+	for _, cm := range cgroupModes {
+		t.Run(cm.name, func(t *testing.T) {
+			o := newOracle(t)
+			out := newSyncBuffer()
+			spec := fakeSpec(o, out, "setsid")
+			var count exitCounter
+			spec.OnExit = count.onExit
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			spec.afterExec = func(*Run) {
+				out.waitContains(t, "READY") // the tree, grandchild included, is up
+				o.observe()
+				cancel()
+			}
+			r, err := spawnerFor(t, cm.mode).Start(ctx, spec)
+			if r != nil || !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "aborted while starting") {
+				t.Fatalf("Start = %v, %v", r, err)
+			}
+			if n := count.n.Load(); n != 1 {
+				t.Fatalf("OnExit called %d times", n)
+			}
+		})
+	}
+}
+
+func TestInputWriteTimesOutWhenChildNeverReads(t *testing.T) {
+	o := newOracle(t)
+	out := newSyncBuffer()
+	spec := fakeSpec(o, out, "silent")
+	spec.Limits.InputTimeout = 200 * time.Millisecond
+	r := start(t, NewSpawner(Options{}), spec)
+	out.waitContains(t, "READY")
+	n, err := r.WriteInput([]byte(strings.Repeat("a", 1<<20)))
+	if !errors.Is(err, os.ErrDeadlineExceeded) || !strings.Contains(err.Error(), "input buffer full") {
+		t.Fatalf("WriteInput wrote %d, err %v", n, err)
+	}
+	// The pane is not harmed: it still runs, resizes and answers a signal.
+	if _, done := r.Exit(); done {
+		t.Fatal("run ended after a write timeout")
+	}
+	if err := r.Resize(Size{Cols: 90, Rows: 20}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Signal(r.Identity(), syscall.SIGUSR1); err != nil {
+		t.Fatal(err)
+	}
+	out.waitContains(t, "ALIVE")
+}
+
+func TestDupMasterIsAnIndependentFile(t *testing.T) {
+	o := newOracle(t)
+	out := newSyncBuffer()
+	r := start(t, NewSpawner(Options{}), fakeSpec(o, out, "exit-on-line"))
+	out.waitContains(t, "READY")
+	dup, err := r.DupMaster()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dup.Close()
+	if _, err := dup.Write([]byte("via dup\n")); err != nil {
+		t.Fatal(err)
+	}
+	if e := waitExit(t, r); e.Reason != ExitCompleted {
+		t.Fatalf("exit %v", e)
+	}
+}

@@ -1,0 +1,166 @@
+// Command report runs every benchmark of the bench module in one run and
+// prints markdown tables: parse throughput of vtgrid, vt10x and x/vt next to
+// tmux on the same stream, and the memory each keeps for its scrollback.
+//
+//	cd bench && go run ./cmd/report            # the full run (100 MB)
+//	cd bench && go run ./cmd/report -mb 5      # a quick one
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"clowder/bench/adapter"
+	"clowder/bench/latency"
+	"clowder/bench/memory"
+	"clowder/bench/streamgen"
+	"clowder/bench/throughput"
+	"clowder/bench/tmuxbench"
+)
+
+// config is the command line.
+type config struct {
+	mb, xvtMB   int
+	seed        uint64
+	cols, rows  int
+	scrollback  int
+	memTerms    int
+	memLines    int
+	skipTmux    bool
+	skipMemory  bool
+	keys        int
+	tmuxTimeout time.Duration
+}
+
+func parseFlags() config {
+	var c config
+	flag.IntVar(&c.mb, "mb", 100, "stream size in MB (10^6 bytes) for the parse benchmarks")
+	flag.IntVar(&c.xvtMB, "xvt-mb", 10, "MB fed to x/vt, which is slow (0: the whole stream); its MB/s is a rate, so it compares directly")
+	flag.Uint64Var(&c.seed, "seed", 1, "stream seed")
+	flag.IntVar(&c.cols, "cols", streamgen.DefaultCols, "terminal columns")
+	flag.IntVar(&c.rows, "rows", streamgen.DefaultRows, "terminal rows")
+	flag.IntVar(&c.scrollback, "scrollback", 10_000, "scrollback lines while parsing (tmux history-limit too)")
+	flag.IntVar(&c.memTerms, "mem-terminals", memory.Default.Terminals, "terminals alive at once in the memory benchmark")
+	flag.IntVar(&c.memLines, "mem-lines", memory.Default.Lines, "scrollback lines per terminal in the memory benchmark")
+	flag.BoolVar(&c.skipTmux, "skip-tmux", false, "do not run tmux")
+	flag.BoolVar(&c.skipMemory, "skip-memory", false, "do not run the memory benchmark")
+	flag.IntVar(&c.keys, "keys", 200, "keystroke round trips to time (0: skip)")
+	flag.DurationVar(&c.tmuxTimeout, "tmux-timeout", 5*time.Minute, "give up on tmux after this long")
+	flag.Parse()
+	return c
+}
+
+func main() {
+	c := parseFlags()
+	if err := run(os.Stdout, c); err != nil {
+		fmt.Fprintln(os.Stderr, "report:", err)
+		os.Exit(1)
+	}
+}
+
+func run(w io.Writer, c config) error {
+	rows, err := runParse(c)
+	if err != nil {
+		return err
+	}
+	printEnvironment(w)
+	printParse(w, c, rows)
+	if c.keys > 0 {
+		if err := runLatency(w, c); err != nil {
+			return err
+		}
+	}
+	if c.skipMemory {
+		return nil
+	}
+	return runMemory(w, c) // after runParse returned, so the stream is garbage
+}
+
+// runParse generates the stream and times tmux and each emulator on it.
+func runParse(c config) ([]parseRow, error) {
+	fmt.Fprintf(os.Stderr, "generating %d MB of stream (seed %d)\n", c.mb, c.seed)
+	data := streamgen.Generate(c.seed, c.mb*1e6)
+	var rows []parseRow
+	if !c.skipTmux {
+		row, err := runTmux(c, data)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row)
+	}
+	for _, e := range adapter.All() {
+		feed := data
+		if e.Name == "xvt" && c.xvtMB > 0 && c.xvtMB < c.mb {
+			feed = data[:c.xvtMB*1e6]
+		}
+		fmt.Fprintf(os.Stderr, "parsing %d MB with %s\n", len(feed)/1e6, e.Name)
+		r, err := throughput.Parse(e, feed, c.cols, c.rows, c.scrollback)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, parseRow{name: label(e), bytes: r.Bytes, mbps: r.MBps(), screen: r.Screen, result: &r})
+	}
+	return rows, nil
+}
+
+// runLatency times keystroke echoes through tmux and through a bare PTY.
+func runLatency(w io.Writer, c config) error {
+	ctx, cancel := context.WithTimeout(context.Background(), c.tmuxTimeout)
+	defer cancel()
+	fmt.Fprintf(os.Stderr, "timing %d keystrokes\n", c.keys)
+	floor, err := latency.PTYEcho(ctx, c.keys)
+	if err != nil {
+		return err
+	}
+	rows := []latencyRow{{name: "PTY echo floor: write a byte, raw-mode `cat` writes it back", s: floor}}
+	if !c.skipTmux {
+		s, err := tmuxbench.KeyRoundTrip(ctx, c.cols, c.rows, c.keys)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, latencyRow{name: tmuxVersion() + ": `send-keys -l`, poll `capture-pane -p` until the echo shows", s: s})
+	}
+	printLatency(w, c.keys, rows)
+	return nil
+}
+
+// runTmux writes the stream to a temporary file and times tmux on it.
+func runTmux(c config, data []byte) (parseRow, error) {
+	dir, err := os.MkdirTemp("", "clowder-bench-")
+	if err != nil {
+		return parseRow{}, fmt.Errorf("temp dir for the tmux stream: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, "stream")
+	if err := os.WriteFile(file, data, 0o600); err != nil {
+		return parseRow{}, fmt.Errorf("write the tmux stream: %w", err)
+	}
+	fmt.Fprintf(os.Stderr, "parsing %d MB with tmux\n", len(data)/1e6)
+	ctx, cancel := context.WithTimeout(context.Background(), c.tmuxTimeout)
+	defer cancel()
+	r, err := tmuxbench.Parse(ctx, file, c.cols, c.rows, c.scrollback)
+	if err != nil {
+		return parseRow{}, err
+	}
+	return parseRow{name: tmuxVersion(), bytes: int(r.Bytes), mbps: r.MBps(), screen: r.Screen, tmux: &r}, nil
+}
+
+func runMemory(w io.Writer, c config) error {
+	mc := memory.Config{Terminals: c.memTerms, Cols: c.cols, Rows: c.rows, Lines: c.memLines}
+	var rows []memRow
+	for _, e := range adapter.All() {
+		fmt.Fprintf(os.Stderr, "memory of %d x %s\n", mc.Terminals, e.Name)
+		r, err := memory.Measure(e, mc)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, memRow{name: label(e), result: r})
+	}
+	printMemory(w, mc, rows)
+	return nil
+}

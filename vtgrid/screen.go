@@ -46,10 +46,14 @@ func (l *line) erase(from, to int, ver uint64, st Style) {
 	}
 	l.breakAt(from)
 	l.breakAt(to)
-	c := blank(st)
 	cells := l.cells[from:to]
-	for i := range cells {
-		cells[i] = c
+	if st.Bg == 0 {
+		clear(cells) // the blank cell is the zero Cell
+	} else {
+		c := blank(st)
+		for i := range cells {
+			cells[i] = c
+		}
 	}
 	l.ver = ver
 }

@@ -19,99 +19,120 @@ type styleRun struct {
 	st   Style
 }
 
-// compactLine is one scrollback row: 32 bytes of header plus its text for
-// the commonest rows.
+// compactLine is one scrollback row: 56 bytes of header plus its text (and
+// its style runs, for a styled row), both kept in the scrollback's arenas.
 type compactLine struct {
 	text    string        // one character per cell, continuation cells omitted, empty cells as ' '
-	ext     *compactExtra // nil: all cells default style, no links, no wide characters
+	runs    []styleRun    // nil: all cells default style, no links, no wide characters
+	ext     *compactExtra // the rare row holding interned graphemes
 	wrapped bool
 }
 
-// compactExtra holds what a plain row does not need.
+// compactExtra holds the cells of a row that text and runs cannot express.
 type compactExtra struct {
-	runs  []styleRun // style runs over text
-	cells []Cell     // instead of text and runs, when the row holds interned graphemes
+	cells []Cell
 }
 
+// arenaChunk is the size of one text arena block. Rows leave the ring in the
+// order they came, so a block is freed once its last row is gone.
+const arenaChunk = 64 << 10
+
 // compact encodes the cells of a row, dropping trailing empty default cells.
-func compact(cells []Cell, wrapped bool) compactLine {
+// It allocates nothing in steady state: text and runs go into the arenas.
+func (s *scrollback) compact(cells []Cell, wrapped bool) compactLine {
 	n := len(cells)
 	for n > 0 && cells[n-1] == (Cell{}) {
 		n--
 	}
-	cells = cells[:n]
-	if text, ok := plainASCII(cells); ok {
-		return compactLine{text: text, wrapped: wrapped}
-	}
-	for i := range cells {
-		if cells[i].r >= clusterBase {
-			return compactLine{ext: &compactExtra{cells: append([]Cell(nil), cells...)}, wrapped: wrapped}
-		}
-	}
-	return compactStyled(cells, wrapped)
-}
-
-// plainASCII is the fast path for the commonest row: ASCII in the default
-// style. It allocates once (the text).
-func plainASCII(cells []Cell) (string, bool) {
-	if len(cells) == 0 {
-		return "", true
-	}
-	buf := make([]byte, len(cells))
-	for i := range cells {
-		c := &cells[i]
-		if c.r >= utf8.RuneSelf || *c != (Cell{r: c.r}) {
-			return "", false
-		}
-		buf[i] = byte(max(c.r, ' '))
-	}
-	// buf is never written again, so it can back the string without a copy.
-	return unsafe.String(&buf[0], len(buf)), true
-}
-
-// compactStyled encodes a row with styles, links or wide characters.
-func compactStyled(cells []Cell, wrapped bool) compactLine {
-	n := len(cells)
-	text := make([]byte, 0, n)
-	var runs []styleRun
+	text, runs := s.text[:0], s.runs[:0]
 	for x := 0; x < n; {
-		c := cells[x]
-		w := c.Width()
-		if w == 0 || x+w > n { // an orphaned continuation cell, or a wide character cut off by the trim
-			w, c = 1, Cell{style: c.style, link: c.link}
+		c := &cells[x]
+		if c.r >= clusterBase {
+			return compactLine{ext: &compactExtra{cells: append([]Cell(nil), cells[:n]...)}, wrapped: wrapped}
 		}
-		text = appendRune(text, max(c.r, ' '))
-		runs = addRun(runs, c, w)
+		if c.flags == 0 && c.r < utf8.RuneSelf { // the common case: a run of narrow ASCII in one style
+			end := asciiCells(cells[:n], x)
+			for _, d := range cells[x:end] {
+				text = append(text, byte(max(d.r, ' ')))
+			}
+			runs = addRun(runs, c, end-x, false)
+			x = end
+			continue
+		}
+		r, w := max(c.r, ' '), 1
+		switch {
+		case c.flags&flagWide != 0 && x+1 < n:
+			w = 2
+		case c.flags&(flagWide|flagCont) != 0: // an orphaned half: keep its style as a blank
+			r = ' '
+		}
+		text = utf8.AppendRune(text, r)
+		runs = addRun(runs, c, w, w == 2)
 		x += w
 	}
-	cl := compactLine{text: string(text), wrapped: wrapped}
-	if len(runs) != 1 || runs[0] != (styleRun{n: runs[0].n}) { // else plain non-ASCII text
-		cl.ext = &compactExtra{runs: runs}
+	s.text, s.runs = text, runs
+	cl := compactLine{text: s.keepText(text), wrapped: wrapped}
+	if len(runs) > 1 || len(runs) == 1 && runs[0] != (styleRun{n: runs[0].n}) {
+		cl.runs = s.keepRuns(runs)
 	}
 	return cl
 }
 
-func addRun(runs []styleRun, c Cell, w int) []styleRun {
-	wide := w == 2
+// asciiCells returns the end of the run of narrow ASCII cells from x that
+// share cells[x]'s style and link.
+func asciiCells(cells []Cell, x int) int {
+	st, link := cells[x].style, cells[x].link
+	for ; x < len(cells); x++ {
+		d := &cells[x]
+		if d.flags != 0 || d.r >= utf8.RuneSelf || d.link != link || d.style != st {
+			break
+		}
+	}
+	return x
+}
+
+// keepText copies b into the text arena.
+func (s *scrollback) keepText(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if cap(s.textArena)-len(s.textArena) < len(b) {
+		s.textArena = make([]byte, 0, max(arenaChunk, len(b)))
+	}
+	start := len(s.textArena)
+	s.textArena = append(s.textArena, b...)
+	// The arena's bytes below len are never written again.
+	return unsafe.String(&s.textArena[start], len(b))
+}
+
+// keepRuns copies runs into the run arena.
+func (s *scrollback) keepRuns(runs []styleRun) []styleRun {
+	if cap(s.runArena)-len(s.runArena) < len(runs) {
+		s.runArena = make([]styleRun, 0, max(arenaChunk/32, len(runs)))
+	}
+	start := len(s.runArena)
+	s.runArena = append(s.runArena, runs...)
+	return s.runArena[start:len(s.runArena):len(s.runArena)]
+}
+
+// addRun extends the last run by n cells of c's style, or starts a new one.
+func addRun(runs []styleRun, c *Cell, n int, wide bool) []styleRun {
 	if k := len(runs) - 1; k >= 0 {
 		r := &runs[k]
-		if r.st == c.style && r.link == c.link && r.wide == wide && int(r.n)+w <= 0xffff {
-			r.n += uint16(w)
+		if r.wide == wide && r.link == c.link && r.st == c.style && int(r.n)+n <= 0xffff {
+			r.n += uint16(n)
 			return runs
 		}
 	}
-	return append(runs, styleRun{n: uint16(w), link: c.link, wide: wide, st: c.style})
+	return append(runs, styleRun{n: uint16(n), link: c.link, wide: wide, st: c.style})
 }
 
 // expand decodes the row into cells (its natural length, no padding).
 func (cl *compactLine) expand() []Cell {
-	var runs []styleRun
 	if cl.ext != nil {
-		if cl.ext.cells != nil {
-			return append([]Cell(nil), cl.ext.cells...)
-		}
-		runs = cl.ext.runs
+		return append([]Cell(nil), cl.ext.cells...)
 	}
+	runs := cl.runs
 	out := make([]Cell, 0, len(cl.text))
 	ri, left := 0, 0
 	var run styleRun
@@ -135,19 +156,26 @@ func (cl *compactLine) expand() []Cell {
 
 // scrollback is the bounded ring of compact rows.
 type scrollback struct {
-	max   int
-	ring  []compactLine
-	start int // index of the oldest row in ring once it is full
+	max    int
+	ring   []compactLine
+	start  int    // index of the oldest row in ring once it is full
+	pushed uint64 // rows ever pushed: the absolute number of the next row
+
+	text      []byte     // scratch of compact
+	runs      []styleRun // scratch of compact
+	textArena []byte
+	runArena  []styleRun
 }
 
 // push compacts a row leaving the top of the screen.
 func (s *scrollback) push(cells []Cell, wrapped bool) {
-	cl := compact(cells, wrapped)
-	if len(s.ring) < s.max {
-		s.ring = append(s.ring, cl)
+	s.pushed++
+	if s.max == 0 {
 		return
 	}
-	if s.max == 0 {
+	cl := s.compact(cells, wrapped)
+	if len(s.ring) < s.max {
+		s.ring = append(s.ring, cl)
 		return
 	}
 	s.ring[s.start] = cl
@@ -167,12 +195,21 @@ func (s *scrollback) clear() {
 	s.ring, s.start = nil, 0
 }
 
-// takeAll returns the rows oldest first and empties the ring (for reflow).
+// takeAll returns the rows oldest first and empties the ring (for reflow,
+// which pushes them back: their absolute numbers start again where these
+// started).
 func (s *scrollback) takeAll() []compactLine {
 	out := make([]compactLine, 0, len(s.ring))
 	for i := range s.ring {
 		out = append(out, *s.at(i))
 	}
+	s.pushed -= uint64(len(s.ring))
 	s.clear()
 	return out
+}
+
+// bounds returns the absolute numbers of the oldest row held and of the
+// next row to be pushed.
+func (s *scrollback) bounds() (oldest, end uint64) {
+	return s.pushed - uint64(len(s.ring)), s.pushed
 }

@@ -54,7 +54,8 @@ func TestCompactRoundTrip(t *testing.T) {
 		t.Run(in, func(t *testing.T) {
 			s := screenOf(30, 1, in).Snapshot()
 			row := s.Row(0)
-			cl := compact(row, false)
+			var sb scrollback
+			cl := sb.compact(row, false)
 			back := cl.expand()
 			for x := range row {
 				var b Cell
@@ -188,5 +189,24 @@ func TestClearScreenKeepsOutputInScrollback(t *testing.T) {
 	s := term.SnapshotScrollback(-1)
 	if got := s.HistoryText(); got != "a\nb\n\n\n" {
 		t.Fatalf("history after clear %q", got)
+	}
+}
+
+func TestScrollbackRowsByAbsoluteNumber(t *testing.T) {
+	term := New(10, 2, Options{ScrollbackLines: 3})
+	for i := 0; i < 7; i++ {
+		fmt.Fprintf(term, "r%d\r\n", i)
+	}
+	oldest, end := term.ScrollbackBounds()
+	if oldest != 3 || end != 6 {
+		t.Fatalf("bounds %d-%d want 3-6", oldest, end)
+	}
+	rows, _, first := term.ScrollbackRows(0, 2)
+	if first != 3 || len(rows) != 2 || rows[0][1].Text() != "3" {
+		t.Fatalf("first %d rows %d", first, len(rows))
+	}
+	term.Resize(5, 2) // reflow keeps the numbering
+	if o, e := term.ScrollbackBounds(); o != 3 || e != 6 {
+		t.Fatalf("after reflow bounds %d-%d want 3-6", o, e)
 	}
 }

@@ -71,6 +71,27 @@ func (t *Terminal) SnapshotScrollback(n int) *Snapshot {
 // ScrollbackLen is the number of rows in the scrollback.
 func (t *Terminal) ScrollbackLen() int { return t.sb.len() }
 
+// ScrollbackBounds returns the absolute numbers of the oldest scrollback row
+// held and of the next row to be scrolled off. Row numbers count every row
+// that ever entered the scrollback, so a client can page through history
+// while more output arrives.
+func (t *Terminal) ScrollbackBounds() (oldest, end uint64) { return t.sb.bounds() }
+
+// ScrollbackRows returns up to n scrollback rows starting at absolute row
+// from (clamped to what is held), with their soft-wrap flags and the
+// absolute number of the first row returned.
+func (t *Terminal) ScrollbackRows(from uint64, n int) (rows [][]Cell, wrapped []bool, first uint64) {
+	oldest, end := t.sb.bounds()
+	first = min(max(from, oldest), end)
+	count := min(uint64(max(n, 0)), end-first)
+	for i := uint64(0); i < count; i++ {
+		cl := t.sb.at(int(first - oldest + i))
+		rows = append(rows, cl.expand())
+		wrapped = append(wrapped, cl.wrapped)
+	}
+	return rows, wrapped, first
+}
+
 // Cols is the snapshot's width.
 func (s *Snapshot) Cols() int { return s.cols }
 

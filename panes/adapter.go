@@ -1,0 +1,176 @@
+package panes
+
+// This file is agent adapters: what clowder knows about each program it
+// runs in a pane. An adapter gives the command, how to resume a saved
+// conversation, environment to add, whether the program is installed, its
+// attention rules, and how its input wants Shift+Enter and submit.
+//
+// Built-in adapters: claude, codex, gemini, aider (agents), shell (the
+// login shell) and command (any argv, given by the spawn spec). The
+// [agents.NAME] tables of config.toml override a built-in field by field
+// (persist has already merged them over its defaults) or add new agents,
+// which get the generic attention rules.
+
+import (
+	"fmt"
+	"maps"
+	"os/exec"
+	"slices"
+	"strings"
+	"time"
+
+	"clowder/persist"
+)
+
+// Adapter names with special meaning.
+const (
+	AdapterShell   = "shell"   // the user's login shell ($SHELL, else /bin/sh)
+	AdapterCommand = "command" // the spec's own argv
+)
+
+// SessionPlaceholder is replaced in a Resume template by the session id.
+const SessionPlaceholder = "{session}"
+
+// Adapter is one kind of program clowder runs in a pane. Adapters are
+// values: callers may copy and modify them.
+type Adapter struct {
+	Name    string
+	Kind    persist.Kind
+	Command []string // argv that starts it; empty for AdapterCommand
+	// Resume is the argv that resumes a conversation; SessionPlaceholder in
+	// it is replaced by the session id. Without a placeholder it resumes
+	// whatever the program keeps (aider's per-directory history).
+	Resume []string
+	// Continue resumes the most recent conversation when no session id was
+	// recorded ("claude --continue", "codex resume --last").
+	Continue []string
+	Env      map[string]string // added to the pane's environment
+	Rules    Rules             // attention rules
+	// ShiftEnter is sent for Shift+Enter in legacy mode; "" means
+	// DefaultShiftEnter (ESC CR).
+	ShiftEnter string
+	// SubmitGap is the pause between a submission's paste and its Enter.
+	// Zero for the built-ins: Claude Code 2.1.197 and Codex 0.171.0 both
+	// submitted a bracketed paste followed by CR in the same write.
+	SubmitGap time.Duration
+}
+
+// EncodeOptions are the key-encoding options the adapter's program needs.
+func (a *Adapter) EncodeOptions() EncodeOptions {
+	return EncodeOptions{ShiftEnter: a.ShiftEnter}
+}
+
+// Argv returns a copy of the command that starts the program.
+func (a *Adapter) Argv() []string { return slices.Clone(a.Command) }
+
+// ResumeArgv returns the command that resumes a conversation: Resume with
+// the session id when one was recorded (or when Resume needs none), else
+// Continue. ok is false when the adapter cannot resume.
+func (a *Adapter) ResumeArgv(session string) (argv []string, ok bool) {
+	needsID := slices.ContainsFunc(a.Resume, func(s string) bool { return strings.Contains(s, SessionPlaceholder) })
+	switch {
+	case len(a.Resume) > 0 && !needsID:
+		return slices.Clone(a.Resume), true
+	case len(a.Resume) > 0 && session != "":
+		out := make([]string, len(a.Resume))
+		for i, s := range a.Resume {
+			out[i] = strings.ReplaceAll(s, SessionPlaceholder, session)
+		}
+		return out, true
+	case len(a.Continue) > 0:
+		return slices.Clone(a.Continue), true
+	}
+	return nil, false
+}
+
+// Installed reports whether the program is on PATH, and where. An adapter
+// without a command (AdapterCommand) is never "installed".
+func (a *Adapter) Installed() (path string, ok bool) {
+	if len(a.Command) == 0 {
+		return "", false
+	}
+	p, err := exec.LookPath(a.Command[0])
+	return p, err == nil
+}
+
+// Adapters is the set of adapters in effect: built-ins with the config's
+// overrides. It is read-only after NewAdapters and safe to share.
+type Adapters struct {
+	byName map[string]Adapter
+}
+
+// NewAdapters builds the adapters from config.toml's [agents] tables
+// (persist.Config.Agents) and the login shell (the value of $SHELL; "" means
+// /bin/sh).
+func NewAdapters(agents map[string]persist.AgentConfig, shell string) *Adapters {
+	a := &Adapters{byName: builtinAdapters(shell)}
+	for name, cfg := range agents {
+		a.byName[name] = override(a.byName[name], name, cfg)
+	}
+	return a
+}
+
+// override lays one [agents.NAME] table over an adapter (zero for a new
+// agent, which gets the generic rules).
+func override(base Adapter, name string, cfg persist.AgentConfig) Adapter {
+	if base.Name == "" {
+		base = Adapter{Name: name, Kind: persist.KindAgent, Rules: GenericRules()}
+	}
+	if len(cfg.Command) > 0 {
+		base.Command = slices.Clone(cfg.Command)
+	}
+	if cfg.Resume != nil {
+		base.Resume = slices.Clone(cfg.Resume)
+	}
+	if cfg.Env != nil {
+		base.Env = maps.Clone(cfg.Env)
+	}
+	return base
+}
+
+// Get returns the named adapter, or an error listing the known names.
+func (a *Adapters) Get(name string) (Adapter, error) {
+	ad, ok := a.byName[name]
+	if !ok {
+		return Adapter{}, fmt.Errorf("unknown adapter %q: want one of %s, or add [agents.%s] with a command to config.toml",
+			name, strings.Join(a.Names(), ", "), name)
+	}
+	ad.Command, ad.Resume, ad.Continue = slices.Clone(ad.Command), slices.Clone(ad.Resume), slices.Clone(ad.Continue)
+	ad.Env = maps.Clone(ad.Env)
+	return ad, nil
+}
+
+// Names lists the adapter names, sorted.
+func (a *Adapters) Names() []string {
+	return slices.Sorted(maps.Keys(a.byName))
+}
+
+// builtinAdapters are the adapters clowder knows without configuration.
+func builtinAdapters(shell string) map[string]Adapter {
+	if shell == "" {
+		shell = "/bin/sh"
+	}
+	list := []Adapter{
+		{Name: "claude", Kind: persist.KindAgent, Command: []string{"claude"},
+			Resume:   []string{"claude", "--resume", SessionPlaceholder},
+			Continue: []string{"claude", "--continue"}, Rules: ClaudeRules()},
+		{Name: "codex", Kind: persist.KindAgent, Command: []string{"codex"},
+			Resume:   []string{"codex", "resume", SessionPlaceholder},
+			Continue: []string{"codex", "resume", "--last"}, Rules: CodexRules()},
+		{Name: "gemini", Kind: persist.KindAgent, Command: []string{"gemini"},
+			Resume:   []string{"gemini", "--resume", SessionPlaceholder},
+			Continue: []string{"gemini", "--resume", "latest"}, Rules: GeminiRules()},
+		// aider keeps one chat history per directory, so its resume needs no id.
+		{Name: "aider", Kind: persist.KindAgent, Command: []string{"aider"},
+			Resume: []string{"aider", "--restore-chat-history"}, Rules: AiderRules()},
+		// Shells and plain commands get what a terminal sends for Shift+Enter:
+		// CR, which runs the line as the user expects in a shell.
+		{Name: AdapterShell, Kind: persist.KindShell, Command: []string{shell}, Rules: GenericRules(), ShiftEnter: "\r"},
+		{Name: AdapterCommand, Kind: persist.KindRun, Rules: GenericRules(), ShiftEnter: "\r"},
+	}
+	m := make(map[string]Adapter, len(list))
+	for _, a := range list {
+		m[a.Name] = a
+	}
+	return m
+}

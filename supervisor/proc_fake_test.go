@@ -8,6 +8,7 @@ package supervisor
 import (
 	"bufio"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -40,6 +41,10 @@ var fakeModes = map[string]func() int{
 	"chatty":       fakeChatty,     // a line every 20 ms
 	"exit-on-line": fakeExitOnLine, // exit 0 after reading one line
 	"sleep":        fakeSleep,      // block silently
+	"lines":        fakeLines,      // READY, then "got: LINE" for each line read, in raw-ish cooked mode
+	"stream":       fakeStream,     // write FAKE_BYTES bytes of the test stream, then DONE, block
+	"keys":         fakeKeys,       // enable DECCKM and bracketed paste, then print every byte read as hex
+	"dial":         fakeDial,       // connect to DIAL_SOCKET, print the first frame's error
 }
 
 func fakeAgent(mode string) int {
@@ -147,3 +152,85 @@ func fakeExitOnLine() int {
 }
 
 func fakeSleep() int { return block() }
+
+func fakeLines() int {
+	fmt.Println("READY")
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		fmt.Printf("got: %s\n", sc.Text())
+	}
+	return block()
+}
+
+// testStream is the deterministic byte stream of the "stream" mode: every
+// byte value, so byte exactness is proven for all of them.
+func testStream(n int) []byte {
+	b := make([]byte, n)
+	x := uint32(2463534242)
+	for i := range b {
+		x ^= x << 13
+		x ^= x >> 17
+		x ^= x << 5
+		b[i] = byte(x)
+	}
+	return b
+}
+
+// makeRaw turns off the terminal's processing of fd, so bytes pass as they
+// are (no CR added before LF, no echo, no signals).
+func makeRaw(fd int) {
+	t, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+	if err != nil {
+		return // not a terminal
+	}
+	t.Iflag &^= unix.ICRNL | unix.IXON
+	t.Oflag &^= unix.OPOST
+	t.Lflag &^= unix.ICANON | unix.ECHO | unix.ISIG | unix.IEXTEN
+	_ = unix.IoctlSetTermios(fd, unix.TCSETS, t)
+}
+
+func fakeStream() int {
+	makeRaw(1)
+	data := testStream(envInt("FAKE_BYTES"))
+	for len(data) > 0 {
+		n, err := os.Stdout.Write(data[:min(len(data), 1<<16)])
+		if err != nil {
+			return 1
+		}
+		data = data[n:]
+	}
+	return block()
+}
+
+func fakeKeys() int {
+	makeRaw(0)
+	fmt.Print("\x1b[?1h\x1b[?2004hREADY\r\n")
+	buf := make([]byte, 256)
+	for {
+		n, err := os.Stdin.Read(buf)
+		if err != nil {
+			return 1
+		}
+		fmt.Printf("IN %x\r\n", buf[:n])
+	}
+}
+
+func fakeDial() int {
+	c, err := net.Dial("unix", os.Getenv("DIAL_SOCKET"))
+	if err != nil {
+		fmt.Println("dial:", err)
+		return 1
+	}
+	defer c.Close()
+	fr, err := NewFdConn(c.(*net.UnixConn)).ReadFrame()
+	if err != nil {
+		fmt.Println("read:", err)
+		return 1
+	}
+	m, err := fr.Message()
+	fmt.Println(m, err)
+	if e, ok := m.(*ErrorReply); ok {
+		fmt.Println(e.Code, e.Message)
+	}
+	return 0
+}

@@ -62,6 +62,9 @@ type SpawnReq struct {
 	IdleTimeoutMS   int64    `json:"idle_timeout_ms,omitempty"`
 	Cgroup          string   `json:"cgroup,omitempty"` // off | auto | required
 	AllowSecretArgs bool     `json:"allow_secret_args,omitempty"`
+	// KillOnDisconnect ties the pane to this connection: when it ends, the
+	// host kills the pane's tree (a foreground `clowder exec`).
+	KillOnDisconnect bool `json:"kill_on_disconnect,omitempty"`
 }
 
 // SpawnedReply (MsgSpawned) answers SpawnReq.
@@ -238,6 +241,12 @@ type HostInfoReply struct {
 	Panes     int          `json:"panes"`
 	Clients   int          `json:"clients"`
 	Socket    string       `json:"socket"`
+	// Registry is what went wrong reading or writing agents.json ("" if
+	// nothing): a corrupt file moved aside, or a newer schema left alone.
+	Registry string `json:"registry,omitempty"`
+	// Containment says how pane trees are contained: "cgroup" or, when the
+	// host could not make cgroup leaves, "process-group" and why.
+	Containment string `json:"containment,omitempty"`
 }
 
 // HostStopReq (MsgHostStop) asks the host to exit. With live panes it

@@ -1,0 +1,224 @@
+// The host: the long-lived process that owns every pane (DESIGN.md §1, §5).
+// It is the parent of each pane's process tree and the only reader of its
+// PTY master, keeps each pane's output ring and vtgrid screen, and serves
+// protocol v1 on a unix socket in the runtime dir. Goroutines it owns: the
+// accept loop, one per client connection (plus one per request and one per
+// subscription of that connection), and each Run's own (see run.go). All
+// exit when Serve's context ends or a client asks the host to stop.
+
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"os"
+	"sync"
+	"time"
+
+	"clowder/persist"
+)
+
+// HostOptions configure a Host.
+type HostOptions struct {
+	Paths  persist.Paths
+	Config persist.Config
+	Build  string      // clowder version, for status and the handshake
+	Log    *log.Logger // nil logs nowhere
+	// IdleExit ends Serve after this long with no panes and no clients;
+	// 0 means DefaultHostIdleExit, negative means never.
+	IdleExit time.Duration
+}
+
+// DefaultHostIdleExit is how long a host with nothing to do stays up, so a
+// quick sequence of CLI calls reuses one host.
+const DefaultHostIdleExit = 30 * time.Second
+
+// Host serves panes. Create it with NewHost and run it with Serve.
+type Host struct {
+	opts    HostOptions
+	log     *log.Logger
+	spawner *Spawner
+	started time.Time
+
+	mu      sync.Mutex
+	panes   []*pane          // creation order
+	nonces  map[string]*pane // spawn nonce → pane
+	nextID  int
+	clients int
+	idle    *time.Timer // IdleExit countdown, armed while there is nothing to do
+	stopReq chan struct{}
+	stopped bool
+
+	bg          sync.WaitGroup // background work (registry writes after exits) that Serve waits for
+	events      eventHub
+	regMu       sync.Mutex // serialises registry writes
+	regIssue    string     // what went wrong with agents.json, for host status
+	regReadOnly bool       // agents.json is from a newer clowder: never overwrite it
+	containment string     // how the newest run is contained: cgroup, or the fallback and why
+}
+
+// NewHost returns a host; it does nothing until Serve.
+func NewHost(opts HostOptions) (*Host, error) {
+	if opts.Paths.RuntimeDir == "" || opts.Paths.StateDir == "" {
+		return nil, errors.New("new host: runtime and state directories are required")
+	}
+	if opts.IdleExit == 0 {
+		opts.IdleExit = DefaultHostIdleExit
+	}
+	logger := opts.Log
+	if logger == nil {
+		logger = log.New(io.Discard, "", 0)
+	}
+	sup := opts.Config.Supervisor
+	limits := Limits{Timeout: sup.Timeout.Std(), IdleTimeout: sup.IdleTimeout.Std(), Grace: sup.KillGrace.Std()}
+	return &Host{
+		opts: opts, log: logger, started: time.Now(),
+		spawner: NewSpawner(Options{CgroupMode: cgroupMode(sup.Cgroup), CgroupParent: sup.CgroupParent, Limits: limits}),
+		nonces:  map[string]*pane{},
+		stopReq: make(chan struct{}),
+	}, nil
+}
+
+// cgroupMode maps the config's mode onto the spawner's.
+func cgroupMode(m persist.CgroupMode) CgroupMode {
+	switch m {
+	case persist.CgroupOff:
+		return CgroupOff
+	case persist.CgroupRequired:
+		return CgroupRequired
+	}
+	return CgroupAuto
+}
+
+// Serve runs the host until ctx ends, a client stops it, or it has been idle
+// for IdleExit. It holds the runtime dir's lock for its whole life: a
+// second host fails at once with persist.ErrLocked.
+func (h *Host) Serve(ctx context.Context) error {
+	p := h.opts.Paths
+	if err := p.EnsureRuntimeDir(); err != nil {
+		return err
+	}
+	if err := p.EnsureStateDir(); err != nil {
+		return err
+	}
+	lock, err := persist.Lock(p.LockFile())
+	if err != nil {
+		return fmt.Errorf("start host: %w", err)
+	}
+	defer lock.Close()
+	if err := StartSubreaper(); err != nil {
+		h.log.Printf("subreaper unavailable, escaped grandchildren are reaped by init: %v", err)
+	}
+	h.loadRegistry()
+	ln, err := listenSocket(p.SocketFile())
+	if err != nil {
+		return err
+	}
+	h.log.Printf("host %d serving on %s (build %s)", os.Getpid(), p.SocketFile(), h.opts.Build)
+	return h.acceptLoop(ctx, ln)
+}
+
+// listenSocket replaces a stale socket file (the lock proves no host owns
+// it) and listens with mode 0600.
+func listenSocket(path string) (*net.UnixListener, error) {
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("remove stale socket %s: %w", path, err)
+	}
+	old := umask(0o177)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	umask(old)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", path, err)
+	}
+	ln.SetUnlinkOnClose(true)
+	return ln, os.Chmod(path, 0o600)
+}
+
+// acceptLoop accepts clients until ctx ends or a stop is requested, then
+// stops every connection and waits for them.
+func (h *Host) acceptLoop(ctx context.Context, ln *net.UnixListener) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-h.stopReq:
+		}
+		cancel()
+		_ = ln.Close() // ends Accept below
+	}()
+	h.armIdle()
+	for {
+		c, err := ln.AcceptUnix()
+		if err != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h.serveConn(ctx, c)
+		}()
+	}
+	wg.Wait()
+	h.shutdown()
+	h.bg.Wait()
+	return nil
+}
+
+// requestStop makes Serve return; it is idempotent.
+func (h *Host) requestStop() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.stopped {
+		h.stopped = true
+		close(h.stopReq)
+	}
+}
+
+// armIdle starts or stops the idle-exit countdown after a change in panes
+// or clients.
+func (h *Host) armIdle() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	busy := h.clients > 0 || h.livePanesLocked() > 0
+	if h.idle != nil {
+		h.idle.Stop()
+		h.idle = nil
+	}
+	if !busy && h.opts.IdleExit > 0 {
+		h.idle = time.AfterFunc(h.opts.IdleExit, func() {
+			h.log.Printf("idle for %s with no panes and no clients; exiting", h.opts.IdleExit)
+			h.requestStop()
+		})
+	}
+}
+
+// livePanesLocked counts panes whose process tree this host runs (orphans
+// of an earlier host do not keep it busy).
+func (h *Host) livePanesLocked() int {
+	n := 0
+	for _, p := range h.panes {
+		if p.ours() {
+			n++
+		}
+	}
+	return n
+}
+
+// shutdown runs after the last connection ended. Serve ends with no panes
+// of its own running, after a forced stop (they were killed already) or on
+// a signal, when the kill ladder runs here: nothing the host started
+// outlives it. Orphans of an earlier host are left alone, as always.
+func (h *Host) shutdown() {
+	for _, p := range h.allPanes() {
+		if p.ours() {
+			_, _ = p.kill(Identity{}, 0) // best effort: the host is going away
+		}
+	}
+	h.saveRegistry()
+}

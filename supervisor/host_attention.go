@@ -1,0 +1,85 @@
+// Attention: whether a pane works, idles, or waits for the user. Output
+// marks a pane working at once; once output has been quiet for the
+// adapter's settle time, a timer (armed per output, never ticking while
+// idle) judges the screen with the adapter's rules (package panes).
+
+package supervisor
+
+import (
+	"time"
+
+	"clowder/panes"
+)
+
+// attention is a pane's attention state and what it rests on.
+type attention struct {
+	state    panes.Attention
+	rule     string
+	notified bool // BEL or OSC 9/777 since the user last gave input
+}
+
+// attnStarting is the state of a pane before its first judgement.
+const attnStarting = panes.Working
+
+// rulesFor returns the attention rules of an adapter.
+func rulesFor(adapter string) panes.Rules {
+	switch adapter {
+	case "claude":
+		return panes.ClaudeRules()
+	case "codex":
+		return panes.CodexRules()
+	case "gemini":
+		return panes.GeminiRules()
+	case "aider":
+		return panes.AiderRules()
+	}
+	return panes.GenericRules()
+}
+
+// updateAttentionLocked runs after output: the pane works, and is judged
+// again once output settles.
+func (p *pane) updateAttentionLocked() {
+	p.setAttentionLocked(panes.Working, "output")
+	settle := rulesFor(p.rec.Adapter).Settle
+	if p.idleTick == nil {
+		p.idleTick = time.AfterFunc(settle, p.judge)
+		return
+	}
+	p.idleTick.Reset(settle)
+}
+
+// judge applies the adapter's rules to the settled screen.
+func (p *pane) judge() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.judgeLocked()
+}
+
+func (p *pane) judgeLocked() {
+	o := panes.Observation{
+		Screen:   p.term.Snapshot(),
+		Quiet:    time.Since(p.lastOut),
+		Notified: p.attn.notified,
+		Exited:   !p.runningLocked(),
+	}
+	a := rulesFor(p.rec.Adapter).Assess(o)
+	p.setAttentionLocked(a.State, a.Rule)
+}
+
+// setAttentionLocked records a new state, tells event subscribers and wakes
+// waiters when it changed.
+func (p *pane) setAttentionLocked(s panes.Attention, rule string) {
+	if p.attn.state == s {
+		return
+	}
+	p.attn.state, p.attn.rule = s, rule
+	p.h.events.publish(PaneEvent{Kind: EventAttention, Pane: p.id, Attention: s.String()})
+	p.broadcastLocked()
+}
+
+// userInput clears a pending notification: the user has answered.
+func (p *pane) userInput() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.attn.notified = false
+}

@@ -1,0 +1,110 @@
+// Screen frames: a vtgrid snapshot as protocol rows. A subscriber gets a
+// full frame first (and after a resize), then only the rows whose contents
+// changed since the frame it last got: snapshots share unchanged rows, so
+// "changed" is a pointer comparison, per subscriber.
+
+package supervisor
+
+import (
+	"clowder/vtgrid"
+)
+
+// screenFrame builds the frame for s, sending only rows that differ from
+// prev (nil: everything).
+func screenFrame(pane string, seq uint64, s, prev *vtgrid.Snapshot) *ScreenFrame {
+	f := &ScreenFrame{Pane: pane, Seq: seq, Cols: uint16(s.Cols()), Rows: uint16(s.Rows())}
+	full := prev == nil || prev.Cols() != s.Cols() || prev.Rows() != s.Rows()
+	f.Full = full
+	x, y, visible := s.Cursor()
+	m := s.Modes()
+	f.Cursor = FrameCursor{X: uint16(x), Y: uint16(y), Visible: visible, Style: uint8(m.CursorStyle)}
+	f.Modes = frameModes(m)
+	for row := 0; row < s.Rows(); row++ {
+		if !full && sameRow(s.Row(row), prev.Row(row)) {
+			continue
+		}
+		f.Lines = append(f.Lines, FrameRow{Y: uint16(row), Wrapped: s.Wrapped(row), Cells: frameCells(s.Row(row), s.Cols())})
+	}
+	return f
+}
+
+// sameRow reports whether two snapshot rows are the same row: snapshots of
+// one terminal share the cells of rows that did not change.
+func sameRow(a, b []vtgrid.Cell) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+func frameModes(m vtgrid.Modes) FrameModes {
+	var fl ModeFlags
+	set := func(on bool, bit ModeFlags) {
+		if on {
+			fl |= bit
+		}
+	}
+	set(m.AppCursor, ModeAppCursor)
+	set(m.AppKeypad, ModeAppKeypad)
+	set(m.BracketedPaste, ModeBracketedPaste)
+	set(m.Focus, ModeFocusReport)
+	set(m.AltScreen, ModeAltScreen)
+	set(m.SyncOutput, ModeSyncOutput)
+	set(m.Autowrap, ModeAutowrap)
+	set(m.Origin, ModeOrigin)
+	set(m.Insert, ModeInsert)
+	return FrameModes{
+		Flags: fl, Mouse: uint8(m.Mouse), MouseEncoding: uint8(m.MouseEnc),
+		KittyKeys: m.KittyKeyboard, ModifyOtherKeys: uint8(m.ModifyOtherKeys),
+	}
+}
+
+// frameCells converts a row, padded with blanks to cols.
+func frameCells(row []vtgrid.Cell, cols int) []FrameCell {
+	out := make([]FrameCell, max(cols, len(row)))
+	for i := range out {
+		if i >= len(row) {
+			out[i] = FrameCell{Width: 1}
+			continue
+		}
+		out[i] = frameCell(row[i])
+	}
+	return out
+}
+
+func frameCell(c vtgrid.Cell) FrameCell {
+	st := c.Style()
+	return FrameCell{
+		Text: c.Text(), Width: uint8(c.Width()),
+		Fg: frameColor(st.Fg), Bg: frameColor(st.Bg), UL: frameColor(st.UnderlineColor),
+		Attrs: frameAttrs(st), Link: uint32(c.LinkID()),
+	}
+}
+
+func frameColor(c vtgrid.Color) FrameColor {
+	switch c.Kind() {
+	case vtgrid.ColorIndexed:
+		return IndexColor(c.Index())
+	case vtgrid.ColorRGB:
+		r, g, b := c.RGB()
+		return RGBColor(r, g, b)
+	}
+	return ColorDefault
+}
+
+// attrBits maps vtgrid attributes onto the protocol's bits.
+var attrBits = []struct {
+	from vtgrid.Attr
+	to   FrameAttr
+}{
+	{vtgrid.AttrBold, AttrBold}, {vtgrid.AttrDim, AttrDim}, {vtgrid.AttrItalic, AttrItalic},
+	{vtgrid.AttrBlink, AttrBlink}, {vtgrid.AttrReverse, AttrReverse}, {vtgrid.AttrHidden, AttrHidden},
+	{vtgrid.AttrStrike, AttrStrike},
+}
+
+func frameAttrs(st vtgrid.Style) FrameAttr {
+	var a FrameAttr
+	for _, b := range attrBits {
+		if st.Attrs&b.from != 0 {
+			a |= b.to
+		}
+	}
+	return a.WithUnderline(uint8(st.Underline))
+}

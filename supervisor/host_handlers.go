@@ -1,0 +1,204 @@
+// Request handlers: one small function per message type, each answering
+// with exactly one reply.
+
+package supervisor
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"clowder/panes"
+)
+
+// handle decodes one request and runs its handler.
+func (c *conn) handle(f Frame) {
+	m, err := f.Message()
+	if err != nil {
+		c.reply(f.ReqID, &ErrorReply{Code: CodeBadRequest, Message: fmt.Sprintf("decode %s: %v", f.Type, err)})
+		return
+	}
+	switch req := m.(type) {
+	case *ListReq:
+		c.list(f.ReqID, req)
+	case *SpawnReq:
+		c.spawn(f.ReqID, req)
+	case *SubscribeReq:
+		c.subscribe(f.ReqID, req)
+	case *UnsubscribeReq:
+		c.unsubscribe(f.ReqID, req)
+	case *EventsReq:
+		c.eventsSub(f.ReqID, req)
+	default:
+		c.handleOp(f.ReqID, m)
+	}
+}
+
+// handleOp handles the requests that act on one pane.
+func (c *conn) handleOp(id uint32, m Message) {
+	switch req := m.(type) {
+	case *InputReq:
+		c.input(id, req)
+	case *PasteReq:
+		c.paste(id, req)
+	case *ResizeReq:
+		c.resize(id, req)
+	case *SignalReq:
+		c.signal(id, req)
+	case *KillReq:
+		c.killPane(id, req)
+	case *RemoveReq:
+		c.remove(id, req)
+	case *CaptureReq:
+		c.capture(id, req)
+	case *HistoryReq:
+		c.history(id, req)
+	case *WaitReq:
+		c.wait(id, req)
+	case *HostStatusReq:
+		c.status(id)
+	case *HostStopReq:
+		c.stop(id, req)
+	default:
+		c.reply(id, &ErrorReply{Code: CodeUnknownType, Message: fmt.Sprintf("the host does not take %s requests", m.MsgType())})
+	}
+}
+
+func (c *conn) list(id uint32, req *ListReq) {
+	var out PaneListReply
+	if len(req.Panes) == 0 {
+		for _, p := range c.h.allPanes() {
+			out.Panes = append(out.Panes, p.info())
+		}
+		c.reply(id, &out)
+		return
+	}
+	for _, ref := range req.Panes {
+		p, err := c.h.find(ref)
+		if err != nil {
+			c.fail(id, err)
+			return
+		}
+		out.Panes = append(out.Panes, p.info())
+	}
+	c.reply(id, &out)
+}
+
+// withPane finds the pane a request names, or replies with the error.
+func (c *conn) withPane(id uint32, ref string, fn func(*pane)) {
+	p, err := c.h.find(ref)
+	if err != nil {
+		c.fail(id, err)
+		return
+	}
+	fn(p)
+}
+
+func (c *conn) input(id uint32, req *InputReq) {
+	c.withPane(id, req.Pane, func(p *pane) {
+		keys, err := panes.ParseKeys(req.Keys)
+		if err != nil {
+			c.fail(id, &ErrorReply{Code: CodeBadRequest, Message: err.Error()})
+			return
+		}
+		data := append([]byte(nil), req.Data...)
+		data = append(data, panes.EncodeKeys(keys, p.modes(), panes.EncodeOptions{})...)
+		c.replyErr(id, p.writeInput(data))
+	})
+}
+
+func (c *conn) paste(id uint32, req *PasteReq) {
+	c.withPane(id, req.Pane, func(p *pane) {
+		b, err := panes.Paste(req.Text, p.modes(), panes.PasteOptions{})
+		if err != nil {
+			c.fail(id, &ErrorReply{Code: CodeBadRequest, Message: err.Error()})
+			return
+		}
+		if req.Submit {
+			b = append(b, '\r')
+		}
+		c.replyErr(id, p.writeInput(b))
+	})
+}
+
+// replyErr replies OK or the error.
+func (c *conn) replyErr(id uint32, err error) {
+	if err != nil {
+		c.fail(id, err)
+		return
+	}
+	c.reply(id, &OKReply{})
+}
+
+func (c *conn) resize(id uint32, req *ResizeReq) {
+	c.withPane(id, req.Pane, func(p *pane) {
+		c.replyErr(id, p.resize(int(req.Cols), int(req.Rows)))
+	})
+}
+
+func (c *conn) signal(id uint32, req *SignalReq) {
+	c.withPane(id, req.Pane, func(p *pane) {
+		sig, err := parseSignal(req.Signal)
+		if err != nil {
+			c.fail(id, &ErrorReply{Code: CodeBadRequest, Message: err.Error()})
+			return
+		}
+		c.replyErr(id, p.signal(Identity{PID: req.Pid, Start: req.PidStart}, sig))
+	})
+}
+
+func (c *conn) killPane(id uint32, req *KillReq) {
+	c.withPane(id, req.Pane, func(p *pane) {
+		_, err := p.kill(Identity{PID: req.Pid, Start: req.PidStart}, time.Duration(req.GraceMS)*time.Millisecond)
+		c.replyErr(id, err)
+	})
+}
+
+func (c *conn) remove(id uint32, req *RemoveReq) {
+	c.withPane(id, req.Pane, func(p *pane) {
+		c.replyErr(id, c.h.remove(p))
+	})
+}
+
+func (c *conn) capture(id uint32, req *CaptureReq) {
+	c.withPane(id, req.Pane, func(p *pane) {
+		c.reply(id, p.capture(req))
+	})
+}
+
+func (c *conn) history(id uint32, req *HistoryReq) {
+	c.withPane(id, req.Pane, func(p *pane) {
+		c.reply(id, p.historyRows(req))
+	})
+}
+
+func (c *conn) status(id uint32) {
+	h := c.h
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	c.reply(id, &HostInfoReply{
+		Pid: os.Getpid(), Build: h.opts.Build, Protocol: ProtoMax, StartedMS: h.started.UnixMilli(),
+		Panes: len(h.panes), Clients: h.clients, Socket: h.opts.Paths.SocketFile(),
+		Registry: h.regIssue, Containment: h.containment,
+	})
+}
+
+// stop ends the host: refused while panes run unless forced, which kills
+// them first.
+func (c *conn) stop(id uint32, req *HostStopReq) {
+	h := c.h
+	h.mu.Lock()
+	live := h.livePanesLocked()
+	h.mu.Unlock()
+	if live > 0 && !req.Force {
+		c.reply(id, &ErrorReply{Code: CodeBusy, Message: fmt.Sprintf("%d panes are running; kill them first or use host stop --force", live)})
+		return
+	}
+	for _, p := range h.allPanes() {
+		if p.ours() {
+			_, _ = p.kill(Identity{}, 0) // forced stop: errors are in each pane's exit record
+		}
+	}
+	c.reply(id, &OKReply{})
+	h.requestStop()
+}

@@ -1,0 +1,150 @@
+// A pane as the host holds it: its run (nil for a pane known only from
+// agents.json), its raw ring, its vtgrid screen, its attention state and the
+// waiters for its changes. The run's reader goroutine is the only writer of
+// ring and screen (pane.Write); everything else reads under pane.mu.
+
+package supervisor
+
+import (
+	"sync"
+	"time"
+
+	"clowder/persist"
+	"clowder/vtgrid"
+)
+
+// pane is one pane of the host.
+type pane struct {
+	h    *Host
+	id   string
+	ring *Ring
+
+	mu       sync.Mutex
+	rec      persist.PaneRecord // the durable record (name, argv, state, exit...)
+	run      *Run
+	term     *vtgrid.Terminal
+	replies  []byte // answers vtgrid produced, written back to the child after each chunk
+	lastOut  time.Time
+	attn     attention
+	changed  chan struct{} // closed and replaced on every change: the broadcast to waiters
+	idleTick *time.Timer   // re-evaluates attention once output stops
+}
+
+func newPane(h *Host, rec persist.PaneRecord) *pane {
+	p := &pane{h: h, id: rec.ID, rec: rec, changed: make(chan struct{})}
+	cfg := h.opts.Config.Host
+	p.ring = NewRing(int(cfg.RingBytes))
+	cols, rows := int(rec.Size.Cols), int(rec.Size.Rows)
+	p.term = vtgrid.New(max(cols, 1), max(rows, 1), vtgrid.Options{
+		ScrollbackLines: max(cfg.ScrollbackLines, -1),
+		Reply:           func(b []byte) { p.replies = append(p.replies, b...) },
+		Event:           p.onTermEvent,
+	})
+	p.attn.state = attnStarting
+	return p
+}
+
+// Write takes output from the run's reader goroutine: ring first (raw
+// subscribers read it without the pane lock), then the screen, then the
+// answers to the program's queries. It never blocks on a client.
+func (p *pane) Write(b []byte) (int, error) {
+	_, _ = p.ring.Write(b) // never fails
+	p.mu.Lock()
+	p.followSizeLocked()
+	_, _ = p.term.Write(b) // never fails
+	replies := p.replies
+	p.replies = nil
+	run := p.run
+	p.lastOut = time.Now()
+	p.updateAttentionLocked()
+	p.broadcastLocked()
+	p.mu.Unlock()
+	if len(replies) > 0 && run != nil {
+		_, _ = run.WriteInput(replies) // best effort: a child that never reads its input loses the answer
+	}
+	return len(b), nil
+}
+
+// followSizeLocked resizes the screen to the PTY's size when a client
+// changed it through its dup of the master.
+func (p *pane) followSizeLocked() {
+	if p.run == nil {
+		return
+	}
+	cols, rows, ok := p.run.termSize()
+	if c, r := p.term.Size(); ok && (c != cols || r != rows) {
+		p.term.Resize(cols, rows)
+	}
+}
+
+// broadcastLocked wakes every waiter and subscriber.
+func (p *pane) broadcastLocked() {
+	close(p.changed)
+	p.changed = make(chan struct{})
+}
+
+// watch returns a channel closed at the pane's next change.
+func (p *pane) watch() <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.changed
+}
+
+// onTermEvent handles vtgrid events; it runs under p.mu (from Write).
+func (p *pane) onTermEvent(e vtgrid.Event) {
+	switch e.Kind {
+	case vtgrid.EventTitle:
+		p.h.events.publish(PaneEvent{Kind: EventTitle, Pane: p.id, Title: e.Text})
+	case vtgrid.EventBell, vtgrid.EventNotify:
+		p.attn.notified = true
+	}
+}
+
+// ours reports whether this host runs the pane's tree.
+func (p *pane) ours() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.run != nil && (p.rec.State == persist.StateStarting || p.rec.State == persist.StateRunning)
+}
+
+// live reports whether the pane's process tree may be running (ours, or an
+// orphan of an earlier host).
+func (p *pane) live() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.rec.State == persist.StateStarting || p.rec.State == persist.StateRunning || p.rec.State == persist.StateOrphaned
+}
+
+// info is the pane as PaneInfo.
+func (p *pane) info() PaneInfo {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.infoLocked()
+}
+
+func (p *pane) infoLocked() PaneInfo {
+	r := &p.rec
+	_, end := p.ring.Bounds()
+	cols, rows := p.term.Size()
+	in := PaneInfo{
+		ID: r.ID, Name: r.Name, Kind: r.Kind.String(), Adapter: r.Adapter,
+		State: r.State.String(), Attention: p.attn.state.String(),
+		Pid: r.PID, PidStart: r.PIDStart, Cwd: r.Cwd, Argv: r.Argv,
+		Cols: uint16(cols), Rows: uint16(rows), CreatedMS: r.Created.UnixMilli(), Seq: end,
+	}
+	if r.Exit != nil {
+		in.ExitCode = r.Exit.Code
+		in.ExitReason = r.Exit.Reason.String()
+		if r.Exit.Signal != 0 {
+			in.ExitSignal = signalName(syscallSignal(r.Exit.Signal))
+		}
+	}
+	return in
+}
+
+// identity is the leader's identity as recorded.
+func (p *pane) identity() Identity {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return Identity{PID: p.rec.PID, Start: p.rec.PIDStart, BootID: p.rec.BootID}
+}

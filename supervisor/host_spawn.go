@@ -1,0 +1,284 @@
+// Spawning a pane and ending it: ids and names, the durable record, the
+// run's exit, kill and removal.
+
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"clowder/persist"
+	"clowder/panes"
+)
+
+// spawn starts a pane, or returns the one an earlier request with the same
+// nonce started.
+func (c *conn) spawn(id uint32, req *SpawnReq) {
+	h := c.h
+	if p, ok := h.byNonce(req.Nonce); ok {
+		c.reply(id, &SpawnedReply{Pane: p.info(), Existing: true})
+		return
+	}
+	p, err := h.startPane(c.ctx, req)
+	if err != nil {
+		c.fail(id, err)
+		return
+	}
+	if req.KillOnDisconnect {
+		c.own(p)
+	}
+	c.reply(id, &SpawnedReply{Pane: p.info()})
+}
+
+func (h *Host) byNonce(nonce string) (*pane, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	p, ok := h.nonces[nonce]
+	return p, ok && nonce != ""
+}
+
+// startPane validates the request, registers the pane and starts its run.
+func (h *Host) startPane(ctx context.Context, req *SpawnReq) (*pane, error) {
+	kind, err := spawnKind(req.Kind)
+	if err != nil {
+		return nil, err
+	}
+	if len(req.Argv) == 0 || req.Argv[0] == "" {
+		return nil, &ErrorReply{Code: CodeBadRequest, Message: "empty command: give the program to run after --"}
+	}
+	p, err := h.register(req, kind)
+	if err != nil {
+		return nil, err
+	}
+	run, err := h.spawner.Start(ctx, p.spec(req))
+	if err != nil {
+		h.forget(p)
+		return nil, &ErrorReply{Code: CodeBadRequest, Message: fmt.Sprintf("start %s: %v", req.Argv[0], err)}
+	}
+	p.started(run)
+	h.mu.Lock()
+	h.containment = run.Containment().String()
+	h.mu.Unlock()
+	h.events.publish(PaneEvent{Kind: EventAdded, Pane: p.id, Info: ptr(p.info())})
+	h.saveRegistry()
+	h.armIdle()
+	return p, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func spawnKind(s string) (persist.Kind, error) {
+	if s == "" {
+		return persist.KindRun, nil
+	}
+	var k persist.Kind
+	if err := k.UnmarshalText([]byte(s)); err != nil {
+		return 0, &ErrorReply{Code: CodeBadRequest, Message: err.Error()}
+	}
+	return k, nil
+}
+
+// register allocates an id and a unique name and records the pane.
+func (h *Host) register(req *SpawnReq, kind persist.Kind) (*pane, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	name := req.Name
+	if name != "" {
+		if err := panes.ValidateName(name); err != nil {
+			return nil, &ErrorReply{Code: CodeBadRequest, Message: err.Error()}
+		}
+		if h.nameTakenLocked(name) {
+			return nil, &ErrorReply{Code: CodeConflict, Message: fmt.Sprintf("a pane is already named %q; choose another --name", name)}
+		}
+	} else {
+		name = h.freeNameLocked(defaultName(req))
+	}
+	h.nextID++
+	rec := persist.PaneRecord{
+		ID: "p" + strconv.Itoa(h.nextID), Name: name, Kind: kind, Adapter: req.Adapter,
+		Argv: req.Argv, Cwd: req.Cwd, Created: time.Now(), State: persist.StateStarting,
+		EnvKeys: []string{"CLOWDER_PANE_ID", "COLORTERM", "TERM"},
+		Size:    persist.Size{Cols: int(orDefault(req.Cols, defaultSize.Cols)), Rows: int(orDefault(req.Rows, defaultSize.Rows))},
+		Timeouts: persist.Timeouts{
+			Overall: persist.Duration(time.Duration(req.TimeoutMS) * time.Millisecond),
+			Idle:    persist.Duration(time.Duration(req.IdleTimeoutMS) * time.Millisecond),
+		},
+	}
+	p := newPane(h, rec)
+	h.panes = append(h.panes, p)
+	if req.Nonce != "" {
+		h.nonces[req.Nonce] = p
+	}
+	return p, nil
+}
+
+func orDefault(v, def uint16) uint16 {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// defaultName is the adapter's name, or the command's base name.
+func defaultName(req *SpawnReq) string {
+	if req.Adapter != "" {
+		return req.Adapter
+	}
+	return filepath.Base(req.Argv[0])
+}
+
+func (h *Host) nameTakenLocked(name string) bool {
+	for _, p := range h.panes {
+		if p.name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+// freeNameLocked returns base, or base-2, base-3... whichever is free.
+func (h *Host) freeNameLocked(base string) string {
+	name := base
+	for i := 2; h.nameTakenLocked(name); i++ {
+		name = base + "-" + strconv.Itoa(i)
+	}
+	return name
+}
+
+// forget drops a pane that never started.
+func (h *Host) forget(p *pane) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for i, q := range h.panes {
+		if q == p {
+			h.panes = append(h.panes[:i], h.panes[i+1:]...)
+			break
+		}
+	}
+	for n, q := range h.nonces {
+		if q == p {
+			delete(h.nonces, n)
+		}
+	}
+}
+
+// spec is the supervisor spec for the pane's run.
+func (p *pane) spec(req *SpawnReq) Spec {
+	r := p.record()
+	return Spec{
+		PaneID: p.id, Argv: req.Argv, Dir: req.Cwd, Env: req.Env,
+		PTY:             &PTYArm{Size: Size{Cols: uint16(r.Size.Cols), Rows: uint16(r.Size.Rows)}, Output: p},
+		Limits:          Limits{Timeout: r.Timeouts.Overall.Std(), IdleTimeout: r.Timeouts.Idle.Std()},
+		AllowSecretArgs: req.AllowSecretArgs,
+		OnExit:          p.exited,
+	}
+}
+
+// started records the run once Start returned.
+func (p *pane) started(run *Run) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.run = run
+	id := run.Identity()
+	p.rec.PID, p.rec.PIDStart, p.rec.BootID = id.PID, id.Start, id.BootID
+	p.rec.PGID = run.PGID()
+	p.rec.Argv = run.Argv() // redacted when secrets were allowed
+	p.rec.Resumable = run.Resumable()
+	p.rec.Cgroup = run.Containment().Cgroup
+	if p.rec.State == persist.StateStarting {
+		p.rec.State = persist.StateRunning
+	}
+	p.broadcastLocked()
+}
+
+// exited is the run's OnExit: the one final record.
+func (p *pane) exited(e Exit) {
+	p.mu.Lock()
+	p.rec.State = persist.StateExited
+	p.rec.Exit = &persist.Exit{Code: e.Code, Signal: int(e.Signal), Reason: persistReason(e.Reason), At: e.At}
+	if p.idleTick != nil {
+		p.idleTick.Stop()
+	}
+	p.setAttentionLocked(panes.Exited, "exited")
+	p.broadcastLocked()
+	info := p.infoLocked()
+	p.mu.Unlock()
+	p.h.log.Printf("%s (%s) exited: %s", p.id, info.Name, e)
+	p.h.events.publish(PaneEvent{Kind: EventExited, Pane: p.id, Info: &info})
+	p.h.bg.Add(1)
+	go func() { // OnExit must not wait on the run; the registry write may take a while
+		defer p.h.bg.Done()
+		p.h.saveRegistry()
+		p.h.armIdle()
+	}()
+}
+
+// persistReason maps the supervisor's exit reason onto the registry's.
+func persistReason(r ExitReason) persist.ExitReason {
+	switch r {
+	case ExitCompleted:
+		return persist.ExitCompleted
+	case ExitFailed:
+		return persist.ExitFailed
+	case ExitSignalled:
+		return persist.ExitSignalled
+	case ExitKilled:
+		return persist.ExitKilled
+	case ExitTimeout:
+		return persist.ExitTimeout
+	case ExitIdleTimeout:
+		return persist.ExitIdleTimeout
+	}
+	return persist.ExitLost
+}
+
+// kill runs the kill ladder on the pane's tree and waits for its end. An
+// orphaned pane (from an earlier host) is killed through its identity.
+func (p *pane) kill(expected Identity, grace time.Duration) (Exit, error) {
+	p.mu.Lock()
+	run, state := p.run, p.rec.State
+	p.mu.Unlock()
+	switch {
+	case run != nil:
+		if expected.IsZero() {
+			expected = run.Identity()
+		}
+		e, err := run.Kill(expected, grace)
+		return e, identityError(err)
+	case state == persist.StateOrphaned:
+		return Exit{}, p.killOrphan(grace)
+	}
+	return Exit{}, &ErrorReply{Code: CodeExited, Message: fmt.Sprintf("pane %s is not running (%s)", p.id, state)}
+}
+
+// identityError turns a refused signal into the protocol's error.
+func identityError(err error) error {
+	var mm *MismatchError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &mm):
+		return &ErrorReply{Code: CodeIdentity, Message: err.Error()}
+	case errors.Is(err, ErrProcessGone):
+		return &ErrorReply{Code: CodeExited, Message: err.Error()}
+	}
+	return err
+}
+
+// remove kills a running pane and forgets it.
+func (h *Host) remove(p *pane) error {
+	if p.live() {
+		if _, err := p.kill(Identity{}, 0); err != nil && !errors.Is(err, &ErrorReply{Code: CodeExited}) {
+			return err
+		}
+	}
+	h.forget(p)
+	h.events.publish(PaneEvent{Kind: EventRemoved, Pane: p.id})
+	h.saveRegistry()
+	h.armIdle()
+	return nil
+}

@@ -1,0 +1,164 @@
+// Subscriptions: screen frames and raw output pushed to a client. Each runs
+// in its own goroutine, woken by the pane's change broadcast; it never holds
+// the pane lock while writing to the socket, so a slow client only delays
+// itself. A screen subscriber that falls behind skips to the newest screen
+// (a resync, not lost output); a raw subscriber reads the ring from its own
+// sequence number and is told of a gap if the ring moved past it.
+
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"clowder/vtgrid"
+)
+
+// rawChunk bounds one output push.
+const rawChunk = 64 << 10
+
+func (c *conn) subscribe(id uint32, req *SubscribeReq) {
+	c.withPane(id, req.Pane, func(p *pane) {
+		start, end := p.ring.Bounds()
+		from := req.FromSeq
+		if req.FromEnd {
+			from = end
+		}
+		var fds []int
+		if req.WantFd {
+			f, err := c.masterFor(p)
+			if err != nil {
+				c.fail(id, err)
+				return
+			}
+			defer f.Close() // the kernel gave the client its own copy
+			fds = []int{int(f.Fd())}
+		}
+		ctx, stop := context.WithCancel(c.ctx)
+		c.addSub(id, stop)
+		c.reply(id, &SubscribedReply{Pane: p.id, Seq: end, Oldest: start, Fd: len(fds) > 0}, fds...)
+		c.active.Add(1)
+		go func() {
+			defer c.active.Done()
+			defer c.endSub(id)
+			c.streamPane(ctx, id, p, req, from)
+		}()
+	})
+}
+
+// masterFor dups the pane's PTY master for a client that can take it.
+func (c *conn) masterFor(p *pane) (*os.File, error) {
+	if !c.fds {
+		return nil, &ErrorReply{Code: CodeUnsupported, Message: "this connection cannot carry file descriptors; subscribe without want_fd and send input as messages"}
+	}
+	p.mu.Lock()
+	run, running := p.run, p.runningLocked()
+	p.mu.Unlock()
+	if !running {
+		return nil, &ErrorReply{Code: CodeExited, Message: fmt.Sprintf("pane %s is not running; it has no terminal to pass", p.id)}
+	}
+	return run.DupMaster()
+}
+
+// streamPane pushes until ctx ends, then sends the end marker.
+func (c *conn) streamPane(ctx context.Context, id uint32, p *pane, req *SubscribeReq, seq uint64) {
+	var last *vtgrid.Snapshot
+	buf := make([]byte, rawChunk)
+	for {
+		changed := p.watch()
+		var err error
+		if req.Raw {
+			seq, err = c.pushRaw(id, p, buf, seq)
+		}
+		if req.Screen && err == nil {
+			last, err = c.pushScreen(id, p, last)
+		}
+		if err != nil {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			_ = c.push(id, FlagEnd, &OKReply{}) // best effort: the client may be gone
+			return
+		case <-changed:
+		}
+	}
+}
+
+// pushRaw sends everything in the ring from seq; it returns the next seq.
+func (c *conn) pushRaw(id uint32, p *pane, buf []byte, seq uint64) (uint64, error) {
+	for {
+		n, from, next := p.ring.ReadAt(buf, seq)
+		if n == 0 {
+			return seq, nil
+		}
+		if err := c.push(id, 0, &OutputChunk{Pane: p.id, Seq: from, Gap: from - seq, Data: buf[:n]}); err != nil {
+			return seq, err
+		}
+		seq = next
+	}
+}
+
+// pushScreen sends the rows that changed since last, if any.
+func (c *conn) pushScreen(id uint32, p *pane, last *vtgrid.Snapshot) (*vtgrid.Snapshot, error) {
+	p.mu.Lock()
+	s := p.term.Snapshot()
+	_, seq := p.ring.Bounds()
+	p.mu.Unlock()
+	f := screenFrame(p.id, seq, s, last)
+	if !f.Full && len(f.Lines) == 0 && last != nil && sameCursor(s, last) {
+		return last, nil
+	}
+	return s, c.push(id, 0, f)
+}
+
+func sameCursor(a, b *vtgrid.Snapshot) bool {
+	ax, ay, av := a.Cursor()
+	bx, by, bv := b.Cursor()
+	return ax == bx && ay == by && av == bv && a.Modes() == b.Modes()
+}
+
+func (c *conn) unsubscribe(id uint32, req *UnsubscribeReq) {
+	if !c.endSub(req.Sub) {
+		c.reply(id, &ErrorReply{Code: CodeNotFound, Message: fmt.Sprintf("no subscription %d on this connection", req.Sub)})
+		return
+	}
+	c.reply(id, &OKReply{})
+}
+
+// eventsSub streams pane events until unsubscribed.
+func (c *conn) eventsSub(id uint32, req *EventsReq) {
+	var filter map[string]bool
+	for _, ref := range req.Panes {
+		p, err := c.h.find(ref)
+		if err != nil {
+			c.fail(id, err)
+			return
+		}
+		if filter == nil {
+			filter = map[string]bool{}
+		}
+		filter[p.id] = true
+	}
+	sub := c.h.events.subscribe(filter)
+	ctx, stop := context.WithCancel(c.ctx)
+	c.addSub(id, stop)
+	c.reply(id, &OKReply{})
+	c.active.Add(1)
+	go func() {
+		defer c.active.Done()
+		defer c.h.events.unsubscribe(sub)
+		for {
+			select {
+			case <-ctx.Done():
+				_ = c.push(id, FlagEnd, &OKReply{}) // best effort
+				return
+			case e, ok := <-sub.C:
+				if !ok || c.push(id, 0, &e) != nil {
+					return
+				}
+			}
+		}
+	}()
+}

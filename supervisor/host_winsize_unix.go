@@ -1,0 +1,19 @@
+//go:build unix
+
+package supervisor
+
+import "golang.org/x/sys/unix"
+
+// termSize reads the PTY's size. A client holding a dup of the master may
+// have set it (TIOCSWINSZ) without telling the host; the host reads it back
+// before parsing each output chunk, so its screen follows.
+func (r *Run) termSize() (cols, rows int, ok bool) {
+	if r.master == nil {
+		return 0, 0, false
+	}
+	ws, err := unix.IoctlGetWinsize(int(r.master.Fd()), unix.TIOCGWINSZ)
+	if err != nil || ws.Col == 0 || ws.Row == 0 {
+		return 0, 0, false
+	}
+	return int(ws.Col), int(ws.Row), true
+}

@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"time"
 
-	"clowder/persist"
 	"clowder/panes"
+	"clowder/persist"
 )
 
 // spawn starts a pane, or returns the one an earlier request with the same

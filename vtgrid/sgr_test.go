@@ -29,8 +29,8 @@ func TestSGRStyles(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			term := screenOf(10, 1, tc.in+"x")
-			if got := term.Snapshot().Cell(0, 0).Style(); got != tc.want {
+			s := checkSplits(t, 10, 1, tc.in+"x")
+			if got := s.Cell(0, 0).Style(); got != tc.want {
 				t.Errorf("style %+v want %+v", got, tc.want)
 			}
 		})

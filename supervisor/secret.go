@@ -124,6 +124,9 @@ func secretValue(v string) bool {
 // upper, lower and digits, and more than 4.2 bits of entropy per character
 // (hex hashes and UUIDs stay below 4.1, so git SHAs pass).
 func highEntropyToken(v string) bool {
+	if looksLikePath(v) {
+		return false
+	}
 	if len(v) < 32 || strings.Trim(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-") != "" {
 		return false
 	}
@@ -131,6 +134,17 @@ func highEntropyToken(v string) bool {
 	hasLower := strings.ContainsAny(v, "abcdefghijklmnopqrstuvwxyz")
 	hasDigit := strings.ContainsAny(v, "0123456789")
 	return hasUpper && hasLower && hasDigit && entropy(v) > 4.2
+}
+
+// looksLikePath keeps file paths (temp dirs have high-entropy names) from
+// passing for tokens: a token never starts like a path.
+func looksLikePath(v string) bool {
+	for _, p := range []string{"/", "./", "../", "~/"} {
+		if strings.HasPrefix(v, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // entropy is the Shannon entropy of s in bits per byte.

@@ -20,6 +20,7 @@ func TestCheckArgsAndRedact(t *testing.T) {
 		{"uuid", []string{"x", "--session", "123e4567-e89b-12d3-a456-426614174000"}, false, nil},
 		{"max tokens", []string{"x", "--max-tokens", "4096"}, false, nil},
 		{"token file", []string{"x", "--token-file", "/run/tok"}, false, nil},
+		{"temp path (regression: a temp dir name passed for a token)", []string{"cat", "/tmp/TestFloodCountsEveryByte3270961522/001/stream"}, false, nil},
 		{"flag value", []string{"x", "--api-key", "abc123"}, true, []string{"x", "--api-key", Redacted}},
 		{"flag equals", []string{"x", "--token=abc"}, true, []string{"x", "--token=" + Redacted}},
 		{"compound", []string{"x", "--github-token", "abc", "--db_password=pw"}, true,

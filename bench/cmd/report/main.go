@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"clowder/bench/adapter"
+	"clowder/bench/hostbench"
 	"clowder/bench/latency"
 	"clowder/bench/memory"
 	"clowder/bench/streamgen"
@@ -70,6 +71,9 @@ func run(w io.Writer, c config) error {
 	}
 	printEnvironment(w)
 	printParse(w, c, rows)
+	if err := runHost(w, c, tmuxRate(rows)); err != nil {
+		return err
+	}
 	if c.keys > 0 {
 		if err := runLatency(w, c); err != nil {
 			return err
@@ -108,6 +112,16 @@ func runParse(c config) ([]parseRow, error) {
 	return rows, nil
 }
 
+// tmuxRate is tmux's MB/s among the parse rows, 0 without a tmux run.
+func tmuxRate(rows []parseRow) float64 {
+	for _, r := range rows {
+		if r.tmux != nil {
+			return r.mbps
+		}
+	}
+	return 0
+}
+
 // runLatency times keystroke echoes through tmux and through a bare PTY.
 func runLatency(w io.Writer, c config) error {
 	ctx, cancel := context.WithTimeout(context.Background(), c.tmuxTimeout)
@@ -118,6 +132,11 @@ func runLatency(w io.Writer, c config) error {
 		return err
 	}
 	rows := []latencyRow{{name: "PTY echo floor: write a byte, raw-mode `cat` writes it back", s: floor}}
+	host, err := hostbench.KeyRoundTrip(ctx, c.cols, c.rows, c.keys)
+	if err != nil {
+		return err
+	}
+	rows = append(rows, latencyRow{name: "clowder: write to the passed PTY master, until the host's screen frame shows the echo", s: host})
 	if !c.skipTmux {
 		s, err := tmuxbench.KeyRoundTrip(ctx, c.cols, c.rows, c.keys)
 		if err != nil {

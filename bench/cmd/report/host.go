@@ -1,0 +1,52 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"clowder/bench/hostbench"
+	"clowder/bench/latency"
+	"clowder/bench/streamgen"
+)
+
+// runHost floods the same stream through a clowder pane and times spawn to
+// first output. tmuxMBps is tmux's figure on the stream, for the ratio.
+func runHost(w io.Writer, c config, tmuxMBps float64) error {
+	ctx, cancel := context.WithTimeout(context.Background(), c.tmuxTimeout)
+	defer cancel()
+	dir, err := os.MkdirTemp("", "clowder-bench-host-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, "stream")
+	if err := os.WriteFile(file, streamgen.Generate(c.seed, c.mb*1e6), 0o600); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "flooding %d MB through a clowder pane\n", c.mb)
+	fl, err := hostbench.Flood(ctx, file, c.cols, c.rows)
+	if err != nil {
+		return fmt.Errorf("host flood: %w", err)
+	}
+	spawn, err := hostbench.SpawnToFirstOutput(ctx, 20)
+	if err != nil {
+		return fmt.Errorf("spawn to first output: %w", err)
+	}
+	printHost(w, fl, tmuxMBps, spawn)
+	return nil
+}
+
+func printHost(w io.Writer, fl hostbench.FloodResult, tmuxMBps float64, spawn latency.Samples) {
+	fmt.Fprintf(w, "\n## The host: flood through a pane\n\n")
+	fmt.Fprintf(w, "`cat` of the same stream in a raw-mode pane: the host reads it, parses it into the pane's screen and keeps it in the ring; timed from the spawn request to the reported exit (after the final drain), minus an empty file's run (%s).\n\n", fl.Overhead.Round(1e5))
+	fmt.Fprintf(w, "| | MB | MB/s | vs tmux |\n|---|--:|--:|--:|\n")
+	fmt.Fprintf(w, "| clowder host | %.1f | %.1f | %s |\n", float64(fl.Bytes)/1e6, fl.MBps(), ratio(fl.MBps(), tmuxMBps))
+	if tmuxMBps > 0 {
+		fmt.Fprintf(w, "| tmux (detached pane, above) | | %.1f | 1.00x |\n", tmuxMBps)
+	}
+	fmt.Fprintf(w, "\nSpawn to first output (`echo` in a new pane, seen on the host's screen), %d runs: median %s, p99 %s.\n",
+		len(spawn), spawn.Median().Round(1e4), spawn.P99().Round(1e4))
+}

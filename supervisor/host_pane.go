@@ -44,12 +44,13 @@ func newPane(h *Host, rec persist.PaneRecord) *pane {
 	return p
 }
 
-// Write takes output from the run's reader goroutine: ring first (raw
-// subscribers read it without the pane lock), then the screen, then the
-// answers to the program's queries. It never blocks on a client.
+// Write takes output from the run's reader goroutine: ring and screen under
+// the pane lock, so a screen frame's Seq is exactly the output it shows
+// (raw subscribers read the ring under its own lock only), then the answers
+// to the program's queries. It never blocks on a client.
 func (p *pane) Write(b []byte) (int, error) {
-	_, _ = p.ring.Write(b) // never fails
 	p.mu.Lock()
+	_, _ = p.ring.Write(b) // never fails
 	p.followSizeLocked()
 	_, _ = p.term.Write(b) // never fails
 	replies := p.replies

@@ -38,7 +38,8 @@ func blank(st Style) Cell {
 	return Cell{style: Style{Bg: st.Bg}}
 }
 
-// erase blanks cells [from, to).
+// erase blanks cells [from, to), first blanking both halves of any wide
+// character the range would split.
 func (l *line) erase(from, to int, ver uint64, st Style) {
 	from, to = max(from, 0), min(to, len(l.cells))
 	if from >= to {
@@ -46,6 +47,12 @@ func (l *line) erase(from, to int, ver uint64, st Style) {
 	}
 	l.breakAt(from)
 	l.breakAt(to)
+	l.blankRange(from, to, ver, st)
+}
+
+// blankRange blanks cells [from, to) as they are: the caller has kept wide
+// characters whole (after a shift, the range holds stale copies).
+func (l *line) blankRange(from, to int, ver uint64, st Style) {
 	cells := l.cells[from:to]
 	if st.Bg == 0 {
 		clear(cells) // the blank cell is the zero Cell
@@ -78,7 +85,7 @@ func (l *line) insertBlanks(x, n, right int, ver uint64, st Style) {
 	l.breakAt(x)
 	l.breakAt(right)
 	copy(l.cells[x+n:right], l.cells[x:right-n])
-	l.erase(x, x+n, ver, st)
+	l.blankRange(x, x+n, ver, st)
 	if last := &l.cells[right-1]; last.flags&flagWide != 0 {
 		*last = blank(st) // its second half was pushed out
 	}
@@ -95,7 +102,7 @@ func (l *line) deleteCells(x, n, right int, ver uint64, st Style) {
 	l.breakAt(x + n)
 	l.breakAt(right)
 	copy(l.cells[x:right-n], l.cells[x+n:right])
-	l.erase(right-n, right, ver, st)
+	l.blankRange(right-n, right, ver, st)
 	l.ver = ver
 }
 

@@ -1,0 +1,138 @@
+package main
+
+// This file is what every command shares: the process's environment,
+// streams and paths (injected, so tests run commands in-process with their
+// own), connecting to the host, and the argument helpers that turn bad
+// input into usage errors (exit 2).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"clowder/persist"
+	"clowder/supervisor"
+)
+
+// app is the world a command runs in.
+type app struct {
+	lookup  persist.LookupEnv
+	environ func() []string
+	getwd   func() (string, error)
+	stdin   io.Reader
+	stdout  io.Writer
+	stderr  io.Writer
+	exe     func() (string, error) // the binary a host is started from
+}
+
+// newOSApp is the real process's world.
+func newOSApp() *app {
+	return &app{lookup: os.LookupEnv, environ: os.Environ, getwd: os.Getwd,
+		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, exe: os.Executable}
+}
+
+// paths resolves clowder's locations from the environment.
+func (a *app) paths() (persist.Paths, error) { return persist.ResolvePaths(a.lookup) }
+
+// config loads config.toml.
+func (a *app) config(p persist.Paths) (persist.Config, error) {
+	return persist.LoadConfig(p.ConfigFile)
+}
+
+// dial connects to a running host and never starts one: commands about
+// existing panes have nothing to do without a host.
+func (a *app) dial(ctx context.Context) (*supervisor.Client, error) {
+	p, err := a.paths()
+	if err != nil {
+		return nil, err
+	}
+	c, err := supervisor.Dial(ctx, p.SocketFile())
+	if errors.Is(err, supervisor.ErrNoHost) {
+		return nil, fmt.Errorf("no clowder host is running (no socket at %s), so there are no panes; start one with clowder new", p.SocketFile())
+	}
+	return c, err
+}
+
+// connect connects to the host, starting one if none runs.
+func (a *app) connect(ctx context.Context) (*supervisor.Client, error) {
+	p, err := a.paths()
+	if err != nil {
+		return nil, err
+	}
+	exe, err := a.exe()
+	if err != nil {
+		return nil, fmt.Errorf("find the clowder binary to start a host: %w", err)
+	}
+	return supervisor.Connect(ctx, p, exe)
+}
+
+// withClient runs fn with a client from dial (or connect when start is
+// set) and closes it afterwards.
+func (a *app) withClient(ctx context.Context, start bool, fn func(*supervisor.Client) error) error {
+	get := a.dial
+	if start {
+		get = a.connect
+	}
+	c, err := get(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = c.Close() }() // best effort: the work is done
+	return fn(c)
+}
+
+// exactArgs is cobra.ExactArgs with a usage error that names the operands.
+func exactArgs(n int, names string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usagef("%s takes %s (got %d argument%s); see clowder %s --help",
+				cmd.Name(), names, len(args), plural(len(args)), cmd.Name())
+		}
+		return nil
+	}
+}
+
+// rangeArgs accepts lo..hi arguments.
+func rangeArgs(lo, hi int, names string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < lo || len(args) > hi {
+			return usagef("%s takes %s (got %d argument%s); see clowder %s --help",
+				cmd.Name(), names, len(args), plural(len(args)), cmd.Name())
+		}
+		return nil
+	}
+}
+
+// minArgs accepts at least lo arguments.
+func minArgs(lo int, names string) cobra.PositionalArgs {
+	return rangeArgs(lo, int(^uint(0)>>1), names)
+}
+
+// plural is "s" unless n is 1.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// millis converts a duration flag to protocol milliseconds, refusing
+// negative values.
+func millis(flag string, d time.Duration) (int64, error) {
+	if d < 0 {
+		return 0, usagef("--%s %s: a duration cannot be negative", flag, d)
+	}
+	ms := d.Milliseconds()
+	if d > 0 && ms == 0 {
+		ms = 1
+	}
+	return ms, nil
+}
+
+// isNoHost reports whether err says no host is running.
+func isNoHost(err error) bool { return errors.Is(err, supervisor.ErrNoHost) }

@@ -1,0 +1,155 @@
+package main
+
+// clowder exec: a foreground run through the host. The child runs in a
+// PTY pane tied to this connection (kill_on_disconnect), its output is
+// streamed to stdout from seq 0, and clowder exits as the child did: its
+// code, 128+N for signal N, 124 on timeout or idle timeout, 130 when
+// interrupted (Ctrl-C or SIGTERM kill the whole tree first). If clowder is
+// SIGKILLed, the host sees the connection drop and kills the run.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"clowder/persist"
+	"clowder/supervisor"
+)
+
+// execOpts are the flags of `clowder exec`.
+type execOpts struct {
+	timeout, idle time.Duration
+	pty           bool
+}
+
+func newExec(a *app) *cobra.Command {
+	var o execOpts
+	c := &cobra.Command{
+		Use:   "exec [--timeout D] [--idle-timeout D] [--pty] -- CMD ARGS...",
+		Short: "run a command in the foreground through the host; exit with its code (124 on timeout)",
+		Long: "Run CMD in a pane tied to this command, stream its output to stdout and exit with its\n" +
+			"exit code (128+N if signal N ended it, 124 on --timeout or --idle-timeout, 130 when\n" +
+			"interrupted). Ctrl-C, SIGTERM, a timeout or this process dying kill the whole tree.\n" +
+			"The run is a PTY; without --pty its CR LF line ends are printed as LF, with --pty the\n" +
+			"bytes are passed through untouched. Stdin is not forwarded.",
+		Args: minArgs(1, "a CMD to run"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return o.run(cmd.Context(), a, args)
+		},
+	}
+	c.Flags().SetInterspersed(false) // flags end at CMD: `exec sh -c ...` needs no --
+	c.Flags().DurationVar(&o.timeout, "timeout", 0, "kill the run after D and exit 124")
+	c.Flags().DurationVar(&o.idle, "idle-timeout", 0, "kill the run after D without output and exit 124")
+	c.Flags().BoolVar(&o.pty, "pty", false, "pass the terminal output through untouched (CR LF and escapes)")
+	return c
+}
+
+// run spawns, streams and exits as the child did.
+func (o *execOpts) run(parent context.Context, a *app, argv []string) error {
+	req, err := o.spawnReq(a, argv)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	c, err := a.connect(ctx)
+	if err != nil {
+		return interrupted(ctx, err)
+	}
+	defer func() { _ = c.Close() }() // closing also makes the host kill a run still going
+	r, err := a.spawnRetry(ctx, c, req)
+	if err != nil {
+		return interrupted(ctx, err)
+	}
+	res, err := o.stream(ctx, a, c, r.Pane.ID)
+	if ctx.Err() != nil && parent.Err() == nil {
+		return o.abort(c, r.Pane.ID)
+	}
+	if err != nil {
+		return err
+	}
+	return o.finish(c, *res.Pane)
+}
+
+// spawnReq builds the run's spawn request.
+func (o *execOpts) spawnReq(a *app, argv []string) (supervisor.SpawnReq, error) {
+	nonce, err := newNonce()
+	if err != nil {
+		return supervisor.SpawnReq{}, err
+	}
+	cwd, err := absCwd(a, "")
+	if err != nil {
+		return supervisor.SpawnReq{}, err
+	}
+	req := supervisor.SpawnReq{Nonce: nonce, Argv: argv, Kind: persist.KindRun.String(), Cwd: cwd,
+		Env: a.environ(), KillOnDisconnect: true}
+	if req.TimeoutMS, err = millis("timeout", o.timeout); err != nil {
+		return req, err
+	}
+	req.IdleTimeoutMS, err = millis("idle-timeout", o.idle)
+	return req, err
+}
+
+// stream copies the run's output to stdout until it has exited.
+func (o *execOpts) stream(ctx context.Context, a *app, c *supervisor.Client, id string) (supervisor.ReadResult, error) {
+	var nl supervisor.NewlineFilter
+	var buf []byte
+	res, err := c.ReadOutput(ctx, id, supervisor.ReadOptions{Follow: true}, func(ch *supervisor.OutputChunk) error {
+		data := ch.Data
+		if !o.pty {
+			buf = nl.Append(buf[:0], data)
+			data = buf
+		}
+		_, err := a.stdout.Write(data)
+		return err
+	})
+	if err == nil && !o.pty {
+		_, err = a.stdout.Write(nl.Flush(nil))
+	}
+	if err == nil && res.Pane == nil {
+		err = errors.New("the run's output ended before its exit was reported")
+	}
+	return res, err
+}
+
+// finish removes the finished run and exits with its status.
+func (o *execOpts) finish(c *supervisor.Client, info supervisor.PaneInfo) error {
+	ctx, cancel := background(5 * time.Second)
+	defer cancel()
+	_ = c.Remove(ctx, info.ID) // best effort: a finished run left listed is harmless
+	code := supervisor.ExitStatus(info)
+	switch {
+	case code == 0:
+		return nil
+	case info.ExitReason == "timeout":
+		return exitError{code, fmt.Sprintf("timed out after %s; the run's process tree was killed", o.timeout)}
+	case info.ExitReason == "idle-timeout":
+		return exitError{code, fmt.Sprintf("no output for %s; the run's process tree was killed", o.idle)}
+	}
+	return exitError{code: code} // the child's own failure: no message, as a shell
+}
+
+// abort kills and forgets the run after Ctrl-C or SIGTERM, and exits 130.
+func (o *execOpts) abort(c *supervisor.Client, id string) error {
+	ctx, cancel := background(30 * time.Second)
+	defer cancel()
+	if err := c.Remove(ctx, id); err != nil {
+		return exitError{supervisor.ExitStatusInterrupt, "interrupted; removing the run failed: " + errorLine(err)}
+	}
+	return exitError{code: supervisor.ExitStatusInterrupt}
+}
+
+// interrupted maps an error caused by Ctrl-C to exit 130; the host kills
+// a half-started run when this connection closes.
+func interrupted(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return exitError{code: supervisor.ExitStatusInterrupt}
+	}
+	return err
+}

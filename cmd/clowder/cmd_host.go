@@ -1,0 +1,152 @@
+package main
+
+// clowder host: start, inspect and stop the host process.
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"clowder/supervisor"
+)
+
+func newHost(a *app) *cobra.Command {
+	var foreground bool
+	c := &cobra.Command{
+		Use:   "host [--foreground] | host status | host stop [--force]",
+		Short: "run the host (started on demand by every client), show its status or stop it",
+		Long: "Without a subcommand, start the host in the background if none runs and print its\n" +
+			"pid. With --foreground, be the host: serve until SIGINT/SIGTERM, host stop, or (when\n" +
+			"started on demand) a while with no panes and no clients. Its log goes to stderr.",
+		Args: exactArgs(0, "no arguments (or the subcommand status or stop)"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if foreground {
+				return runHost(cmd.Context(), a)
+			}
+			return startHost(cmd.Context(), a)
+		},
+	}
+	c.Flags().BoolVar(&foreground, "foreground", false, "serve in this process instead of starting a background host")
+	c.AddCommand(newHostStatus(a), newHostStop(a))
+	return c
+}
+
+// startHost makes sure a host runs and says which.
+func startHost(ctx context.Context, a *app) error {
+	p, err := a.paths()
+	if err != nil {
+		return err
+	}
+	verb := "already running"
+	c, err := supervisor.Dial(ctx, p.SocketFile())
+	if isNoHost(err) {
+		verb = "started"
+		c, err = a.connect(ctx)
+	}
+	if err != nil {
+		return err
+	}
+	defer func() { _ = c.Close() }() // best effort: read only
+	info, err := c.HostStatus(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(a.stdout, "host %s (pid %d, socket %s)\n", verb, info.Pid, info.Socket)
+	return err
+}
+
+func newHostStatus(a *app) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "status [--json]",
+		Short: "show the running host: pid, build, protocol, uptime, panes, clients",
+		Args:  exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+				info, err := c.HostStatus(cmd.Context())
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return writeJSON(a, info)
+				}
+				return printHostInfo(a, info)
+			})
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the status as JSON")
+	return c
+}
+
+// printHostInfo prints the status as "key: value" lines.
+func printHostInfo(a *app, info supervisor.HostInfoReply) error {
+	started := time.UnixMilli(info.StartedMS)
+	lines := [][2]string{
+		{"pid", fmt.Sprint(info.Pid)},
+		{"build", info.Build},
+		{"protocol", info.Protocol.String()},
+		{"started", fmt.Sprintf("%s (up %s)", started.Format(time.RFC3339), time.Since(started).Round(time.Second))},
+		{"panes", fmt.Sprint(info.Panes)},
+		{"clients", fmt.Sprint(info.Clients)},
+		{"socket", info.Socket},
+		{"containment", info.Containment},
+		{"registry", info.Registry},
+	}
+	for _, l := range lines {
+		if l[1] == "" {
+			continue
+		}
+		if _, err := fmt.Fprintf(a.stdout, "%-12s %s\n", l[0]+":", l[1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func newHostStop(a *app) *cobra.Command {
+	var force bool
+	c := &cobra.Command{
+		Use:   "stop [--force]",
+		Short: "stop the host and wait until it is gone; refuses while panes run unless --force kills them",
+		Args:  exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return stopHost(cmd.Context(), a, force)
+		},
+	}
+	c.Flags().BoolVar(&force, "force", false, "kill every pane's process tree first")
+	return c
+}
+
+// stopHost stops the host and waits for its process to end. No host
+// running is success: the goal state already holds.
+func stopHost(ctx context.Context, a *app, force bool) error {
+	p, err := a.paths()
+	if err != nil {
+		return err
+	}
+	c, err := supervisor.Dial(ctx, p.SocketFile())
+	if isNoHost(err) {
+		fmt.Fprintln(a.stderr, "clowder: no host is running")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer func() { _ = c.Close() }() // best effort: the host is going away
+	info, err := c.HostStatus(ctx)
+	if err != nil {
+		return err
+	}
+	id, idErr := supervisor.ReadIdentity(info.Pid)
+	if err := c.HostStop(ctx, force); err != nil {
+		return err
+	}
+	if idErr != nil {
+		return nil // not a process we can see (another pid namespace): trust the reply
+	}
+	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	return supervisor.WaitGone(wctx, id)
+}

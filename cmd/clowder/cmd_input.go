@@ -1,0 +1,97 @@
+package main
+
+// clowder send-keys, paste and submit: input to a pane.
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"clowder/supervisor"
+)
+
+func newSendKeys(a *app) *cobra.Command {
+	var literal bool
+	c := &cobra.Command{
+		Use:   "send-keys PANE [-l] KEY...",
+		Short: "send keys by tmux name (Enter, Escape, Tab, C-c, M-x, Up, F1, or one character); -l sends text",
+		Long: "Send keys to a pane. Each KEY is a tmux key name (Enter, Escape, Tab, BSpace, C-c,\n" +
+			"M-x, S-Left, Up, PageDown, F1..F12) or a single character, encoded for the pane's\n" +
+			"current modes; an unknown name is an error. With -l the KEYs are literal text, sent\n" +
+			"as typed and joined without separators. Put -- before a KEY that starts with '-'.",
+		Args:              minArgs(2, "a PANE and at least one KEY"),
+		ValidArgsFunction: completePanes(a),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			req := supervisor.InputReq{Pane: args[0]}
+			if literal {
+				req.Data = []byte(strings.Join(args[1:], ""))
+			} else {
+				req.Keys = args[1:]
+			}
+			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+				return c.Input(cmd.Context(), req)
+			})
+		},
+	}
+	c.Flags().BoolVarP(&literal, "literal", "l", false, "send every KEY as literal text, not key names")
+	return c
+}
+
+func newPaste(a *app) *cobra.Command {
+	var raw bool
+	c := &cobra.Command{
+		Use:   "paste PANE [TEXT | -] [--raw]",
+		Short: "paste text (bracketed when the pane enabled mode 2004); - or no TEXT reads stdin",
+		Long: "Paste TEXT into a pane, bracketed when the pane enabled bracketed paste (2004).\n" +
+			"Control characters other than tab and newline are refused; --raw sends the text\n" +
+			"as typed input instead (unbracketed, control characters allowed).",
+		Args:              rangeArgs(1, 2, "a PANE and an optional TEXT"),
+		ValidArgsFunction: completePanes(a),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			text, err := textArg(a, args[1:])
+			if err != nil {
+				return err
+			}
+			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+				if raw {
+					return c.Input(cmd.Context(), supervisor.InputReq{Pane: args[0], Data: []byte(text)})
+				}
+				return c.Paste(cmd.Context(), supervisor.PasteReq{Pane: args[0], Text: text})
+			})
+		},
+	}
+	c.Flags().BoolVar(&raw, "raw", false, "send the bytes as typed input: unbracketed, control characters allowed")
+	return c
+}
+
+func newSubmit(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:               "submit PANE TEXT",
+		Short:             "paste TEXT, then press Enter (- reads TEXT from stdin)",
+		Args:              exactArgs(2, "a PANE and a TEXT"),
+		ValidArgsFunction: completePanes(a),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			text, err := textArg(a, args[1:])
+			if err != nil {
+				return err
+			}
+			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+				return c.Paste(cmd.Context(), supervisor.PasteReq{Pane: args[0], Text: text, Submit: true})
+			})
+		},
+	}
+}
+
+// textArg is the TEXT operand, or stdin when it is "-" or absent.
+func textArg(a *app, rest []string) (string, error) {
+	if len(rest) == 1 && rest[0] != "-" {
+		return rest[0], nil
+	}
+	data, err := io.ReadAll(a.stdin)
+	if err != nil {
+		return "", fmt.Errorf("read the text from stdin: %w", err)
+	}
+	return string(data), nil
+}

@@ -1,0 +1,225 @@
+package main
+
+// clowder log and clowder poll: a pane's output as text or raw bytes.
+// Text is the raw output with escape sequences removed
+// (supervisor.TextFilter); `capture` is the screen as the pane shows it.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"clowder/persist"
+	"clowder/supervisor"
+)
+
+// logOpts are the flags of `clowder log`.
+type logOpts struct {
+	tail   int
+	follow bool
+	raw    bool
+}
+
+func newLog(a *app) *cobra.Command {
+	var o logOpts
+	c := &cobra.Command{
+		Use:               "log PANE [--tail N] [--follow] [--raw]",
+		Short:             "print the pane's output as text (escape sequences removed) or raw bytes",
+		Args:              exactArgs(1, "one PANE"),
+		ValidArgsFunction: completePanes(a),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.tail < 0 {
+				return usagef("--tail %d: give a number of lines, 0 or more", o.tail)
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return a.withClient(ctx, false, func(c *supervisor.Client) error {
+				err := o.run(ctx, a, c, args[0])
+				if o.follow && errors.Is(err, context.Canceled) && cmd.Context().Err() == nil {
+					return nil // Ctrl-C ends a follow normally
+				}
+				return err
+			})
+		},
+	}
+	c.Flags().IntVar(&o.tail, "tail", 0, "only the last N lines (with --raw: the last N lines' bytes)")
+	c.Flags().BoolVarP(&o.follow, "follow", "f", false, "keep printing new output until the pane exits (or Ctrl-C)")
+	c.Flags().BoolVar(&o.raw, "raw", false, "print the raw bytes, escape sequences and all")
+	return c
+}
+
+// run prints the history (all of it, or its tail), then follows.
+func (o *logOpts) run(ctx context.Context, a *app, c *supervisor.Client, pane string) error {
+	out := newOutputPrinter(a, o.raw)
+	var hist bytes.Buffer
+	var w io.Writer = a.stdout
+	if o.tail > 0 {
+		w = &hist // only the tail is printed, once the history is in
+	}
+	res, err := c.ReadOutput(ctx, pane, supervisor.ReadOptions{}, func(ch *supervisor.OutputChunk) error {
+		return out.chunk(w, ch)
+	})
+	if err != nil {
+		return err
+	}
+	if _, err := a.stdout.Write(supervisor.LastLines(hist.Bytes(), o.tail)); err != nil || !o.follow {
+		return err
+	}
+	_, err = c.ReadOutput(ctx, pane, supervisor.ReadOptions{From: res.Next, Follow: true},
+		func(ch *supervisor.OutputChunk) error { return out.chunk(a.stdout, ch) })
+	return err
+}
+
+// outputPrinter turns chunks into what log and poll print, and reports
+// gaps on stderr.
+type outputPrinter struct {
+	a      *app
+	raw    bool
+	filter supervisor.TextFilter
+	buf    []byte
+}
+
+func newOutputPrinter(a *app, raw bool) *outputPrinter { return &outputPrinter{a: a, raw: raw} }
+
+// chunk writes one chunk's bytes (raw or as text) to w.
+func (p *outputPrinter) chunk(w io.Writer, ch *supervisor.OutputChunk) error {
+	if ch.Gap > 0 {
+		fmt.Fprintf(p.a.stderr, "clowder: %d bytes of output before seq %d are no longer held by the host\n", ch.Gap, ch.Seq)
+	}
+	data := ch.Data
+	if !p.raw {
+		p.buf = p.filter.Append(p.buf[:0], data)
+		data = p.buf
+	}
+	_, err := w.Write(data)
+	return err
+}
+
+func newPoll(a *app) *cobra.Command {
+	var wait time.Duration
+	var asJSON bool
+	c := &cobra.Command{
+		Use:               "poll PANE [--wait D]",
+		Short:             "print the pane's state and its output since this client's last poll",
+		Args:              exactArgs(1, "one PANE"),
+		ValidArgsFunction: completePanes(a),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if wait < 0 {
+				return usagef("--wait %s: a duration cannot be negative", wait)
+			}
+			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+				return poll(cmd.Context(), a, c, args[0], wait, asJSON)
+			})
+		},
+	}
+	c.Flags().DurationVar(&wait, "wait", 0, "if there is no new output, wait up to D for some (or the pane's exit)")
+	c.Flags().BoolVar(&asJSON, "json", false, "print {pane, output, from_seq, to_seq} as JSON")
+	return c
+}
+
+// pollResult is `poll --json`.
+type pollResult struct {
+	Pane    supervisor.PaneInfo `json:"pane"`
+	Output  string              `json:"output"`
+	FromSeq uint64              `json:"from_seq"`
+	ToSeq   uint64              `json:"to_seq"`
+}
+
+// poll prints what happened in pane since the last poll and remembers
+// where it stopped.
+func poll(ctx context.Context, a *app, c *supervisor.Client, pane string, wait time.Duration, asJSON bool) error {
+	info, err := onePane(ctx, c, pane)
+	if err != nil {
+		return err
+	}
+	p, err := a.paths()
+	if err != nil {
+		return err
+	}
+	mark := pollMark{path: filepath.Join(p.StateDir, "poll", info.ID)}
+	from := mark.load(info)
+	var text bytes.Buffer
+	out := newOutputPrinter(a, false)
+	res, err := c.ReadOutput(ctx, info.ID, supervisor.ReadOptions{From: from, WaitNew: wait},
+		func(ch *supervisor.OutputChunk) error { return out.chunk(&text, ch) })
+	if err != nil {
+		return err
+	}
+	if info, err = onePane(ctx, c, info.ID); err != nil {
+		return err
+	}
+	if err := mark.save(p, info, res.Next); err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(a, pollResult{Pane: info, Output: text.String(), FromSeq: from, ToSeq: res.Next})
+	}
+	fmt.Fprintf(a.stdout, "%s %s %s exit=%s seq=%d\n", info.ID, info.State, dash(info.Attention), exitColumn(info), res.Next)
+	_, err = a.stdout.Write(text.Bytes())
+	return err
+}
+
+// onePane looks one pane up by id or name.
+func onePane(ctx context.Context, c *supervisor.Client, pane string) (supervisor.PaneInfo, error) {
+	list, err := c.List(ctx, pane)
+	if err != nil {
+		return supervisor.PaneInfo{}, err
+	}
+	if len(list) != 1 {
+		return supervisor.PaneInfo{}, fmt.Errorf("no pane %q; see clowder ls", pane)
+	}
+	return list[0], nil
+}
+
+// pollMark is the file that remembers the last polled seq of one pane:
+// "SEQ CREATED_MS", so a pane id reused by a new pane starts afresh.
+type pollMark struct{ path string }
+
+// load returns the seq to poll from: 0 without a mark or for another pane.
+func (m pollMark) load(info supervisor.PaneInfo) uint64 {
+	data, err := os.ReadFile(m.path)
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(data))
+	if len(f) != 2 || f[1] != strconv.FormatInt(info.CreatedMS, 10) {
+		return 0
+	}
+	seq, err := strconv.ParseUint(f[0], 10, 64)
+	if err != nil || seq > info.Seq {
+		return 0
+	}
+	return seq
+}
+
+// save records seq for the pane.
+func (m pollMark) save(p persist.Paths, info supervisor.PaneInfo, seq uint64) error {
+	if err := p.EnsureStateDir(); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(m.path), 0o700); err != nil {
+		return fmt.Errorf("record poll position: %w", err)
+	}
+	// A plain temp-and-rename: a lost mark only repeats output, so it
+	// needs neither fsync nor persist's backup copy.
+	tmp := m.path + ".tmp"
+	data := fmt.Sprintf("%d %d\n", seq, info.CreatedMS)
+	if err := os.WriteFile(tmp, []byte(data), 0o600); err != nil {
+		return fmt.Errorf("record poll position: %w", err)
+	}
+	if err := os.Rename(tmp, m.path); err != nil {
+		return fmt.Errorf("record poll position: %w", err)
+	}
+	return nil
+}

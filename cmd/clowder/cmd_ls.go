@@ -1,0 +1,128 @@
+package main
+
+// clowder ls and clowder capture: read-only views of panes.
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"clowder/supervisor"
+)
+
+func newLs(a *app) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "ls [--json]",
+		Short: "list panes: id name kind state attention pid pid_start exit cwd command",
+		Args:  exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			list, err := listPanes(cmd.Context(), a)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(a, list)
+			}
+			return printTable(a, list)
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of panes (DESIGN.md §8 fields)")
+	return c
+}
+
+// listPanes lists every pane; no host running means no panes.
+func listPanes(ctx context.Context, a *app) ([]supervisor.PaneInfo, error) {
+	p, err := a.paths()
+	if err != nil {
+		return nil, err
+	}
+	c, err := supervisor.Dial(ctx, p.SocketFile())
+	if err != nil {
+		if isNoHost(err) {
+			return []supervisor.PaneInfo{}, nil
+		}
+		return nil, err
+	}
+	defer func() { _ = c.Close() }() // best effort: read only
+	list, err := c.List(ctx)
+	if list == nil {
+		list = []supervisor.PaneInfo{}
+	}
+	return list, err
+}
+
+// printTable prints panes as aligned columns.
+func printTable(a *app, list []supervisor.PaneInfo) error {
+	w := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "ID\tNAME\tKIND\tSTATE\tATTENTION\tPID\tPID_START\tEXIT\tCWD\tCOMMAND")
+	for _, p := range list {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", p.ID, dash(p.Name), p.Kind, p.State,
+			dash(p.Attention), p.Pid, p.PidStart, exitColumn(p), p.Cwd, commandLine(p.Argv))
+	}
+	return w.Flush()
+}
+
+// exitColumn is "-" while running, else the code, signal or reason.
+func exitColumn(p supervisor.PaneInfo) string {
+	switch p.ExitReason {
+	case "":
+		return "-"
+	case "completed", "failed":
+		return strconv.Itoa(p.ExitCode)
+	case "signalled":
+		return p.ExitSignal
+	}
+	return p.ExitReason
+}
+
+// commandLine joins argv for display, quoting words with spaces.
+func commandLine(argv []string) string {
+	words := make([]string, len(argv))
+	for i, w := range argv {
+		if w == "" || strings.ContainsAny(w, " \t\n'\"\\$") {
+			w = strconv.Quote(w)
+		}
+		words[i] = w
+	}
+	return strings.Join(words, " ")
+}
+
+// dash shows an empty field as "-".
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func newCapture(a *app) *cobra.Command {
+	var req supervisor.CaptureReq
+	c := &cobra.Command{
+		Use:               "capture PANE [--ansi] [--scrollback N]",
+		Short:             "print the pane's screen as it shows it",
+		Args:              exactArgs(1, "one PANE"),
+		ValidArgsFunction: completePanes(a),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if req.Scrollback < 0 {
+				return usagef("--scrollback %d: give a number of lines, 0 or more", req.Scrollback)
+			}
+			req.Pane = args[0]
+			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+				r, err := c.Capture(cmd.Context(), req)
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprint(a.stdout, r.Text)
+				return err
+			})
+		},
+	}
+	c.Flags().BoolVar(&req.ANSI, "ansi", false, "keep colours and styles as SGR escapes")
+	c.Flags().IntVar(&req.Scrollback, "scrollback", 0, "also print up to N lines of scrollback above the screen")
+	return c
+}

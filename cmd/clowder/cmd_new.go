@@ -1,0 +1,217 @@
+package main
+
+// clowder new: start a pane and print its id.
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"clowder/panes"
+	"clowder/persist"
+	"clowder/supervisor"
+)
+
+// newOpts are the flags of `clowder new`.
+type newOpts struct {
+	name, agent, cwd, size string
+	shell, worktree, json  bool
+	allowSecret            bool
+	timeout, idle          time.Duration
+}
+
+func newNew(a *app) *cobra.Command {
+	var o newOpts
+	c := &cobra.Command{
+		Use:   "new [--name N] [--agent ADAPTER | --shell] [--cwd DIR] [--worktree] [--size COLSxROWS] [--timeout D] [--idle-timeout D] [-- CMD ARGS...]",
+		Short: "start a pane (agent, shell or command) and print its id",
+		Long: "Start a pane in the host (starting the host if none runs) and print its id.\n" +
+			"With --agent the adapter's command runs, with any CMD ARGS appended; with --shell\n" +
+			"(the default without a command) your $SHELL; otherwise CMD ARGS.",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			req, err := o.spawnReq(cmd.Context(), a, args)
+			if err != nil {
+				return err
+			}
+			return a.withClient(cmd.Context(), true, func(c *supervisor.Client) error {
+				r, err := a.spawnRetry(cmd.Context(), c, req)
+				if err != nil {
+					return err
+				}
+				return printPane(a, r.Pane, o.json)
+			})
+		},
+	}
+	f := c.Flags()
+	f.SetInterspersed(false) // flags end at CMD: `new sh -c ...` needs no --
+	f.StringVar(&o.name, "name", "", "pane name (letters, digits, - _ .); default: chosen by the host")
+	f.StringVar(&o.agent, "agent", "", "agent adapter to run: claude, codex, gemini, aider or one from config.toml")
+	f.BoolVar(&o.shell, "shell", false, "run your login shell ($SHELL)")
+	f.StringVar(&o.cwd, "cwd", "", "working directory (default: the current one)")
+	f.BoolVar(&o.worktree, "worktree", false, "run in a new git worktree of the repository at --cwd, on branch clowder/NAME (needs --name)")
+	f.StringVar(&o.size, "size", "", "initial size COLSxROWS (default 80x24 until a client shows it)")
+	f.DurationVar(&o.timeout, "timeout", 0, "kill the pane after this long (e.g. 30m; 0 = never)")
+	f.DurationVar(&o.idle, "idle-timeout", 0, "kill the pane after this long without output (0 = never)")
+	f.BoolVar(&o.allowSecret, "allow-secret-args", false, "allow credentials in the command line (redacted on disk; the pane cannot be resumed)")
+	f.BoolVar(&o.json, "json", false, "print the new pane as JSON")
+	return c
+}
+
+// spawnReq turns the flags and command line into a spawn request.
+func (o *newOpts) spawnReq(ctx context.Context, a *app, args []string) (supervisor.SpawnReq, error) {
+	if o.agent != "" && o.shell {
+		return supervisor.SpawnReq{}, usagef("--agent and --shell exclude each other; give one")
+	}
+	p, err := a.paths()
+	if err != nil {
+		return supervisor.SpawnReq{}, err
+	}
+	cfg, err := a.config(p)
+	if err != nil {
+		return supervisor.SpawnReq{}, err
+	}
+	req := supervisor.SpawnReq{Name: o.name, AllowSecretArgs: o.allowSecret, Env: a.environ()}
+	if err := o.command(&req, cfg, a, args); err != nil {
+		return req, err
+	}
+	if err := o.common(&req, a); err != nil {
+		return req, err
+	}
+	if o.worktree {
+		wt, err := o.makeWorktree(ctx, req.Cwd, cfg.WorktreesBase(p))
+		if err != nil {
+			return req, err
+		}
+		req.Cwd = wt
+	}
+	return req, nil
+}
+
+// command fills argv, kind and adapter from --agent, --shell or CMD ARGS.
+func (o *newOpts) command(req *supervisor.SpawnReq, cfg persist.Config, a *app, args []string) error {
+	shell, _ := a.lookup("SHELL")
+	ads := panes.NewAdapters(cfg.Agents, shell)
+	name := o.agent
+	switch {
+	case o.shell || (o.agent == "" && len(args) == 0):
+		name = panes.AdapterShell
+	case o.agent == "":
+		req.Argv, req.Kind = args, persist.KindRun.String()
+		return nil
+	}
+	ad, err := ads.Get(name)
+	if err != nil {
+		return usageError{err}
+	}
+	if len(ad.Command) == 0 {
+		return fmt.Errorf("adapter %s has no command; set [agents.%s] command in config.toml", name, name)
+	}
+	req.Argv = append(ad.Argv(), args...)
+	req.Kind = ad.Kind.String()
+	if o.agent != "" {
+		req.Adapter = ad.Name
+	}
+	for k, v := range ad.Env {
+		req.Env = append(req.Env, k+"="+v)
+	}
+	return nil
+}
+
+// common fills the fields every spawn has: nonce, cwd, size, watchdogs.
+func (o *newOpts) common(req *supervisor.SpawnReq, a *app) error {
+	nonce, err := newNonce()
+	if err != nil {
+		return err
+	}
+	req.Nonce = nonce
+	if req.Cwd, err = absCwd(a, o.cwd); err != nil {
+		return err
+	}
+	if o.size != "" {
+		sz, err := panes.ParseSize(o.size)
+		if err != nil {
+			return usagef("--size: %v", err)
+		}
+		req.Cols, req.Rows = uint16(sz.Cols), uint16(sz.Rows)
+	}
+	if req.TimeoutMS, err = millis("timeout", o.timeout); err != nil {
+		return err
+	}
+	req.IdleTimeoutMS, err = millis("idle-timeout", o.idle)
+	return err
+}
+
+// makeWorktree creates the pane's worktree and returns its path.
+func (o *newOpts) makeWorktree(ctx context.Context, dir, root string) (string, error) {
+	if o.name == "" {
+		return "", usagef("--worktree needs --name: the name is the worktree's directory and its branch clowder/NAME")
+	}
+	wt, err := panes.CreateWorktree(ctx, panes.WorktreeRequest{Dir: dir, Name: o.name, Root: root})
+	if err != nil {
+		return "", err
+	}
+	return wt.Path, nil
+}
+
+// absCwd is dir made absolute, or the current directory.
+func absCwd(a *app, dir string) (string, error) {
+	wd, err := a.getwd()
+	if err != nil {
+		return "", fmt.Errorf("find the current directory: %w", err)
+	}
+	if dir == "" {
+		return wd, nil
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(wd, dir)
+	}
+	return filepath.Clean(dir), nil
+}
+
+// newNonce is a random spawn idempotency key.
+func newNonce() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("make a spawn nonce: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+// spawnRetry spawns, and if the connection breaks under the call,
+// reconnects once and sends the same request: its nonce makes the host
+// return the pane the first attempt made, if it made one.
+func (a *app) spawnRetry(ctx context.Context, c *supervisor.Client, req supervisor.SpawnReq) (supervisor.SpawnedReply, error) {
+	r, err := c.Spawn(ctx, req)
+	if !errors.Is(err, supervisor.ErrConnectionLost) {
+		return r, err
+	}
+	c2, err2 := a.connect(ctx)
+	if err2 != nil {
+		return r, fmt.Errorf("%w (and reconnecting failed: %v)", err, err2)
+	}
+	defer func() { _ = c2.Close() }() // best effort: the spawn is done
+	return c2.Spawn(ctx, req)
+}
+
+// printPane prints a pane's id, or the pane as JSON.
+func printPane(a *app, p supervisor.PaneInfo, asJSON bool) error {
+	if asJSON {
+		return writeJSON(a, p)
+	}
+	_, err := fmt.Fprintln(a.stdout, p.ID)
+	return err
+}
+
+// writeJSON prints v as indented JSON.
+func writeJSON(a *app, v any) error {
+	enc := json.NewEncoder(a.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,158 @@
+package main
+
+// clowder wait, kill and rm.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"clowder/supervisor"
+)
+
+// waitOpts are the flags of `clowder wait`.
+type waitOpts struct {
+	exit, needsInput, json bool
+	idle, timeout          time.Duration
+	text                   string
+}
+
+func newWait(a *app) *cobra.Command {
+	var o waitOpts
+	c := &cobra.Command{
+		Use:   "wait PANE [--exit | --idle D | --needs-input | --text RE] [--timeout D]",
+		Short: "wait until the pane exits, goes quiet, needs input or shows text (default --exit)",
+		Long: "Wait until the first of the given conditions holds (default: --exit). Exits 0 when\n" +
+			"one is met, 1 with a message on --timeout. --text is a Go regexp matched against\n" +
+			"the screen.",
+		Args:              exactArgs(1, "one PANE"),
+		ValidArgsFunction: completePanes(a),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			req, err := o.request(args[0])
+			if err != nil {
+				return err
+			}
+			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+				r, err := c.Wait(cmd.Context(), req)
+				if errors.Is(err, &supervisor.ErrorReply{Code: supervisor.CodeTimeout}) {
+					return fmt.Errorf("timed out after %s waiting for pane %s to %s", o.timeout, args[0], o.describe())
+				}
+				if err != nil {
+					return err
+				}
+				if o.json {
+					return writeJSON(a, r)
+				}
+				_, err = fmt.Fprintln(a.stdout, metLine(r))
+				return err
+			})
+		},
+	}
+	f := c.Flags()
+	f.BoolVar(&o.exit, "exit", false, "until the pane's process exits")
+	f.DurationVar(&o.idle, "idle", 0, "until the pane has written nothing for D")
+	f.BoolVar(&o.needsInput, "needs-input", false, "until the pane waits for input (its attention state)")
+	f.StringVar(&o.text, "text", "", "until the screen matches the regexp RE")
+	f.DurationVar(&o.timeout, "timeout", 0, "give up after D (exit 1); 0 waits for ever")
+	f.BoolVar(&o.json, "json", false, "print {met, match, pane} as JSON")
+	return c
+}
+
+// request builds the wait request, checking the flags.
+func (o *waitOpts) request(pane string) (supervisor.WaitReq, error) {
+	if o.text != "" {
+		if _, err := regexp.Compile(o.text); err != nil {
+			return supervisor.WaitReq{}, usagef("--text %q is not a valid regexp: %v", o.text, err)
+		}
+	}
+	req := supervisor.WaitReq{Pane: pane, Exit: o.exit, NeedsInput: o.needsInput, Text: o.text}
+	var err error
+	if req.IdleMS, err = millis("idle", o.idle); err != nil {
+		return req, err
+	}
+	if req.TimeoutMS, err = millis("timeout", o.timeout); err != nil {
+		return req, err
+	}
+	if !req.Exit && req.IdleMS == 0 && !req.NeedsInput && req.Text == "" {
+		req.Exit, o.exit = true, true
+	}
+	return req, nil
+}
+
+// describe names the awaited conditions for the timeout message.
+func (o *waitOpts) describe() string {
+	var parts []string
+	if o.exit {
+		parts = append(parts, "exit")
+	}
+	if o.idle > 0 {
+		parts = append(parts, "go quiet for "+o.idle.String())
+	}
+	if o.needsInput {
+		parts = append(parts, "need input")
+	}
+	if o.text != "" {
+		parts = append(parts, fmt.Sprintf("show %q", o.text))
+	}
+	return strings.Join(parts, " or ")
+}
+
+// metLine says which condition was met.
+func metLine(r supervisor.WaitDoneReply) string {
+	s := r.Pane.ID + " " + r.Met
+	if r.Match != "" {
+		s += " " + fmt.Sprintf("%q", r.Match)
+	}
+	if r.Met == "exit" {
+		s += " " + exitColumn(r.Pane)
+	}
+	return s
+}
+
+func newKill(a *app) *cobra.Command {
+	var sig string
+	var grace time.Duration
+	c := &cobra.Command{
+		Use:               "kill PANE [--signal S] [--grace D]",
+		Short:             "kill the pane's whole process tree (signal, grace, then SIGKILL)",
+		Args:              exactArgs(1, "one PANE"),
+		ValidArgsFunction: completePanes(a),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ms, err := millis("grace", grace)
+			if err != nil {
+				return err
+			}
+			req := supervisor.KillReq{Pane: args[0], Signal: sig, GraceMS: ms}
+			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+				return c.Kill(cmd.Context(), req)
+			})
+		},
+	}
+	c.Flags().StringVar(&sig, "signal", "", "first signal to send (e.g. INT, TERM; default HUP then TERM)")
+	c.Flags().DurationVar(&grace, "grace", 0, "time to wait before SIGKILL (default 3s)")
+	return c
+}
+
+func newRm(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:               "rm PANE",
+		Short:             "kill the pane if it runs, then forget it",
+		Args:              exactArgs(1, "one PANE"),
+		ValidArgsFunction: completePanes(a),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+				return c.Remove(cmd.Context(), args[0])
+			})
+		},
+	}
+}
+
+// background is a context for cleanup that must outlive a cancelled one.
+func background(d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), d)
+}

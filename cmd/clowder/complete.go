@@ -1,0 +1,53 @@
+package main
+
+// Shell completion of PANE arguments: ids and names from a running host.
+// Completion never starts a host and gives up quickly.
+
+import (
+	"context"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"clowder/supervisor"
+)
+
+// completePanes completes the first argument with pane ids and names.
+func completePanes(a *app) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+		defer cancel()
+		p, err := a.paths()
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		c, err := supervisor.Dial(ctx, p.SocketFile())
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		defer func() { _ = c.Close() }() // best effort: read only
+		list, err := c.List(ctx)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return paneWords(list), cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// paneWords are the completions for panes: each id (described by its
+// name and command), then each name.
+func paneWords(list []supervisor.PaneInfo) []string {
+	var out []string
+	for _, p := range list {
+		out = append(out, p.ID+"\t"+dash(p.Name)+" "+p.State+" "+commandLine(p.Argv))
+	}
+	for _, p := range list {
+		if p.Name != "" {
+			out = append(out, p.Name+"\t"+p.ID)
+		}
+	}
+	return out
+}

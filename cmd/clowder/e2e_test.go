@@ -1,0 +1,190 @@
+//go:build linux
+
+package main
+
+// End-to-end tests of the real binary against a real host: built once in
+// TestMain, each test with its own runtime, state and config paths under
+// a short /tmp directory (sun_path is about 108 bytes). Every process a
+// test starts (the host, panes, their children) inherits a marker in its
+// environment, so the cleanup proves none of them survives by scanning
+// /proc for it.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"clowder/supervisor"
+)
+
+// e2eBinary is the clowder binary TestMain built, "" if the build failed.
+var e2eBinary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "clowder-e2e-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bin := filepath.Join(dir, "clowder")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err == nil {
+		e2eBinary = bin
+	} else {
+		fmt.Fprintln(os.Stderr, "e2e: building clowder failed:", err)
+	}
+	code := m.Run()
+	_ = os.RemoveAll(dir) // best effort: a temp dir
+	os.Exit(code)
+}
+
+// e2eEnv is one test's isolated clowder world.
+type e2eEnv struct {
+	t    *testing.T
+	dir  string
+	mark string // CLOWDER_E2E_MARK value every started process carries
+	env  []string
+}
+
+// newE2E isolates a test and stops its host (proving nothing survives)
+// at cleanup.
+func newE2E(t *testing.T) *e2eEnv {
+	t.Helper()
+	if e2eBinary == "" {
+		t.Fatal("the clowder binary did not build (see TestMain output)")
+	}
+	dir, err := os.MkdirTemp("/tmp", "clwe-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &e2eEnv{t: t, dir: dir, mark: filepath.Base(dir)}
+	e.env = append(os.Environ(), "CLOWDER_RUNTIME_DIR="+dir+"/run", "CLOWDER_STATE_DIR="+dir+"/state",
+		"CLOWDER_CONFIG="+dir+"/config.toml", "CLOWDER_E2E_MARK="+e.mark)
+	t.Cleanup(e.cleanup)
+	return e
+}
+
+// cleanup stops the host with --force and proves every marked process
+// (host, panes, grandchildren) is gone.
+func (e *e2eEnv) cleanup() {
+	e.t.Helper()
+	if _, errOut, code := e.run("host", "stop", "--force"); code != 0 {
+		e.t.Errorf("host stop --force: exit %d: %s", code, errOut)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		alive := markedProcs(e.mark)
+		if len(alive) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			e.t.Errorf("processes still alive after host stop --force: %v", alive)
+			for _, pid := range alive {
+				_ = syscall.Kill(pid.PID, syscall.SIGKILL) // do not leak into other tests
+			}
+			break
+		}
+		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
+	}
+	_ = os.RemoveAll(e.dir) // best effort: temp dir
+}
+
+// markedProcs lists live (non-zombie) processes whose environment holds
+// the marker, by identity.
+func markedProcs(mark string) []supervisor.Identity {
+	ents, _ := os.ReadDir("/proc")
+	want := []byte("\x00CLOWDER_E2E_MARK=" + mark + "\x00")
+	var ids []supervisor.Identity
+	for _, ent := range ents {
+		var pid int
+		if _, err := fmt.Sscanf(ent.Name(), "%d", &pid); err != nil || pid == os.Getpid() {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + ent.Name() + "/environ")
+		if err != nil || !bytes.Contains(append(append([]byte{0}, env...), 0), want) {
+			continue
+		}
+		if id, err := supervisor.ReadIdentity(pid); err == nil { // zombies count as dead
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// command builds a clowder command in the test's world.
+func (e *e2eEnv) command(ctx context.Context, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, e2eBinary, args...)
+	cmd.Env = e.env
+	cmd.Dir = e.dir
+	return cmd
+}
+
+// run runs clowder to completion (30 s at most).
+func (e *e2eEnv) run(args ...string) (stdout, stderr string, code int) {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := e.command(ctx, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		e.t.Fatalf("clowder %v: still running after 30s", args)
+	}
+	if err != nil && cmd.ProcessState == nil {
+		e.t.Fatalf("clowder %v: %v", args, err)
+	}
+	return out.String(), errb.String(), cmd.ProcessState.ExitCode()
+}
+
+// must runs clowder and fails the test unless it exits 0.
+func (e *e2eEnv) must(args ...string) string {
+	e.t.Helper()
+	out, errOut, code := e.run(args...)
+	if code != 0 {
+		e.t.Fatalf("clowder %v: exit %d: %s", args, code, errOut)
+	}
+	return out
+}
+
+// panes returns `ls --json`.
+func (e *e2eEnv) panes() []supervisor.PaneInfo {
+	e.t.Helper()
+	var list []supervisor.PaneInfo
+	if err := json.Unmarshal([]byte(e.must("ls", "--json")), &list); err != nil {
+		e.t.Fatal(err)
+	}
+	return list
+}
+
+// pane returns one pane from `ls --json`, failing if it is not listed.
+func (e *e2eEnv) pane(id string) supervisor.PaneInfo {
+	e.t.Helper()
+	for _, p := range e.panes() {
+		if p.ID == id {
+			return p
+		}
+	}
+	e.t.Fatalf("pane %s not in clowder ls", id)
+	return supervisor.PaneInfo{}
+}
+
+// eventually polls cond until it holds, failing after d.
+func (e *e2eEnv) eventually(d time.Duration, what string, cond func() bool) {
+	e.t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			e.t.Fatalf("%s: not within %s", what, d)
+		}
+		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
+	}
+}

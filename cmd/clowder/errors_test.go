@@ -1,0 +1,16 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"clowder/supervisor"
+)
+
+// wrapHost is a host error reply wrapped the way a command returns it.
+func wrapHost(msg string) error {
+	return fmt.Errorf("capture: %w", &supervisor.ErrorReply{Code: supervisor.CodeNotFound, Message: msg})
+}
+
+// errString is a plain error.
+func errString(s string) error { return errors.New(s) }

@@ -1,0 +1,33 @@
+package main
+
+// The host process itself: `clowder host --foreground`.
+
+import (
+	"context"
+	"log"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"clowder/supervisor"
+)
+
+// runHost serves until SIGINT or SIGTERM (or the host decides to stop).
+func runHost(parent context.Context, a *app) error {
+	p, err := a.paths()
+	if err != nil {
+		return err
+	}
+	cfg, err := a.config(p)
+	if err != nil {
+		return err
+	}
+	logger := log.New(a.stderr, "clowder host: ", log.LstdFlags|log.Lmicroseconds)
+	h, err := supervisor.NewHost(supervisor.HostOptions{Paths: p, Config: cfg, Build: version, Log: logger})
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return h.Serve(ctx)
+}

@@ -45,3 +45,16 @@ func TestSpawnToFirstOutput(t *testing.T) {
 		t.Fatalf("%v %v", s, err)
 	}
 }
+
+func TestIdleRSSOfTheRealHost(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	bin, err := BuildClowder(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rss, err := IdleRSS(ctx, bin, 2)
+	if err != nil || rss < 1<<20 {
+		t.Fatalf("rss %d, %v", rss, err)
+	}
+}

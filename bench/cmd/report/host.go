@@ -36,6 +36,31 @@ func runHost(w io.Writer, c config, tmuxMBps float64) error {
 		return fmt.Errorf("spawn to first output: %w", err)
 	}
 	printHost(w, fl, tmuxMBps, spawn)
+	return runRSS(ctx, w, dir)
+}
+
+// idlePanes is how many idle shells the memory comparison opens.
+const idlePanes = 10
+
+// runRSS compares the resident memory of the real host binary and of a tmux
+// server, each with idlePanes idle shells.
+func runRSS(ctx context.Context, w io.Writer, dir string) error {
+	fmt.Fprintf(os.Stderr, "measuring host memory with %d idle panes\n", idlePanes)
+	bin, err := hostbench.BuildClowder(ctx, dir)
+	if err != nil {
+		return err
+	}
+	ours, err := hostbench.IdleRSS(ctx, bin, idlePanes)
+	if err != nil {
+		return fmt.Errorf("clowder host RSS: %w", err)
+	}
+	theirs, err := hostbench.TmuxIdleRSS(ctx, idlePanes)
+	if err != nil {
+		return fmt.Errorf("tmux RSS: %w", err)
+	}
+	fmt.Fprintf(w, "\n## Resident memory with %d idle shell panes (80x24)\n\n| process | RSS | vs tmux |\n|---|--:|--:|\n", idlePanes)
+	fmt.Fprintf(w, "| clowder host | %.1f MB | %s |\n| tmux server | %.1f MB | 1.00x |\n",
+		float64(ours)/1e6, ratio(float64(ours), float64(theirs)), float64(theirs)/1e6)
 	return nil
 }
 

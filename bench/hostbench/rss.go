@@ -1,0 +1,107 @@
+package hostbench
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"clowder/supervisor"
+)
+
+// IdleRSS runs the real clowder binary's host (`clowder host --foreground`)
+// on private directories, opens n idle shell panes in it, waits until every
+// shell has settled at its prompt, and returns the host's resident memory.
+func IdleRSS(ctx context.Context, bin string, n int) (int64, error) {
+	dir, err := os.MkdirTemp("", "clwrss")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	host := exec.Command(bin, "host", "--foreground")
+	host.Env = append(os.Environ(), "CLOWDER_RUNTIME_DIR="+dir+"/run", "CLOWDER_STATE_DIR="+dir+"/state", "CLOWDER_CONFIG="+dir+"/none.toml")
+	if err := host.Start(); err != nil {
+		return 0, fmt.Errorf("start %s host: %w", bin, err)
+	}
+	defer func() { _ = host.Wait() }() // HostStop (below) ends it
+	c, err := dialWhenUp(ctx, filepath.Join(dir, "run", "host.sock"))
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close()
+	defer func() { _ = c.HostStop(context.Background(), true) }() // kills the shells before the host goes
+	for i := 0; i < n; i++ {
+		r, err := c.Spawn(ctx, supervisor.SpawnReq{Nonce: strconv.Itoa(i), Argv: []string{"sh"}, Kind: "shell", Cols: 80, Rows: 24})
+		if err != nil {
+			return 0, err
+		}
+		if _, err := c.Wait(ctx, supervisor.WaitReq{Pane: r.Pane.ID, IdleMS: 300, TimeoutMS: 10000}); err != nil {
+			return 0, err
+		}
+	}
+	return processRSS(host.Process.Pid)
+}
+
+// processRSS reads VmRSS of pid.
+func processRSS(pid int) (int64, error) {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10, err
+		}
+	}
+	return 0, fmt.Errorf("no VmRSS for pid %d", pid)
+}
+
+// TmuxIdleRSS starts a private tmux server with n idle shell windows and
+// returns the server's resident memory.
+func TmuxIdleRSS(ctx context.Context, n int) (int64, error) {
+	sock := fmt.Sprintf("clwrss-%d", os.Getpid())
+	tmux := func(args ...string) ([]byte, error) {
+		return exec.CommandContext(ctx, "tmux", append([]string{"-L", sock, "-f", "/dev/null"}, args...)...).Output()
+	}
+	if _, err := tmux("new-session", "-d", "-x", "80", "-y", "24", "sh"); err != nil {
+		return 0, fmt.Errorf("start tmux: %w", err)
+	}
+	defer func() { _, _ = tmux("kill-server") }()
+	for i := 1; i < n; i++ {
+		if _, err := tmux("new-window", "-d", "sh"); err != nil {
+			return 0, err
+		}
+	}
+	out, err := tmux("display-message", "-p", "#{pid}")
+	if err != nil {
+		return 0, err
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	time.Sleep(500 * time.Millisecond) // let the shells draw their prompts; a benchmark, not a test
+	return processRSS(pid)
+}
+
+// BuildClowder builds the clowder binary into dir from the main module (the
+// bench module's replacement of clowder), so it builds with the product's
+// own dependencies.
+func BuildClowder(ctx context.Context, dir string) (string, error) {
+	out, err := exec.CommandContext(ctx, "go", "list", "-m", "-f", "{{.Dir}}", "clowder").Output()
+	if err != nil {
+		return "", fmt.Errorf("find the clowder module: %w", err)
+	}
+	bin := filepath.Join(dir, "clowder")
+	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/clowder")
+	build.Dir = strings.TrimSpace(string(out))
+	if msg, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("build clowder: %w\n%s", err, msg)
+	}
+	return bin, nil
+}

@@ -28,7 +28,8 @@ type HostOptions struct {
 	Config persist.Config
 	Build  string      // clowder version, for status and the handshake
 	Log    *log.Logger // nil logs nowhere
-	// IdleExit ends Serve after this long with no panes and no clients;
+	// IdleExit ends Serve after this long with no panes of its own (running
+	// or exited) and no clients;
 	// 0 means DefaultHostIdleExit, negative means never.
 	IdleExit time.Duration
 }
@@ -185,7 +186,7 @@ func (h *Host) requestStop() {
 func (h *Host) armIdle() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	busy := h.clients > 0 || h.livePanesLocked() > 0
+	busy := h.clients > 0 || h.ownPanesLocked() > 0
 	if h.idle != nil {
 		h.idle.Stop()
 		h.idle = nil
@@ -196,6 +197,19 @@ func (h *Host) armIdle() {
 			h.requestStop()
 		})
 	}
+}
+
+// ownPanesLocked counts the panes this host started, exited ones too: the
+// host keeps running while it has panes (their output stays readable until
+// `clowder rm`), not only while they run.
+func (h *Host) ownPanesLocked() int {
+	n := 0
+	for _, p := range h.panes {
+		if p.hasRun() {
+			n++
+		}
+	}
+	return n
 }
 
 // livePanesLocked counts panes whose process tree this host runs (orphans

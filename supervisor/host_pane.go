@@ -101,6 +101,13 @@ func (p *pane) onTermEvent(e vtgrid.Event) {
 	}
 }
 
+// hasRun reports whether this host started the pane (it may have exited).
+func (p *pane) hasRun() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.run != nil
+}
+
 // ours reports whether this host runs the pane's tree.
 func (p *pane) ours() bool {
 	p.mu.Lock()

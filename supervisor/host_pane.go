@@ -140,6 +140,10 @@ func (p *pane) infoLocked() PaneInfo {
 		Pid: r.PID, PidStart: r.PIDStart, Cwd: r.Cwd, Argv: r.Argv,
 		Cols: uint16(cols), Rows: uint16(rows), CreatedMS: r.Created.UnixMilli(), Seq: end,
 	}
+	if p.run != nil {
+		c := p.run.Containment()
+		in.Containment, in.ContainmentFallback = c.Kind, c.Fallback
+	}
 	if r.Exit != nil {
 		in.ExitCode = r.Exit.Code
 		in.ExitReason = r.Exit.Reason.String()

@@ -27,7 +27,7 @@ func TestHostRunsAPaneThroughItsLife(t *testing.T) {
 	if s := c.screen(p.ID); !contains(s, "got: hi") {
 		t.Fatalf("capture:\n%s", s)
 	}
-	if in := c.info(p.ID); in.State != "running" || in.Pid == 0 || in.PidStart == 0 || in.Name == "" {
+	if in := c.info(p.ID); in.State != "running" || in.Pid == 0 || in.PidStart == 0 || in.Name == "" || in.Containment == "" {
 		t.Fatalf("running pane info %+v", in)
 	}
 	reg := th.registry()

@@ -30,6 +30,10 @@ type PaneInfo struct {
 	Title      string   `json:"title,omitempty"`
 	CreatedMS  int64    `json:"created_ms"` // Unix milliseconds
 	Seq        uint64   `json:"seq"`        // end of the raw output ring
+	// Containment is how the tree is held: "cgroup", or "process-group"
+	// with ContainmentFallback saying why no cgroup (auto mode).
+	Containment         string `json:"containment,omitempty"`
+	ContainmentFallback string `json:"containment_fallback,omitempty"`
 }
 
 // OKReply (MsgOK) answers a request that succeeded and returns no data.

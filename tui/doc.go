@@ -1,6 +1,25 @@
 // Package tui is the bubbletea program: layout, focus, keybindings, prompts
 // and rendering of the host's screen frames. It never parses terminal output.
 //
+// Data model: a layout.Tree of pane ids (focus and zoom included) and, per
+// pane, a cell grid kept up to date from the host's screen frames, its
+// modes, its subscription and the PTY master dup the host passed. Only
+// Update changes the model; Cmds (conn.go) do host I/O and return messages.
+// The one exception is input: keys are encoded for the pane's modes and
+// written to its master from Update, with a short deadline (input.go), so
+// they keep their order and reach the pane at once.
+//
+// Goroutines: bubbletea's own; one watcher per open stream (mailbox.go),
+// which exits when its stream closes; and the Cmds bubbletea runs. Frames
+// from the watchers coalesce in the mailbox, so a flood in one pane is one
+// Update and one render; nothing ticks while idle.
+//
+// Files: model.go (state), update*.go (message handlers), actions.go and
+// keymap.go (the prefix keymap), prompt.go, copymode.go, mouse.go,
+// input.go and keyconv.go (key encoding), render.go and view.go (drawing),
+// layoutfile.go (layout.json), conn.go and host.go (host I/O), theme.go,
+// clipboard.go, run.go.
+//
 // Boundaries: tui may import every package of ours but cmd. It is the only
 // package that imports bubbletea, lipgloss and bubbles.
 package tui

@@ -1,0 +1,128 @@
+//go:build linux
+
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"clowder/supervisor"
+)
+
+// tuiEnv starts the TUI at cols x rows in a real tmux; the default agent is
+// an adapter of the test's config running /bin/sh, so no agent CLI is
+// needed.
+func tuiEnv(t *testing.T, cols, rows int) (*e2eEnv, *outerTmux) {
+	t.Helper()
+	e := newE2E(t)
+	e.env = append(e.env, "SHELL=/bin/sh", "PS1=$ ")
+	cfg := "[tui]\ndefault_adapter = \"testagent\"\n[agents.testagent]\ncommand = [\"/bin/sh\"]\n"
+	if err := os.WriteFile(filepath.Join(e.dir, "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o := startTmux(t, e, cols, rows)
+	e.eventually(15*time.Second, "the two default panes", func() bool { return len(e.livePanes()) == 2 })
+	return e, o
+}
+
+// livePanes lists the running panes, without failing while the host starts.
+func (e *e2eEnv) livePanes() []supervisor.PaneInfo {
+	out, _, code := e.run("ls", "--json")
+	var list []supervisor.PaneInfo
+	if code != 0 || json.Unmarshal([]byte(out), &list) != nil {
+		return nil
+	}
+	return slices.DeleteFunc(list, func(p supervisor.PaneInfo) bool { return p.State != "running" })
+}
+
+// TestE2ETUISurvivesSIGKILL pins issue 4 §3: split, run a command, resize
+// the outer window, SIGKILL the TUI and start it again: the same panes,
+// pids, screen content and layout.
+func TestE2ETUISurvivesSIGKILL(t *testing.T) {
+	e, o := tuiEnv(t, 160, 48)
+	o.keys("C-Space", "%")
+	e.eventually(10*time.Second, "a third pane after split", func() bool { return len(e.livePanes()) == 3 })
+	marker := fmt.Sprintf("mk%06d", rand.Intn(1e6))
+	o.waitScreen("$")
+	o.keys("-l", "echo "+marker)
+	o.keys("Enter")
+	o.waitScreen(marker + "\n")
+	before := e.livePanes()
+	o.resize(120, 40)
+	e.eventually(10*time.Second, "panes following the outer window", func() bool {
+		for _, p := range e.livePanes() {
+			if p.Cols >= 120 || p.Rows >= 40 {
+				return false
+			}
+		}
+		return true
+	})
+	screen := o.settled()
+	if err := syscall.Kill(o.pid(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if after := e.livePanes(); !samePanes(before, after) {
+		t.Fatalf("SIGKILL of the TUI changed the panes:\n%v\n%v", before, after)
+	}
+	o.run("respawn-pane", "-k", "-t", "0", o.lastCommand)
+	if after := o.settled(); after != screen {
+		t.Fatalf("the screen after restart:\n%s\nbefore the kill:\n%s", after, screen)
+	}
+	if after := e.livePanes(); !samePanes(before, after) {
+		t.Fatalf("restart changed the panes:\n%v\n%v", before, after)
+	}
+}
+
+// samePanes compares ids and process identities.
+func samePanes(a, b []supervisor.PaneInfo) bool {
+	key := func(l []supervisor.PaneInfo) []string {
+		var out []string
+		for _, p := range l {
+			out = append(out, fmt.Sprintf("%s/%d/%d", p.ID, p.Pid, p.PidStart))
+		}
+		slices.Sort(out)
+		return out
+	}
+	return slices.Equal(key(a), key(b))
+}
+
+// TestE2ETUIEncodesForThePane: through the TUI, Up reaches a pane that
+// enabled DECCKM as ESC O A, and a paste reaches a pane that enabled
+// bracketed paste bracketed.
+func TestE2ETUIEncodesForThePane(t *testing.T) {
+	e, o := tuiEnv(t, 160, 48)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := strings.TrimSpace(e.must("new", "--name", "keys", "--", "env", fakeKeysEnv+"=1", self))
+	o.waitScreen("KEYS-READY")
+	focusPane(t, e, o, id)
+	o.keys("Up")
+	o.waitScreen("IN 1b4f41")
+	o.run("set-buffer", "pasted")
+	o.run("paste-buffer", "-p", "-t", "0")
+	o.waitScreen("IN 1b5b3230307e7061737465641b5b3230317e")
+}
+
+// focusPane presses the prefix and the pane's number until the TUI focuses
+// it (the number is its place in the layout).
+func focusPane(t *testing.T, e *e2eEnv, o *outerTmux, id string) {
+	t.Helper()
+	for n := 1; n <= 9; n++ {
+		o.keys("C-Space", fmt.Sprint(n))
+		o.keys("-l", "?")
+		if o.shows("IN 3f", time.Second) {
+			return
+		}
+	}
+	t.Fatalf("could not focus pane %s", id)
+}

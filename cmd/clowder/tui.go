@@ -1,0 +1,47 @@
+package main
+
+// This file wires `clowder` with no subcommand to the TUI: it connects to
+// the host (starting one if none runs) and hands the TUI its config, paths
+// and environment.
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"clowder/panes"
+	"clowder/tui"
+)
+
+// runTUI returns the root command's RunE: the TUI in this terminal.
+func runTUI(a *app) func(cmd *cobra.Command, args []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return usagef("unknown command %q; see clowder --help", args[0])
+		}
+		p, err := a.paths()
+		if err != nil {
+			return err
+		}
+		cfg, err := a.config(p)
+		if err != nil {
+			return err
+		}
+		cwd, err := a.getwd()
+		if err != nil {
+			return fmt.Errorf("find the current directory: %w", err)
+		}
+		ctx := cmd.Context()
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		c, err := a.connect(ctx)
+		if err != nil {
+			return err
+		}
+		shell, _ := a.lookup("SHELL")
+		return tui.Run(ctx, tui.Options{Host: tui.NewHost(c), Config: cfg, Paths: p,
+			Adapters: panes.NewAdapters(cfg.Agents, shell), Cwd: cwd, Env: a.environ()})
+	}
+}

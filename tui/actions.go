@@ -1,0 +1,337 @@
+package tui
+
+// This file runs the actions of the keymap. Each is a small method; the
+// ones that ask something first open a prompt (prompt.go).
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	tea "charm.land/bubbletea/v2"
+
+	"clowder/layout"
+	"clowder/persist"
+)
+
+// resizeStep is how many cells one resize key moves a border.
+const resizeStep = 2
+
+// run performs action a; k is the key that chose it (for focus-number).
+func (m *Model) run(a Action, k tea.KeyPressMsg) tea.Cmd {
+	m.dirty = true
+	switch a {
+	case ActSplitRight:
+		return m.split(layout.Horizontal)
+	case ActSplitDown:
+		return m.split(layout.Vertical)
+	case ActNewShell:
+		_, axis := m.splitAxisOfFocus()
+		return m.split(axis)
+	case ActNewAgent:
+		return m.openAgentPrompt()
+	case ActClose:
+		return m.closeFocused()
+	case ActKill:
+		return m.confirmKill()
+	case ActRespawn:
+		return m.respawn(m.focused())
+	case ActRename:
+		return m.openRename()
+	case ActSendKeys:
+		return m.openSendKeys()
+	case ActZoom:
+		return m.toggleZoom()
+	case ActCopyMode:
+		return m.enterCopy(k)
+	case ActPaste:
+		return m.pasteClipboard()
+	case ActHelp:
+		m.overlay = overlayHelp
+		return nil
+	case ActDetach:
+		return m.quit()
+	case ActKillAll:
+		return m.confirmKillAll()
+	}
+	return m.runLayout(a, k)
+}
+
+// runLayout performs the actions that move focus or change the layout.
+func (m *Model) runLayout(a Action, k tea.KeyPressMsg) tea.Cmd {
+	switch a {
+	case ActFocusLeft:
+		return m.focusDir(layout.Left)
+	case ActFocusRight:
+		return m.focusDir(layout.Right)
+	case ActFocusUp:
+		return m.focusDir(layout.Up)
+	case ActFocusDown:
+		return m.focusDir(layout.Down)
+	case ActFocusNext:
+		return m.focusOffset(1)
+	case ActFocusNumber:
+		return m.focusNumber(k.String())
+	case ActNextAttention:
+		return m.nextAttention()
+	case ActResizeLeft:
+		return m.resize(layout.Left)
+	case ActResizeRight:
+		return m.resize(layout.Right)
+	case ActResizeUp:
+		return m.resize(layout.Up)
+	case ActResizeDown:
+		return m.resize(layout.Down)
+	case ActSwapNext:
+		return m.swap(1)
+	case ActSwapPrev:
+		return m.swap(-1)
+	case ActNextPreset:
+		return m.nextPreset()
+	}
+	return nil
+}
+
+// splitAxisOfFocus is the axis that cuts the focused pane across its
+// longer side (a cell counts as twice as tall as wide).
+func (m *Model) splitAxisOfFocus() (layout.Rect, layout.Axis) {
+	r, _ := m.geometry().Pane(m.tree.Focus())
+	if r.W > 2*r.H {
+		return r, layout.Horizontal
+	}
+	return r, layout.Vertical
+}
+
+// split starts a shell beside the focused pane, in its cwd.
+func (m *Model) split(axis layout.Axis) tea.Cmd {
+	dir := m.opts.Cwd
+	if p := m.focused(); p != nil && p.meta.Cwd != "" {
+		dir = p.meta.Cwd
+	}
+	return m.spawn(m.shellSpec(dir), placement{target: m.tree.Focus(), axis: axis, side: layout.After})
+}
+
+// closeFocused closes the focused pane: a running one after confirmation
+// (it is removed on the host, which kills it); an exited or missing one at
+// once.
+func (m *Model) closeFocused() tea.Cmd {
+	p := m.focused()
+	if p == nil {
+		return nil
+	}
+	if p.state.gone() {
+		return m.removePane(p)
+	}
+	return m.confirm(fmt.Sprintf("close %s (its process is killed)? y/n", p.name()), func(m *Model) tea.Cmd {
+		return m.removePane(p)
+	})
+}
+
+// removePane forgets p here and on the host.
+func (m *Model) removePane(p *pane) tea.Cmd {
+	id := p.id
+	cmd := m.dropPane(id)
+	if p.state == paneMissing {
+		return cmd
+	}
+	return tea.Batch(cmd, m.callCmd("close "+p.name(), killTimeout, func(ctx context.Context, h Host) error {
+		return h.Remove(ctx, id)
+	}))
+}
+
+// confirmKill kills the focused pane's process tree after confirmation;
+// the pane stays, shown as exited.
+func (m *Model) confirmKill() tea.Cmd {
+	p := m.focused()
+	if p == nil || p.state.gone() {
+		return nil
+	}
+	id := p.id
+	return m.confirm(fmt.Sprintf("kill %s? y/n", p.name()), func(m *Model) tea.Cmd {
+		return m.callCmd("kill "+p.name(), killTimeout, func(ctx context.Context, h Host) error { return h.Kill(ctx, id) })
+	})
+}
+
+// respawn starts an exited or missing pane again in its place: the same
+// argv and cwd, an agent through its adapter's resume command if it has one.
+func (m *Model) respawn(p *pane) tea.Cmd {
+	if p == nil || !p.state.gone() {
+		return nil
+	}
+	s := spawnSpec{kind: persist.KindShell, adapter: p.meta.Adapter, argv: p.meta.Argv, cwd: p.meta.Cwd,
+		label: p.meta.Label}
+	if k, ok := parseKind(p.meta.Kind); ok {
+		s.kind = k
+	}
+	if s.kind == persist.KindAgent && s.adapter != "" {
+		if ad, err := m.opts.Adapters.Get(s.adapter); err == nil {
+			if argv, ok := ad.ResumeArgv(""); ok {
+				s.argv = argv
+			}
+		}
+	}
+	if r, ok := m.geometry().Pane(p.id); ok {
+		s.size = layout.Size{W: r.W, H: r.H}
+	}
+	return m.spawn(s, placement{replace: p.id})
+}
+
+// toggleZoom zooms the focused pane or unzooms.
+func (m *Model) toggleZoom() tea.Cmd {
+	if m.tree.Zoomed() != "" {
+		m.tree.Unzoom()
+	} else if id := m.tree.Focus(); id != "" {
+		_ = m.tree.Zoom(id) // checked: the focus is a leaf
+	}
+	return tea.Batch(m.syncSizes(), m.saveCmd())
+}
+
+// focusDir moves the focus to the neighbour in dir.
+func (m *Model) focusDir(dir layout.Direction) tea.Cmd {
+	id, ok, err := m.tree.Neighbor(m.tree.Focus(), dir, m.area(), minPane)
+	if err != nil || !ok {
+		return nil
+	}
+	return m.focus(id)
+}
+
+// focusOffset moves the focus n panes on in Leaves order, wrapping.
+func (m *Model) focusOffset(n int) tea.Cmd {
+	ids := m.tree.Leaves()
+	if len(ids) == 0 {
+		return nil
+	}
+	i := slices.Index(ids, m.tree.Focus())
+	return m.focus(ids[((i+n)%len(ids)+len(ids))%len(ids)])
+}
+
+// focusNumber focuses pane N (1-based, in Leaves order) for key "N".
+func (m *Model) focusNumber(s string) tea.Cmd {
+	ids := m.tree.Leaves()
+	if len(s) != 1 || s[0] < '1' || s[0] > '9' || int(s[0]-'1') >= len(ids) {
+		return nil
+	}
+	return m.focus(ids[s[0]-'1'])
+}
+
+// nextAttention focuses the next pane (after the focused one, wrapping)
+// that needs input.
+func (m *Model) nextAttention() tea.Cmd {
+	ids := m.tree.Leaves()
+	start := slices.Index(ids, m.tree.Focus())
+	for i := 1; i <= len(ids); i++ {
+		id := ids[(start+i)%len(ids)]
+		if p := m.panes[id]; p != nil && p.needsInput() {
+			return m.focus(id)
+		}
+	}
+	m.setStatus("no pane needs input", false)
+	return nil
+}
+
+// focus moves the focus to id, telling the panes that asked (mode 1004).
+func (m *Model) focus(id string) tea.Cmd {
+	old := m.focused()
+	if old != nil && old.id == id {
+		return nil
+	}
+	if err := m.tree.SetFocus(id); err != nil {
+		return nil
+	}
+	m.copy, m.dirty = nil, true
+	cmds := []tea.Cmd{m.syncSizes(), m.saveCmd()}
+	if old != nil {
+		cmds = append(cmds, m.sendBytes(old, focusBytes(false, old)))
+	}
+	return tea.Batch(append(cmds, m.sendBytes(m.focused(), focusBytes(true, m.focused())))...)
+}
+
+// resize moves the focused pane's border towards dir.
+func (m *Model) resize(dir layout.Direction) tea.Cmd {
+	if err := m.tree.Resize(m.tree.Focus(), dir, resizeStep, m.area(), minPane); err != nil {
+		return nil
+	}
+	return tea.Batch(m.syncSizes(), m.saveCmd())
+}
+
+// swap exchanges the focused pane with the one n places on.
+func (m *Model) swap(n int) tea.Cmd {
+	ids := m.tree.Leaves()
+	if len(ids) < 2 {
+		return nil
+	}
+	i := slices.Index(ids, m.tree.Focus())
+	other := ids[((i+n)%len(ids)+len(ids))%len(ids)]
+	_ = m.tree.Swap(ids[i], other) // checked: both are leaves
+	return tea.Batch(m.syncSizes(), m.saveCmd())
+}
+
+// presetOrder is the cycle of next-preset.
+var presetOrder = []layout.Preset{layout.EvenHorizontal, layout.EvenVertical,
+	layout.MainVertical, layout.MainHorizontal, layout.Tiled}
+
+// nextPreset applies the next layout preset.
+func (m *Model) nextPreset() tea.Cmd {
+	m.presetIdx = (m.presetIdx + 1) % len(presetOrder)
+	p := presetOrder[m.presetIdx]
+	_ = m.tree.Apply(p) // presets from the list are valid
+	m.setStatus("layout "+p.String(), false)
+	return tea.Batch(m.syncSizes(), m.saveCmd())
+}
+
+// quit detaches: every pane keeps running on the host.
+func (m *Model) quit() tea.Cmd {
+	m.quitting = true
+	return tea.Batch(m.saveCmd(), tea.Quit)
+}
+
+// killedAllMsg says kill-all finished.
+type killedAllMsg struct{ err error }
+
+// confirmKillAll removes every pane on the host, then quits.
+func (m *Model) confirmKillAll() tea.Cmd {
+	return m.confirm("kill every pane and quit? y/n", func(m *Model) tea.Cmd {
+		h := m.host
+		ids := make([]string, 0, len(m.panes))
+		for id, p := range m.panes {
+			if p.state != paneMissing {
+				ids = append(ids, id)
+			}
+		}
+		m.setStatus("killing every pane…", false)
+		return func() tea.Msg {
+			var first error
+			for _, id := range ids {
+				ctx, cancel := context.WithTimeout(context.Background(), killTimeout)
+				if err := h.Remove(ctx, id); err != nil && first == nil {
+					first = err
+				}
+				cancel()
+			}
+			return killedAllMsg{err: first}
+		}
+	})
+}
+
+// onKilledAll quits after kill-all, leaving an empty layout behind.
+func (m *Model) onKilledAll(msg killedAllMsg) tea.Cmd {
+	if msg.err != nil {
+		m.setStatus(fmt.Sprintf("kill all: %v", msg.err), true)
+		return nil
+	}
+	for id := range m.panes {
+		m.panes[id].closeStream()
+	}
+	m.panes, m.tree = map[string]*pane{}, &layout.Tree{}
+	return m.quit()
+}
+
+// parseKind is the inverse of persist.Kind.String.
+func parseKind(s string) (persist.Kind, bool) {
+	for _, k := range []persist.Kind{persist.KindAgent, persist.KindShell, persist.KindRun} {
+		if k.String() == s {
+			return k, true
+		}
+	}
+	return 0, false
+}

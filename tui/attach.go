@@ -1,0 +1,265 @@
+package tui
+
+// This file is `clowder attach PANE`: one pane, raw, in this terminal, like
+// dtach. The pane's current screen is drawn from one screen frame, then raw
+// output streams from exactly that frame's sequence number (no byte lost or
+// repeated); keystrokes go as they are to the PTY master the host passed,
+// so the outer terminal is put in the pane's input modes first. Ctrl-\
+// detaches; the pane keeps running.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+
+	"github.com/charmbracelet/x/term"
+
+	"clowder/supervisor"
+)
+
+// detachKey is Ctrl-\ as a plain byte and as the kitty keyboard protocol
+// sends it (when the pane turned that protocol on).
+var detachKeys = [][]byte{{0x1c}, []byte("\x1b[92;5u")}
+
+// ErrDetached ends Attach when the user pressed the detach key.
+var ErrDetached = errors.New("detached")
+
+// Attach runs the attach session until detach, the pane's exit, or ctx's end.
+func Attach(ctx context.Context, c *supervisor.Client, pane string, in *os.File, out io.Writer) error {
+	first, err := firstFrame(ctx, c, pane)
+	if err != nil {
+		return err
+	}
+	sub, err := c.Subscribe(ctx, supervisor.SubscribeReq{Pane: pane, Raw: true, FromSeq: first.Seq, WantFd: true})
+	if err != nil {
+		return err
+	}
+	defer sub.Close()
+	if sub.Master == nil {
+		return fmt.Errorf("attach %s: the host passed no terminal (is the pane running?)", pane)
+	}
+	restore, err := enterRaw(in, out, first)
+	if err != nil {
+		return err
+	}
+	defer restore()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go followSize(ctx, c, pane, in)
+	keys := make(chan error, 1)
+	go func() { keys <- copyKeys(in, sub.Master) }()
+	return streamOut(ctx, sub, out, keys)
+}
+
+// firstFrame takes one full screen frame of the pane.
+func firstFrame(ctx context.Context, c *supervisor.Client, pane string) (*supervisor.ScreenFrame, error) {
+	s, err := c.Subscribe(ctx, supervisor.SubscribeReq{Pane: pane, Screen: true})
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	for m := range s.C {
+		if f, ok := m.(*supervisor.ScreenFrame); ok && f.Full {
+			return f, nil
+		}
+	}
+	return nil, fmt.Errorf("attach %s: no screen from the host: %v", pane, s.Err())
+}
+
+// enterRaw puts the terminal in raw mode and in the pane's state: its
+// screen, cursor and input modes. The returned func undoes both.
+func enterRaw(in *os.File, out io.Writer, f *supervisor.ScreenFrame) (func(), error) {
+	st, err := term.MakeRaw(in.Fd())
+	if err != nil {
+		return nil, fmt.Errorf("attach: this is not a terminal: %w", err)
+	}
+	io.WriteString(out, drawFrame(f)+modesOn(f.Modes))
+	return func() {
+		io.WriteString(out, modesOff(f.Modes)+"\x1b[0m\r\n[detached]\r\n")
+		_ = term.Restore(in.Fd(), st) // best effort: the terminal may be gone
+	}, nil
+}
+
+// copyKeys sends keystrokes to the master until the detach key.
+func copyKeys(in io.Reader, master io.Writer) error {
+	buf := make([]byte, 4096)
+	for {
+		n, err := in.Read(buf)
+		if err != nil {
+			return err
+		}
+		b := buf[:n]
+		for _, k := range detachKeys {
+			if i := bytes.Index(b, k); i >= 0 {
+				_, _ = master.Write(b[:i]) // what was typed before the detach key
+				return ErrDetached
+			}
+		}
+		if _, err := master.Write(b); err != nil {
+			return fmt.Errorf("write to the pane: %w", err)
+		}
+	}
+}
+
+// streamOut copies raw output to out until the keys goroutine ends or the
+// pane's output ends.
+func streamOut(ctx context.Context, sub *supervisor.Subscription, out io.Writer, keys <-chan error) error {
+	for {
+		select {
+		case err := <-keys:
+			if errors.Is(err, ErrDetached) {
+				return nil
+			}
+			return err
+		case m, ok := <-sub.C:
+			if !ok {
+				return sub.Err()
+			}
+			if ch, ok := m.(*supervisor.OutputChunk); ok {
+				if _, err := out.Write(ch.Data); err != nil {
+					return err
+				}
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// followSize passes the terminal's size to the pane now and on SIGWINCH.
+func followSize(ctx context.Context, c *supervisor.Client, pane string, in *os.File) {
+	winch := make(chan os.Signal, 1)
+	signal.Notify(winch, syscall.SIGWINCH)
+	defer signal.Stop(winch)
+	for {
+		if w, h, err := term.GetSize(in.Fd()); err == nil {
+			_ = c.Resize(ctx, pane, uint16(w), uint16(h)) // best effort: a failed resize leaves the old size
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-winch:
+		}
+	}
+}
+
+// drawFrame renders a full frame: clear, every row with its styles, the
+// cursor where the pane has it.
+func drawFrame(f *supervisor.ScreenFrame) string {
+	var b bytes.Buffer
+	if f.Modes.Flags&supervisor.ModeAltScreen != 0 {
+		b.WriteString("\x1b[?1049h")
+	}
+	b.WriteString("\x1b[0m\x1b[H\x1b[2J")
+	for _, l := range f.Lines {
+		b.WriteString("\x1b[" + strconv.Itoa(int(l.Y)+1) + ";1H")
+		writeCells(&b, l.Cells)
+	}
+	b.WriteString("\x1b[0m\x1b[" + strconv.Itoa(int(f.Cursor.Y)+1) + ";" + strconv.Itoa(int(f.Cursor.X)+1) + "H")
+	if !f.Cursor.Visible {
+		b.WriteString("\x1b[?25l")
+	}
+	return b.String()
+}
+
+// writeCells writes a row's cells with SGR changes between them.
+func writeCells(b *bytes.Buffer, cells []supervisor.FrameCell) {
+	var last string
+	for _, c := range cells {
+		if c.Width == 0 {
+			continue
+		}
+		if s := cellSGR(c); s != last {
+			b.WriteString(s)
+			last = s
+		}
+		b.WriteString(max(c.Text, " "))
+	}
+}
+
+// cellSGR is the SGR sequence that sets exactly c's style.
+func cellSGR(c supervisor.FrameCell) string {
+	s := "\x1b[0"
+	for _, a := range []struct {
+		bit  supervisor.FrameAttr
+		code string
+	}{
+		{supervisor.AttrBold, ";1"}, {supervisor.AttrDim, ";2"}, {supervisor.AttrItalic, ";3"},
+		{supervisor.AttrBlink, ";5"}, {supervisor.AttrReverse, ";7"}, {supervisor.AttrHidden, ";8"},
+		{supervisor.AttrStrike, ";9"},
+	} {
+		if c.Attrs&a.bit != 0 {
+			s += a.code
+		}
+	}
+	if u := c.Attrs.Underline(); u != 0 {
+		s += ";4:" + strconv.Itoa(int(u))
+	}
+	return s + colorSGR(c.Fg, "38") + colorSGR(c.Bg, "48") + colorSGR(c.UL, "58") + "m"
+}
+
+func colorSGR(c supervisor.FrameColor, which string) string {
+	if i, ok := c.Index(); ok {
+		return ";" + which + ":5:" + strconv.Itoa(int(i))
+	}
+	if r, g, b, ok := c.RGB(); ok {
+		return fmt.Sprintf(";%s:2::%d:%d:%d", which, r, g, b)
+	}
+	return ""
+}
+
+// modesOn puts the outer terminal in the pane's input modes, so the bytes
+// it sends for keys, pastes and the mouse are what the pane expects.
+func modesOn(m supervisor.FrameModes) string {
+	var b bytes.Buffer
+	for _, x := range inputModes(m) {
+		b.WriteString("\x1b[?" + x + "h")
+	}
+	if m.Flags&supervisor.ModeAppKeypad != 0 {
+		b.WriteString("\x1b=")
+	}
+	if m.KittyKeys != 0 {
+		b.WriteString("\x1b[>" + strconv.Itoa(int(m.KittyKeys)) + "u")
+	}
+	if m.ModifyOtherKeys != 0 {
+		b.WriteString("\x1b[>4;" + strconv.Itoa(int(m.ModifyOtherKeys)) + "m")
+	}
+	return b.String()
+}
+
+// modesOff undoes modesOn and leaves the alternate screen.
+func modesOff(m supervisor.FrameModes) string {
+	var b bytes.Buffer
+	for _, x := range inputModes(m) {
+		b.WriteString("\x1b[?" + x + "l")
+	}
+	b.WriteString("\x1b>\x1b[<u\x1b[>4;0m\x1b[?25h")
+	if m.Flags&supervisor.ModeAltScreen != 0 {
+		b.WriteString("\x1b[?1049l")
+	}
+	return b.String()
+}
+
+// inputModes lists the DEC private modes to mirror.
+func inputModes(m supervisor.FrameModes) []string {
+	var out []string
+	add := func(on bool, mode string) {
+		if on {
+			out = append(out, mode)
+		}
+	}
+	add(m.Flags&supervisor.ModeAppCursor != 0, "1")
+	add(m.Flags&supervisor.ModeBracketedPaste != 0, "2004")
+	add(m.Flags&supervisor.ModeFocusReport != 0, "1004")
+	mouse := []string{"", "9", "1000", "1002", "1003"}
+	add(m.Mouse > 0 && int(m.Mouse) < len(mouse), mouse[min(int(m.Mouse), len(mouse)-1)])
+	enc := []string{"", "1005", "1006", "1015"}
+	add(m.MouseEncoding > 0 && int(m.MouseEncoding) < len(enc), enc[min(int(m.MouseEncoding), len(enc)-1)])
+	return out
+}

@@ -1,0 +1,251 @@
+package tui
+
+// This file is the host I/O of the TUI: each function returns a tea.Cmd
+// that makes one host call (or reads layout.json) on bubbletea's Cmd
+// goroutine and returns what happened as a message. None of them touches
+// the model.
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"clowder/layout"
+	"clowder/panes"
+	"clowder/persist"
+	"clowder/supervisor"
+)
+
+// Time limits of host calls. A kill waits out the pane's grace period.
+const (
+	callTimeout = 10 * time.Second
+	killTimeout = 60 * time.Second
+)
+
+// startMsg carries layout.json and the host's panes, read at start.
+type startMsg struct {
+	saved *savedLayout
+	infos []supervisor.PaneInfo
+	err   error // the host's list failed
+	lerr  error // layout.json was unreadable (started fresh)
+}
+
+// eventsMsg says the event stream opened (or why not).
+type eventsMsg struct {
+	stream Stream
+	err    error
+}
+
+// subscribedMsg says a pane's screen stream opened (or why not).
+type subscribedMsg struct {
+	pane   string
+	token  int
+	stream Stream
+	err    error
+}
+
+// placement says where a spawned pane goes in the tree.
+type placement struct {
+	target  string // the pane to split; "" on an empty tree
+	axis    layout.Axis
+	side    layout.Side
+	replace string // respawn: the pane whose place the new one takes
+	then    *spawnSpec
+}
+
+// spawnSpec is a pane to start.
+type spawnSpec struct {
+	kind     persist.Kind
+	adapter  string // agents only
+	argv     []string
+	cwd      string
+	name     string
+	label    string
+	worktree bool
+	size     layout.Size
+}
+
+// spawnedMsg carries a spawn's result.
+type spawnedMsg struct {
+	info  supervisor.PaneInfo
+	place placement
+	label string
+	err   error
+}
+
+// resizedMsg says a resize call finished.
+type resizedMsg struct {
+	pane string
+	err  error
+}
+
+// doneMsg is the result of a call whose only answer is an error.
+type doneMsg struct {
+	op  string
+	err error
+}
+
+// savedMsg says a layout.json save finished.
+type savedMsg struct{ err error }
+
+// historyMsg carries a page of scrollback for copy mode.
+type historyMsg struct {
+	pane string
+	rows *supervisor.HistoryRows
+	err  error
+}
+
+// startCmd reads layout.json and lists the host's panes.
+func (m *Model) startCmd() tea.Cmd {
+	h, path := m.host, m.saver.path
+	return func() tea.Msg {
+		var msg startMsg
+		if path != "" {
+			raw, err := persist.LoadLayout(path)
+			if err == nil {
+				msg.saved, err = decodeLayout(raw)
+			}
+			msg.lerr = err
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		msg.infos, msg.err = h.List(ctx)
+		return msg
+	}
+}
+
+// eventsCmd opens the event stream.
+func (m *Model) eventsCmd() tea.Cmd {
+	h := m.host
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		s, err := h.Events(ctx)
+		return eventsMsg{stream: s, err: err}
+	}
+}
+
+// waitMail waits for the mailbox (mailbox.go).
+func (m *Model) waitMail() tea.Cmd {
+	mb := m.mail
+	return func() tea.Msg { return mb.wait() }
+}
+
+// subscribeCmd opens pane's screen stream; token tells it from others.
+func (m *Model) subscribeCmd(pane string, token int, wantFd bool) tea.Cmd {
+	h := m.host
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		s, err := h.Subscribe(ctx, pane, wantFd)
+		return subscribedMsg{pane: pane, token: token, stream: s, err: err}
+	}
+}
+
+// spawnCmd creates the worktree if asked, then starts the pane.
+func (m *Model) spawnCmd(s spawnSpec, place placement) tea.Cmd {
+	h, env, ads, base := m.host, m.opts.Env, m.opts.Adapters, m.opts.Config.WorktreesBase(m.opts.Paths)
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		req, err := spawnRequest(ctx, s, env, ads, base)
+		if err != nil {
+			return spawnedMsg{place: place, err: err}
+		}
+		r, err := h.Spawn(ctx, req)
+		return spawnedMsg{info: r.Pane, place: place, label: s.label, err: err}
+	}
+}
+
+// spawnRequest builds the host's request for s.
+func spawnRequest(ctx context.Context, s spawnSpec, env []string, ads *panes.Adapters, wtBase string) (supervisor.SpawnReq, error) {
+	req := supervisor.SpawnReq{Nonce: nonce(), Argv: s.argv, Name: s.name, Kind: s.kind.String(),
+		Adapter: s.adapter, Cwd: s.cwd, Env: env, Cols: uint16(s.size.W), Rows: uint16(s.size.H)}
+	if s.kind == persist.KindAgent && s.adapter != "" {
+		ad, err := ads.Get(s.adapter)
+		if err != nil {
+			return req, err
+		}
+		if len(req.Argv) == 0 {
+			req.Argv = ad.Argv()
+		}
+		for k, v := range ad.Env {
+			req.Env = append(req.Env, k+"="+v)
+		}
+	}
+	if s.worktree {
+		wt, err := panes.CreateWorktree(ctx, panes.WorktreeRequest{Dir: s.cwd, Name: s.name, Root: wtBase})
+		if err != nil {
+			return req, err
+		}
+		req.Cwd = wt.Path
+	}
+	return req, nil
+}
+
+// nonce makes spawns idempotent on the host.
+func nonce() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b) // never fails (crypto/rand panics instead)
+	return hex.EncodeToString(b)
+}
+
+// resizeCmd sets a pane's size on the host, which sets TIOCSWINSZ on the
+// master: the TUI holds a master dup but the ioctl is the supervisor's
+// business (deps_test.go keeps x/sys/unix there), and one host call per
+// layout change costs nothing that matters.
+func (m *Model) resizeCmd(pane string, sz layout.Size) tea.Cmd {
+	h := m.host
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		return resizedMsg{pane: pane, err: h.Resize(ctx, pane, uint16(sz.W), uint16(sz.H))}
+	}
+}
+
+// callCmd runs one host call whose answer is only an error.
+func (m *Model) callCmd(op string, timeout time.Duration, call func(context.Context, Host) error) tea.Cmd {
+	h := m.host
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		return doneMsg{op: op, err: call(ctx, h)}
+	}
+}
+
+// inputCmd sends bytes through the host, for when the master is not ours
+// or a direct write failed.
+func (m *Model) inputCmd(pane string, data []byte) tea.Cmd {
+	return m.callCmd("input", callTimeout, func(ctx context.Context, h Host) error {
+		return h.Input(ctx, supervisor.InputReq{Pane: pane, Data: data})
+	})
+}
+
+// historyCmd fetches count scrollback lines before line end (or the last
+// count if end is 0 and fromEnd).
+func (m *Model) historyCmd(pane string, from uint64, count int, fromEnd bool) tea.Cmd {
+	h := m.host
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		rows, err := h.History(ctx, supervisor.HistoryReq{Pane: pane, From: from, Count: count, FromEnd: fromEnd})
+		return historyMsg{pane: pane, rows: rows, err: err}
+	}
+}
+
+// saveCmd writes layout.json now (structure changes and drag ends).
+func (m *Model) saveCmd() tea.Cmd {
+	if m.saver.path == "" || !m.started {
+		return nil
+	}
+	doc, err := encodeLayout(m.tree, m.panes)
+	if err != nil {
+		return func() tea.Msg { return savedMsg{err: err} }
+	}
+	m.saveSeq++
+	seq, s := m.saveSeq, m.saver
+	return func() tea.Msg { return savedMsg{err: s.save(seq, doc)} }
+}

@@ -1,0 +1,281 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"clowder/panes"
+	"clowder/persist"
+	"clowder/supervisor"
+)
+
+// fakeHost records calls and answers them from memory.
+type fakeHost struct {
+	mu      sync.Mutex
+	infos   []supervisor.PaneInfo
+	spawned []supervisor.SpawnReq
+	removed []string
+	killed  []string
+	inputs  []supervisor.InputReq
+	resizes []string
+	streams []*fakeStream
+	history *supervisor.HistoryRows
+	next    int
+	t       *testing.T
+}
+
+func (h *fakeHost) List(context.Context) ([]supervisor.PaneInfo, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]supervisor.PaneInfo(nil), h.infos...), nil
+}
+
+func (h *fakeHost) Spawn(_ context.Context, req supervisor.SpawnReq) (supervisor.SpawnedReply, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.next++
+	h.spawned = append(h.spawned, req)
+	info := supervisor.PaneInfo{ID: fmt.Sprintf("n%d", h.next), Name: fmt.Sprintf("new%d", h.next),
+		Kind: req.Kind, Adapter: req.Adapter, State: "running", Cwd: req.Cwd, Argv: req.Argv}
+	h.infos = append(h.infos, info)
+	return supervisor.SpawnedReply{Pane: info}, nil
+}
+
+func (h *fakeHost) Subscribe(_ context.Context, pane string, wantFd bool) (Stream, error) {
+	s := &fakeStream{c: make(chan supervisor.Message)}
+	if wantFd {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return nil, err
+		}
+		s.r, s.w = r, w
+	}
+	h.mu.Lock()
+	h.streams = append(h.streams, s)
+	h.mu.Unlock()
+	return s, nil
+}
+
+func (h *fakeHost) Events(context.Context) (Stream, error) {
+	return &fakeStream{c: make(chan supervisor.Message)}, nil
+}
+
+func (h *fakeHost) Input(_ context.Context, req supervisor.InputReq) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.inputs = append(h.inputs, req)
+	return nil
+}
+
+func (h *fakeHost) Paste(context.Context, supervisor.PasteReq) error { return nil }
+
+func (h *fakeHost) Resize(_ context.Context, pane string, cols, rows uint16) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.resizes = append(h.resizes, fmt.Sprintf("%s %dx%d", pane, cols, rows))
+	return nil
+}
+
+func (h *fakeHost) Kill(_ context.Context, pane string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.killed = append(h.killed, pane)
+	return nil
+}
+
+func (h *fakeHost) Remove(_ context.Context, pane string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.removed = append(h.removed, pane)
+	return nil
+}
+
+func (h *fakeHost) History(context.Context, supervisor.HistoryReq) (*supervisor.HistoryRows, error) {
+	if h.history == nil {
+		return &supervisor.HistoryRows{Cols: 80}, nil
+	}
+	return h.history, nil
+}
+
+func (h *fakeHost) Close() error { return nil }
+
+// fakeStream is a subscription whose master is a pipe the test reads.
+type fakeStream struct {
+	c    chan supervisor.Message
+	r, w *os.File
+	once sync.Once
+}
+
+func (s *fakeStream) C() <-chan supervisor.Message { return s.c }
+func (s *fakeStream) Master() *os.File {
+	if s.w == nil {
+		return nil
+	}
+	return s.w
+}
+func (s *fakeStream) Err() error { return nil }
+func (s *fakeStream) Close() error {
+	s.once.Do(func() {
+		close(s.c)
+		if s.w != nil {
+			_ = s.w.Close()
+		}
+	})
+	return nil
+}
+
+// read returns what the pane received, waiting up to a deadline for n bytes.
+func (s *fakeStream) read(t *testing.T, n int) string {
+	t.Helper()
+	if err := s.r.SetReadDeadline(time.Now().Add(5 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, n)
+	got := 0
+	for got < n {
+		k, err := s.r.Read(buf[got:])
+		if err != nil {
+			t.Fatalf("read from pane master after %q: %v", buf[:got], err)
+		}
+		got += k
+	}
+	return string(buf)
+}
+
+// fakeClipboard is a clipboard with no tool.
+type fakeClipboard struct{ copied []string }
+
+func (c *fakeClipboard) Copy(text string) (bool, error) {
+	c.copied = append(c.copied, text)
+	return true, nil
+}
+func (c *fakeClipboard) Paste() (string, bool, error) { return "from clipboard", true, nil }
+
+// newTestModel builds a model over a fake host with the given host panes,
+// an optional saved layout, at 80x24.
+func newTestModel(t *testing.T, infos []supervisor.PaneInfo, cfg func(*persist.Config)) (*Model, *fakeHost) {
+	t.Helper()
+	h := &fakeHost{infos: infos, next: 100, t: t}
+	c := persist.DefaultConfig()
+	c.TUI.DefaultAdapter = ""
+	if cfg != nil {
+		cfg(&c)
+	}
+	dir := t.TempDir()
+	m, err := New(Options{Host: h, Config: c, Paths: persist.Paths{StateDir: dir},
+		Adapters: panes.NewAdapters(c.Agents, "/bin/sh"), Cwd: "/work", Clipboard: &fakeClipboard{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.mail.close() // tests deliver frames themselves; wait returns at once
+	t.Cleanup(m.Close)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	settle(t, m, m.startCmd())
+	return m, h
+}
+
+// settle runs cmd and every command its messages lead to, feeding each
+// message to Update, until nothing is left. Timers (tea.Tick) are run too.
+func settle(t *testing.T, m *Model, cmd tea.Cmd) {
+	t.Helper()
+	queue := []tea.Cmd{cmd}
+	for steps := 0; len(queue) > 0; steps++ {
+		if steps > 1000 {
+			t.Fatal("commands did not settle")
+		}
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case nil:
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case tea.QuitMsg:
+			m.quitting = true
+		default:
+			if isTeaInternal(msg) {
+				continue
+			}
+			_, next := m.Update(msg)
+			queue = append(queue, next)
+		}
+	}
+}
+
+// isTeaInternal reports bubbletea's own messages (clipboard, etc.) that
+// only the program acts on.
+func isTeaInternal(msg tea.Msg) bool {
+	switch msg.(type) {
+	case repeatEndMsg, startMsg, mailMsg, eventsMsg, subscribedMsg, spawnedMsg, resizedMsg,
+		doneMsg, savedMsg, historyMsg, killedAllMsg, clipboardMsg, tea.ClipboardMsg:
+		return false
+	}
+	return true
+}
+
+// press sends one key press (and settles what follows).
+func press(t *testing.T, m *Model, k tea.Key) {
+	t.Helper()
+	_, cmd := m.Update(tea.KeyPressMsg(k))
+	settle(t, m, cmd)
+}
+
+// typeText presses each rune as a typed key.
+func typeText(t *testing.T, m *Model, s string) {
+	t.Helper()
+	for _, r := range s {
+		press(t, m, tea.Key{Code: r, Text: string(r)})
+	}
+}
+
+// prefix presses the default prefix (C-Space).
+func prefix(t *testing.T, m *Model) {
+	t.Helper()
+	press(t, m, tea.Key{Code: tea.KeySpace, Mod: tea.ModCtrl})
+}
+
+// frame sends a full frame of text rows to pane id.
+func frame(t *testing.T, m *Model, id string, cols, rows int, modes supervisor.FrameModes, lines ...string) {
+	t.Helper()
+	f := &supervisor.ScreenFrame{Pane: id, Cols: uint16(cols), Rows: uint16(rows), Full: true, Modes: modes,
+		Cursor: supervisor.FrameCursor{Visible: true}}
+	for y := 0; y < rows; y++ {
+		row := supervisor.FrameRow{Y: uint16(y)}
+		if y < len(lines) {
+			for _, r := range lines[y] {
+				row.Cells = append(row.Cells, supervisor.FrameCell{Text: string(r), Width: 1})
+			}
+			f.Cursor.Y, f.Cursor.X = uint16(y), uint16(len(lines[y]))
+		}
+		f.Lines = append(f.Lines, row)
+	}
+	_, cmd := m.Update(mailMsg{frames: map[string]*supervisor.ScreenFrame{id: f}})
+	settle(t, m, cmd)
+}
+
+// running returns a running shell pane's description.
+func running(id, name string) supervisor.PaneInfo {
+	return supervisor.PaneInfo{ID: id, Name: name, Kind: "shell", State: "running", Attention: "idle",
+		Cwd: "/work/" + name, Argv: []string{"/bin/sh"}}
+}
+
+// streamOf returns the open stream of pane id.
+func streamOf(t *testing.T, m *Model, id string) *fakeStream {
+	t.Helper()
+	p := m.panes[id]
+	if p == nil || p.stream == nil {
+		t.Fatalf("pane %s has no stream", id)
+	}
+	return p.stream.(*fakeStream)
+}
+
+// teaWindowSize builds a window size message.
+func teaWindowSize(w, h int) tea.Msg { return tea.WindowSizeMsg{Width: w, Height: h} }

@@ -1,0 +1,106 @@
+package tui
+
+// This file is the TUI's view of the host: the few protocol operations it
+// uses, as an interface, so that Update can be tested against a fake with
+// no host, and clientHost, the real one over a *supervisor.Client. The
+// real host is exercised by end-to-end tests.
+
+import (
+	"context"
+	"os"
+
+	"clowder/supervisor"
+)
+
+// Host is what the TUI asks of the host. Every method may be called from
+// any goroutine (Cmds run concurrently) and blocks until the host answers
+// or ctx ends.
+type Host interface {
+	List(ctx context.Context) ([]supervisor.PaneInfo, error)
+	Spawn(ctx context.Context, req supervisor.SpawnReq) (supervisor.SpawnedReply, error)
+	// Subscribe opens a screen subscription to pane, with the PTY master
+	// dup when the pane runs and the transport passes fds.
+	Subscribe(ctx context.Context, pane string, wantFd bool) (Stream, error)
+	// Events opens the pane-event subscription for every pane.
+	Events(ctx context.Context) (Stream, error)
+	Input(ctx context.Context, req supervisor.InputReq) error
+	Paste(ctx context.Context, req supervisor.PasteReq) error
+	Resize(ctx context.Context, pane string, cols, rows uint16) error
+	Kill(ctx context.Context, pane string) error
+	Remove(ctx context.Context, pane string) error
+	History(ctx context.Context, req supervisor.HistoryReq) (*supervisor.HistoryRows, error)
+	// Close ends the connection; panes keep running.
+	Close() error
+}
+
+// Stream is an open subscription. C delivers *supervisor.ScreenFrame (for
+// screens) or *supervisor.PaneEvent (for events) and is closed when the
+// subscription ends; Err then says why (nil for a normal end). Master is
+// the PTY master dup or nil; the Stream owns it and Close closes it.
+type Stream interface {
+	C() <-chan supervisor.Message
+	Master() *os.File
+	Err() error
+	Close() error
+}
+
+// clientHost is Host over a protocol v1 client.
+type clientHost struct{ c *supervisor.Client }
+
+// NewHost wraps a connected client as the TUI's Host; Close closes it.
+func NewHost(c *supervisor.Client) Host { return clientHost{c: c} }
+
+func (h clientHost) List(ctx context.Context) ([]supervisor.PaneInfo, error) { return h.c.List(ctx) }
+
+func (h clientHost) Spawn(ctx context.Context, req supervisor.SpawnReq) (supervisor.SpawnedReply, error) {
+	return h.c.Spawn(ctx, req)
+}
+
+func (h clientHost) Subscribe(ctx context.Context, pane string, wantFd bool) (Stream, error) {
+	wantFd = wantFd && h.c.HasCap(supervisor.CapFdPassing)
+	s, err := h.c.Subscribe(ctx, supervisor.SubscribeReq{Pane: pane, Screen: true, WantFd: wantFd})
+	if err != nil {
+		return nil, err
+	}
+	return subStream{s}, nil
+}
+
+func (h clientHost) Events(ctx context.Context) (Stream, error) {
+	s, err := h.c.Events(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return subStream{s}, nil
+}
+
+func (h clientHost) Input(ctx context.Context, req supervisor.InputReq) error {
+	return h.c.Input(ctx, req)
+}
+
+func (h clientHost) Paste(ctx context.Context, req supervisor.PasteReq) error {
+	return h.c.Paste(ctx, req)
+}
+
+func (h clientHost) Resize(ctx context.Context, pane string, cols, rows uint16) error {
+	return h.c.Resize(ctx, pane, cols, rows)
+}
+
+func (h clientHost) Kill(ctx context.Context, pane string) error {
+	return h.c.Kill(ctx, supervisor.KillReq{Pane: pane})
+}
+
+func (h clientHost) Remove(ctx context.Context, pane string) error { return h.c.Remove(ctx, pane) }
+
+func (h clientHost) History(ctx context.Context, req supervisor.HistoryReq) (*supervisor.HistoryRows, error) {
+	return h.c.History(ctx, req)
+}
+
+func (h clientHost) Close() error { return h.c.Close() }
+
+// subStream is Stream over a *supervisor.Subscription.
+type subStream struct{ s *supervisor.Subscription }
+
+func (s subStream) C() <-chan supervisor.Message { return s.s.C }
+func (s subStream) Master() *os.File             { return s.s.Master }
+func (s subStream) Err() error                   { return s.s.Err() }
+func (s subStream) Close() error                 { return s.s.Close() }

@@ -1,0 +1,155 @@
+package tui
+
+// This file is the coalescing mailbox between the host's streams and
+// Update. One goroutine per stream (watch) reads the stream's channel and
+// files what it gets here: the newest screen state per pane (frames merged,
+// so a flood of output in one pane is one pending frame), events in order,
+// and the ends of streams. Each filing signals a capacity-1 channel without
+// blocking; one Cmd (wait) at a time sleeps on it and hands everything
+// pending to Update as one mailMsg. So a burst is one Update and one render,
+// an idle host costs nothing, and a slow UI never blocks a stream (and
+// through it the host).
+//
+// Goroutines: watch runs until its stream's channel closes, which happens
+// when the stream is closed (Model closes every stream on quit and when a
+// pane leaves) or the host ends it. wait returns when the mailbox signals
+// or is closed.
+
+import (
+	"sync"
+
+	"clowder/supervisor"
+)
+
+// mailbox is safe for concurrent use.
+type mailbox struct {
+	mu     sync.Mutex
+	frames map[string]*supervisor.ScreenFrame
+	events []supervisor.PaneEvent
+	ended  []streamEnd
+	ready  chan struct{} // capacity 1: "something is pending"
+	done   chan struct{} // closed by close
+	closed bool
+}
+
+// streamEnd says a stream ended: pane "" is the events stream; token tells
+// a pane's current stream from one it replaced.
+type streamEnd struct {
+	pane  string
+	token int
+	err   error
+}
+
+// mailMsg is everything pending in the mailbox, delivered to Update.
+type mailMsg struct {
+	frames map[string]*supervisor.ScreenFrame
+	events []supervisor.PaneEvent
+	ended  []streamEnd
+}
+
+func newMailbox() *mailbox {
+	return &mailbox{frames: map[string]*supervisor.ScreenFrame{},
+		ready: make(chan struct{}, 1), done: make(chan struct{})}
+}
+
+// signal wakes the waiter without blocking.
+func (b *mailbox) signal() {
+	select {
+	case b.ready <- struct{}{}:
+	default:
+	}
+}
+
+// putFrame files a frame, merged into any still pending for its pane.
+func (b *mailbox) putFrame(pane string, f *supervisor.ScreenFrame) {
+	b.mu.Lock()
+	b.frames[pane] = mergeFrames(b.frames[pane], f)
+	b.mu.Unlock()
+	b.signal()
+}
+
+// putEvent files a pane event.
+func (b *mailbox) putEvent(e supervisor.PaneEvent) {
+	b.mu.Lock()
+	b.events = append(b.events, e)
+	b.mu.Unlock()
+	b.signal()
+}
+
+// putEnd files the end of a stream.
+func (b *mailbox) putEnd(e streamEnd) {
+	b.mu.Lock()
+	b.ended = append(b.ended, e)
+	b.mu.Unlock()
+	b.signal()
+}
+
+// take empties the mailbox.
+func (b *mailbox) take() mailMsg {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	m := mailMsg{frames: b.frames, events: b.events, ended: b.ended}
+	b.frames, b.events, b.ended = map[string]*supervisor.ScreenFrame{}, nil, nil
+	return m
+}
+
+// close makes wait return nil from now on. Idempotent.
+func (b *mailbox) close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.closed {
+		b.closed = true
+		close(b.done)
+	}
+}
+
+// wait blocks until something is pending and returns it as a mailMsg, or
+// returns nil once the mailbox is closed. Update runs exactly one wait at a
+// time (it starts the next when it gets a mailMsg).
+func (b *mailbox) wait() any {
+	select {
+	case <-b.ready:
+		return b.take()
+	case <-b.done:
+		return nil
+	}
+}
+
+// watch files everything a stream delivers until its channel closes. pane
+// is "" for the events stream. It runs on its own goroutine.
+func (b *mailbox) watch(s Stream, pane string, token int) {
+	for m := range s.C() {
+		switch v := m.(type) {
+		case *supervisor.ScreenFrame:
+			b.putFrame(pane, v)
+		case *supervisor.PaneEvent:
+			b.putEvent(*v)
+		}
+	}
+	b.putEnd(streamEnd{pane: pane, token: token, err: s.Err()})
+}
+
+// mergeFrames folds newer into older (nil if none) so that the result shows
+// what newer shows: a full or resized newer frame replaces older, else
+// newer's rows overwrite older's and its header (cursor, modes) wins.
+func mergeFrames(older, newer *supervisor.ScreenFrame) *supervisor.ScreenFrame {
+	if older == nil || newer.Full || newer.Cols != older.Cols || newer.Rows != older.Rows {
+		return newer
+	}
+	merged := *newer
+	merged.Full = older.Full
+	rows := make(map[uint16]supervisor.FrameRow, len(older.Lines)+len(newer.Lines))
+	for _, l := range older.Lines {
+		rows[l.Y] = l
+	}
+	for _, l := range newer.Lines {
+		rows[l.Y] = l
+	}
+	merged.Lines = make([]supervisor.FrameRow, 0, len(rows))
+	for y := uint16(0); y < newer.Rows; y++ {
+		if l, ok := rows[y]; ok {
+			merged.Lines = append(merged.Lines, l)
+		}
+	}
+	return &merged
+}

@@ -1,0 +1,74 @@
+package tui
+
+// This file is Update: one type switch that hands each message to its
+// handler (update_*.go), then rebuilds the view if anything changed.
+
+import (
+	tea "charm.land/bubbletea/v2"
+)
+
+// Update implements tea.Model.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.dispatch(msg)
+	if m.dirty {
+		m.view = m.render()
+		m.dirty = false
+	}
+	return m, cmd
+}
+
+// dispatch routes one message.
+func (m *Model) dispatch(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		return m.onWindowSize(msg)
+	case tea.KeyPressMsg:
+		return m.onKey(msg)
+	case tea.PasteMsg:
+		return m.pasteText(msg.Content)
+	case tea.ClipboardMsg:
+		return m.pasteText(msg.Content)
+	case clipboardMsg:
+		return m.onClipboard(msg)
+	case tea.MouseMsg:
+		return m.onMouse(msg)
+	case tea.FocusMsg, tea.BlurMsg:
+		return m.onOuterFocus(msg)
+	case repeatEndMsg:
+		return m.onRepeatEnd(msg)
+	}
+	return m.dispatchHost(msg)
+}
+
+// dispatchHost routes the messages of host I/O.
+func (m *Model) dispatchHost(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case startMsg:
+		return m.onStart(msg)
+	case mailMsg:
+		return m.onMail(msg)
+	case eventsMsg:
+		return m.onEvents(msg)
+	case subscribedMsg:
+		return m.onSubscribed(msg)
+	case spawnedMsg:
+		return m.onSpawned(msg)
+	case resizedMsg:
+		return m.onResized(msg)
+	case doneMsg:
+		return m.onDone(msg)
+	case savedMsg:
+		return m.onSaved(msg)
+	case historyMsg:
+		return m.onHistory(msg)
+	case killedAllMsg:
+		return m.onKilledAll(msg)
+	}
+	return nil
+}
+
+// onWindowSize lays the panes out on the new size.
+func (m *Model) onWindowSize(msg tea.WindowSizeMsg) tea.Cmd {
+	m.width, m.height, m.dirty = msg.Width, msg.Height, true
+	return m.syncSizes()
+}

@@ -1,0 +1,430 @@
+package tui
+
+// This file handles what the host says: the start-up reconciliation of
+// layout.json with the host's panes, screen frames and events from the
+// mailbox, and the answers to calls.
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	tea "charm.land/bubbletea/v2"
+
+	"clowder/layout"
+	"clowder/persist"
+	"clowder/supervisor"
+)
+
+// onStart builds the layout: layout.json's tree with the host's panes
+// (panes it lost shown as missing, panes it has that the file lacks added),
+// or on a first start the default layout (DESIGN.md §9).
+func (m *Model) onStart(msg startMsg) tea.Cmd {
+	if msg.err != nil {
+		m.hostDown = fmt.Sprintf("cannot list panes: %v", msg.err)
+		m.dirty = true
+		return nil
+	}
+	m.started, m.dirty = true, true
+	if msg.lerr != nil {
+		m.setStatus(fmt.Sprintf("layout.json not used: %v", msg.lerr), true)
+	}
+	live := map[string]supervisor.PaneInfo{}
+	for _, info := range msg.infos {
+		live[info.ID] = info
+	}
+	if msg.saved != nil {
+		m.restore(msg.saved, live)
+	}
+	for _, info := range msg.infos {
+		if !m.tree.Has(info.ID) {
+			m.addPane(newPane(info))
+		}
+	}
+	if m.tree.Len() == 0 {
+		return m.defaultLayout()
+	}
+	cmds := []tea.Cmd{m.syncSizes(), m.saveCmd()}
+	for _, id := range m.tree.Leaves() {
+		cmds = append(cmds, m.subscribe(m.panes[id]))
+	}
+	return tea.Batch(cmds...)
+}
+
+// restore takes layout.json's tree; its panes the host no longer has are
+// kept as missing, with what is needed to respawn them.
+func (m *Model) restore(saved *savedLayout, live map[string]supervisor.PaneInfo) {
+	m.tree = saved.tree
+	for _, id := range m.tree.Leaves() {
+		meta := saved.panes[id]
+		p := &pane{id: id, meta: meta, state: paneMissing}
+		if info, ok := live[id]; ok {
+			p.update(info)
+		}
+		p.meta.Label = meta.Label
+		m.panes[id] = p
+	}
+}
+
+// defaultLayout spawns the first start's panes: an agent (the configured
+// default adapter if installed, else the login shell) and a companion
+// shell to its right, both in the current directory.
+func (m *Model) defaultLayout() tea.Cmd {
+	first := m.shellSpec(m.opts.Cwd)
+	if name := m.opts.Config.TUI.DefaultAdapter; name != "" {
+		if ad, err := m.opts.Adapters.Get(name); err == nil {
+			if _, ok := ad.Installed(); ok && ad.Kind == persist.KindAgent {
+				first = spawnSpec{kind: persist.KindAgent, adapter: ad.Name, argv: ad.Argv(), cwd: m.opts.Cwd}
+			}
+		}
+	}
+	second := m.shellSpec(m.opts.Cwd)
+	second.size = m.halfSize(layout.Horizontal)
+	first.size = second.size
+	return m.spawn(first, placement{then: &second, axis: layout.Horizontal})
+}
+
+// shellSpec is a login shell in dir.
+func (m *Model) shellSpec(dir string) spawnSpec {
+	s := spawnSpec{kind: persist.KindShell, cwd: dir}
+	if ad, err := m.opts.Adapters.Get("shell"); err == nil {
+		s.argv = ad.Argv()
+	}
+	return s
+}
+
+// spawn starts a spawn Cmd and counts it in flight.
+func (m *Model) spawn(s spawnSpec, place placement) tea.Cmd {
+	m.spawning++
+	if s.cwd == "" {
+		s.cwd = m.opts.Cwd
+	}
+	if s.size == (layout.Size{}) {
+		s.size = m.halfSize(place.axis)
+	}
+	return m.spawnCmd(s, place)
+}
+
+// halfSize is about the size a split of the focused pane along axis
+// gives, so a new pane starts near its final size.
+func (m *Model) halfSize(axis layout.Axis) layout.Size {
+	r, ok := m.geometry().Pane(m.tree.Focus())
+	if !ok {
+		r = m.area()
+	}
+	if r.W <= 0 || r.H <= 0 {
+		return layout.Size{W: 80, H: 24}
+	}
+	if axis == layout.Horizontal {
+		r.W = (r.W - 1) / 2
+	} else {
+		r.H = (r.H - 1) / 2
+	}
+	return layout.Size{W: max(r.W, minPane.W), H: max(r.H, minPane.H)}
+}
+
+// onSpawned places a new pane, subscribes to it and starts any follow-up.
+func (m *Model) onSpawned(msg spawnedMsg) tea.Cmd {
+	m.spawning--
+	if msg.err != nil {
+		m.setStatus(fmt.Sprintf("spawn failed: %v", msg.err), true)
+		return m.placeUnplaced()
+	}
+	p := m.panes[msg.info.ID]
+	if p == nil {
+		p = newPane(msg.info)
+	}
+	p.meta.Label = msg.label
+	m.unplaced = slices.DeleteFunc(m.unplaced, func(id string) bool { return id == p.id })
+	m.place(p, msg.place)
+	cmds := []tea.Cmd{m.subscribe(p), m.syncSizes(), m.saveCmd(), m.placeUnplaced()}
+	if next := msg.place.then; next != nil {
+		cmds = append(cmds, m.spawn(*next, placement{target: p.id, axis: msg.place.axis}))
+	}
+	return tea.Batch(cmds...)
+}
+
+// place puts p into the tree where msg asked.
+func (m *Model) place(p *pane, pl placement) {
+	m.panes[p.id] = p
+	m.dirty = true
+	switch {
+	case m.tree.Has(p.id):
+	case pl.replace != "" && m.tree.Has(pl.replace):
+		m.replacePane(pl.replace, p.id)
+	case pl.target != "" && m.tree.Has(pl.target):
+		_ = m.tree.Split(pl.target, p.id, pl.axis, pl.side) // checked: target is in the tree, id is not
+	default:
+		m.addPane(p)
+		_ = m.tree.SetFocus(p.id) // checked: just added
+	}
+}
+
+// replacePane puts pane id where old was (old leaves the tree and the
+// model), keeping the focus there if old had it.
+func (m *Model) replacePane(old, id string) {
+	hadFocus := m.tree.Focus() == old
+	focus := m.tree.Focus()
+	_ = m.tree.Split(old, id, layout.Horizontal, layout.After) // checked by the caller
+	_ = m.tree.Close(old)                                      // id takes the split's place
+	if hadFocus {
+		focus = id
+	}
+	_ = m.tree.SetFocus(focus) // checked: focus is a leaf
+	if p := m.panes[old]; p != nil {
+		p.closeStream()
+	}
+	delete(m.panes, old)
+}
+
+// addPane adds p beside the largest pane, keeping focus and zoom.
+func (m *Model) addPane(p *pane) {
+	m.panes[p.id] = p
+	m.dirty = true
+	if m.tree.Len() == 0 {
+		*m.tree = *layout.New(p.id)
+		return
+	}
+	focus, zoom := m.tree.Focus(), m.tree.Zoomed()
+	target, axis := m.largestPane()
+	_ = m.tree.Split(target, p.id, axis, layout.After) // checked: target is a leaf, p.id is new
+	_ = m.tree.SetFocus(focus)                         // checked: still a leaf
+	if zoom != "" {
+		_ = m.tree.Zoom(zoom) // checked: still a leaf
+	}
+}
+
+// largestPane is the pane with the most cells and the axis to split it on
+// (across its longer side, counting a cell as twice as tall as wide).
+func (m *Model) largestPane() (string, layout.Axis) {
+	g := m.tree.SplitRects(m.area(), minPane)
+	best, bestArea, axis := m.tree.Leaves()[len(m.tree.Leaves())-1], -1, layout.Vertical
+	for _, p := range g.Panes {
+		if a := p.Rect.W * p.Rect.H; a > bestArea {
+			best, bestArea = p.ID, a
+			axis = layout.Vertical
+			if p.Rect.W > 2*p.Rect.H {
+				axis = layout.Horizontal
+			}
+		}
+	}
+	return best, axis
+}
+
+// placeUnplaced adds panes the host announced while spawns were in flight,
+// once none is.
+func (m *Model) placeUnplaced() tea.Cmd {
+	if m.spawning > 0 || len(m.unplaced) == 0 {
+		return nil
+	}
+	var cmds []tea.Cmd
+	for _, id := range m.unplaced {
+		if p := m.panes[id]; p != nil && !m.tree.Has(id) {
+			m.addPane(p)
+			cmds = append(cmds, m.subscribe(p))
+		}
+	}
+	m.unplaced = nil
+	return tea.Batch(append(cmds, m.syncSizes(), m.saveCmd())...)
+}
+
+// subscribe opens p's screen stream (with the master dup while it runs).
+func (m *Model) subscribe(p *pane) tea.Cmd {
+	if p == nil || p.state == paneMissing {
+		return nil
+	}
+	p.closeStream()
+	m.nextToken++
+	p.token = m.nextToken
+	return m.subscribeCmd(p.id, p.token, !p.state.gone())
+}
+
+// onSubscribed attaches a stream to its pane and starts its watcher.
+func (m *Model) onSubscribed(msg subscribedMsg) tea.Cmd {
+	p := m.panes[msg.pane]
+	if msg.err != nil {
+		if p != nil && p.token == msg.token {
+			m.setStatus(fmt.Sprintf("cannot show pane %s: %v", p.name(), msg.err), true)
+		}
+		return nil
+	}
+	if p == nil || p.token != msg.token {
+		_ = msg.stream.Close() // best effort: the pane left or was resubscribed
+		return nil
+	}
+	p.stream, p.master = msg.stream, msg.stream.Master()
+	go m.mail.watch(msg.stream, p.id, p.token) // ends when the stream's channel closes
+	return nil
+}
+
+// onEvents starts the event stream's watcher.
+func (m *Model) onEvents(msg eventsMsg) tea.Cmd {
+	if msg.err != nil {
+		m.setStatus(fmt.Sprintf("no pane events: %v", msg.err), true)
+		return nil
+	}
+	go m.mail.watch(msg.stream, "", 0) // ends when the stream's channel closes
+	return nil
+}
+
+// onMail applies frames, events and stream ends, and waits for more.
+func (m *Model) onMail(msg mailMsg) tea.Cmd {
+	cmds := []tea.Cmd{m.waitMail()}
+	for id, f := range msg.frames {
+		if p := m.panes[id]; p != nil {
+			p.scr.apply(f)
+			m.dirty = true
+		}
+	}
+	for _, e := range msg.events {
+		cmds = append(cmds, m.onPaneEvent(e))
+	}
+	for _, e := range msg.ended {
+		cmds = append(cmds, m.onStreamEnd(e))
+	}
+	return tea.Batch(cmds...)
+}
+
+// onPaneEvent applies one event.
+func (m *Model) onPaneEvent(e supervisor.PaneEvent) tea.Cmd {
+	p := m.panes[e.Pane]
+	m.dirty = true
+	switch e.Kind {
+	case supervisor.EventAdded:
+		return m.onAdded(e)
+	case supervisor.EventExited:
+		if p != nil && e.Info != nil {
+			p.update(*e.Info)
+		}
+		if p != nil {
+			p.state, p.master = paneExited, nil
+		}
+	case supervisor.EventAttention:
+		if p != nil {
+			p.info.Attention = e.Attention
+		}
+	case supervisor.EventTitle:
+		if p != nil {
+			p.info.Title = e.Title
+		}
+	case supervisor.EventRemoved:
+		return m.dropPane(e.Pane)
+	}
+	return nil
+}
+
+// onAdded learns of a pane some client spawned. Ours are placed when their
+// spawn answers; others join the layout once no spawn of ours is in
+// flight, so that an event never races a spawn's placement.
+func (m *Model) onAdded(e supervisor.PaneEvent) tea.Cmd {
+	if e.Info == nil || m.tree.Has(e.Pane) {
+		return nil
+	}
+	if m.panes[e.Pane] == nil {
+		m.panes[e.Pane] = newPane(*e.Info)
+	}
+	if !m.started || m.spawning > 0 {
+		m.unplaced = append(m.unplaced, e.Pane)
+		return nil
+	}
+	m.unplaced = append(m.unplaced, e.Pane)
+	return m.placeUnplaced()
+}
+
+// dropPane removes a pane the host forgot from the layout.
+func (m *Model) dropPane(id string) tea.Cmd {
+	p := m.panes[id]
+	if p == nil {
+		return nil
+	}
+	p.closeStream()
+	delete(m.panes, id)
+	if m.copy != nil && m.copy.pane == id {
+		m.copy = nil
+	}
+	if m.tree.Has(id) {
+		_ = m.tree.Close(id) // checked: id is a leaf
+	}
+	return tea.Batch(m.syncSizes(), m.saveCmd())
+}
+
+// onStreamEnd notes a stream that ended: the events stream ending means
+// the host connection is gone; a pane's is resubscribed without the master
+// if the pane exited and the host still has it.
+func (m *Model) onStreamEnd(e streamEnd) tea.Cmd {
+	if e.pane == "" {
+		m.hostDown = "the connection to the host ended"
+		if e.err != nil {
+			m.hostDown = fmt.Sprintf("host connection lost: %v", e.err)
+		}
+		m.dirty = true
+		return nil
+	}
+	p := m.panes[e.pane]
+	if p == nil || p.token != e.token {
+		return nil
+	}
+	p.stream, p.master = nil, nil
+	var slow *supervisor.SlowConsumerError
+	if errors.As(e.err, &slow) {
+		return m.subscribe(p) // fell behind: a new subscription starts with a full frame
+	}
+	return nil
+}
+
+// syncSizes asks the host to resize every shown pane whose rectangle
+// changed. One call per pane is in flight at a time; a newer size waits
+// for it (onResized), so calls never arrive out of order.
+func (m *Model) syncSizes() tea.Cmd {
+	if m.width <= 0 || m.height <= 0 {
+		return nil
+	}
+	var cmds []tea.Cmd
+	for _, g := range m.geometry().Panes {
+		p := m.panes[g.ID]
+		if p == nil || g.Rect.Empty() {
+			continue
+		}
+		p.want = layout.Size{W: g.Rect.W, H: g.Rect.H}
+		cmds = append(cmds, m.resizeIfNeeded(p))
+	}
+	return tea.Batch(cmds...)
+}
+
+// resizeIfNeeded sends p's wanted size unless it is sent or a call is out.
+func (m *Model) resizeIfNeeded(p *pane) tea.Cmd {
+	if p.sizing || p.want == p.size || p.state.gone() {
+		return nil
+	}
+	p.sizing, p.size = true, p.want
+	return m.resizeCmd(p.id, p.want)
+}
+
+// onResized sends the next size if the layout moved on meanwhile.
+func (m *Model) onResized(msg resizedMsg) tea.Cmd {
+	p := m.panes[msg.pane]
+	if p == nil {
+		return nil
+	}
+	p.sizing = false
+	if msg.err != nil && !p.state.gone() {
+		m.setStatus(fmt.Sprintf("resize %s: %v", p.name(), msg.err), true)
+	}
+	return m.resizeIfNeeded(p)
+}
+
+// onDone reports a failed call.
+func (m *Model) onDone(msg doneMsg) tea.Cmd {
+	if msg.err != nil {
+		m.setStatus(fmt.Sprintf("%s: %v", msg.op, msg.err), true)
+	}
+	return nil
+}
+
+// onSaved reports a failed layout save.
+func (m *Model) onSaved(msg savedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.setStatus(msg.err.Error(), true)
+	}
+	return nil
+}

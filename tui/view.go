@@ -1,0 +1,204 @@
+package tui
+
+// This file builds the view: panes and borders (render.go), the status bar
+// (or the prompt in its place), the help overlay, and where the terminal's
+// cursor goes. Update calls render when the model changed; View returns
+// the result.
+
+import (
+	"image/color"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+
+	"clowder/layout"
+	"clowder/vtgrid"
+)
+
+// rgb is a truecolor value.
+func rgb(r, g, b uint8) color.Color { return ansi.RGBColor{R: r, G: g, B: b} }
+
+// newHelp is the help model styled with the theme.
+func newHelp(t Theme) help.Model {
+	h := help.New()
+	h.Styles.FullKey = lipgloss.NewStyle().Foreground(t.BorderFocus).Bold(true)
+	h.Styles.FullDesc = lipgloss.NewStyle().Foreground(t.OverlayFg)
+	h.Styles.FullSeparator = lipgloss.NewStyle()
+	return h
+}
+
+// render builds the whole view.
+func (m *Model) render() tea.View {
+	v := tea.View{AltScreen: true, MouseMode: tea.MouseModeCellMotion, ReportFocus: true}
+	if m.width <= 0 || m.height <= 0 {
+		return v
+	}
+	cv := lipgloss.NewCanvas(m.width, m.height)
+	geo := m.geometry()
+	m.paintBorders(cv, geo)
+	for _, gp := range geo.Panes {
+		if p := m.panes[gp.ID]; p != nil {
+			m.paintPane(cv, p, gp.Rect)
+		}
+	}
+	m.paintTitles(cv, geo)
+	m.paintEmpty(cv, geo)
+	m.paintStatus(cv)
+	if m.overlay == overlayHelp {
+		m.paintHelp(cv)
+	}
+	v.Content = cv.Render()
+	v.Cursor = m.cursor()
+	if p := m.focused(); p != nil && vtModes(p.scr.modes).Mouse == vtgrid.MouseAny {
+		v.MouseMode = tea.MouseModeAllMotion
+	}
+	return v
+}
+
+// paintEmpty says what is going on when there are no panes.
+func (m *Model) paintEmpty(cv *lipgloss.Canvas, geo layout.Geometry) {
+	if len(geo.Panes) > 0 || m.height < 3 {
+		return
+	}
+	msg := "starting…"
+	if m.started && m.spawning == 0 {
+		msg = "no panes — " + m.km.Prefix.Help().Key + " " + firstKey(m.km.Bindings[ActNewShell].Help().Key) + " starts a shell"
+	}
+	putText(cv, 2, m.height/2, m.width-4, msg, uv.Style{Fg: m.theme.Title})
+}
+
+// paintStatus draws the bottom row: mode, panes needing input, messages,
+// host status; or the open prompt.
+func (m *Model) paintStatus(cv *lipgloss.Canvas) {
+	y := m.height - 1
+	base := uv.Style{Fg: m.theme.StatusFg, Bg: m.theme.StatusBg}
+	for x := 0; x < m.width; x++ {
+		cv.SetCell(x, y, &uv.Cell{Content: " ", Width: 1, Style: base})
+	}
+	if m.prompt != nil {
+		text, _ := m.prompt.line()
+		putText(cv, 0, y, m.width, " "+text, uv.Style{Fg: m.theme.OverlayFg, Bg: m.theme.OverlayBg, Attrs: uv.AttrBold})
+		return
+	}
+	x := 0
+	if tag := m.modeTag(); tag != "" {
+		x += putText(cv, x, y, m.width-x, " "+tag+" ", uv.Style{Fg: m.theme.StatusPrefixFg, Bg: m.theme.StatusPrefixBg, Attrs: uv.AttrBold})
+	}
+	if names := m.needsInput(); len(names) > 0 {
+		x += putText(cv, x, y, m.width-x, " needs input: "+strings.Join(names, ", ")+" ",
+			uv.Style{Fg: m.theme.StatusAttention, Bg: m.theme.StatusBg, Attrs: uv.AttrBold})
+	}
+	msg, style := m.status, base
+	if m.statusErr {
+		style.Fg = m.theme.StatusError
+	}
+	if m.hostDown != "" {
+		msg, style.Fg = "host: "+m.hostDown, m.theme.StatusError
+	}
+	right := " " + m.km.Prefix.Help().Key + " " + firstKey(m.km.Bindings[ActHelp].Help().Key) + " help "
+	x += putText(cv, x, y, max(m.width-x-len(right), 0), " "+msg, style)
+	if x+len(right) <= m.width {
+		putText(cv, m.width-len(right), y, len(right), right, base)
+	}
+}
+
+// modeTag names the input mode for the status bar.
+func (m *Model) modeTag() string {
+	switch {
+	case m.mode == modePrefix:
+		return "PREFIX"
+	case m.mode == modeRepeat:
+		return "RESIZE"
+	case m.copy != nil:
+		return "COPY"
+	}
+	return ""
+}
+
+// needsInput lists the names of the panes waiting for their user.
+func (m *Model) needsInput() []string {
+	var names []string
+	for _, id := range m.tree.Leaves() {
+		if p := m.panes[id]; p != nil && p.needsInput() {
+			names = append(names, p.name())
+		}
+	}
+	return names
+}
+
+// paintHelp draws the keymap in a box over the middle of the screen.
+func (m *Model) paintHelp(cv *lipgloss.Canvas) {
+	title := lipgloss.NewStyle().Bold(true).Foreground(m.theme.TitleFocus).
+		Render("clowder keys: press " + m.km.Prefix.Help().Key + ", then a key below (any key closes)")
+	body := lipgloss.JoinVertical(lipgloss.Left, title, "", m.helpColumns(m.width-6))
+	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(m.theme.OverlayBorder).
+		Padding(0, 1).Render(body)
+	x := max((m.width-lipgloss.Width(box))/2, 0)
+	y := max((m.height-lipgloss.Height(box))/2, 0)
+	uv.NewStyledString(box).Draw(cv, uv.Rect(x, y, lipgloss.Width(box), lipgloss.Height(box)))
+}
+
+// helpColumns lays the keymap's columns side by side, in as many rows of
+// columns as the width needs.
+func (m *Model) helpColumns(width int) string {
+	groups := m.km.FullHelp()
+	for per := len(groups); per > 1; per-- {
+		if out := m.helpRows(groups, per); lipgloss.Width(out) <= width {
+			return out
+		}
+	}
+	return m.helpRows(groups, 1)
+}
+
+// helpRows renders groups per columns to a row, rows separated by a blank line.
+func (m *Model) helpRows(groups [][]key.Binding, per int) string {
+	var rows []string
+	for i := 0; i < len(groups); i += per {
+		rows = append(rows, m.help.FullHelpView(groups[i:min(i+per, len(groups))]))
+	}
+	return strings.Join(rows, "\n\n")
+}
+
+// cursor places the terminal's cursor: in the prompt, at copy mode's
+// cursor, or at the focused pane's own cursor when it shows one.
+func (m *Model) cursor() *tea.Cursor {
+	if m.prompt != nil {
+		_, at := m.prompt.line()
+		return tea.NewCursor(min(1+at, m.width-1), m.height-1)
+	}
+	if m.overlay == overlayHelp {
+		return nil
+	}
+	p := m.focused()
+	r, ok := m.geometry().Pane(m.tree.Focus())
+	if p == nil || !ok {
+		return nil
+	}
+	if c := m.copy; c != nil && c.pane == p.id {
+		return tea.NewCursor(r.X+min(c.cur.x, r.W-1), r.Y+c.cur.y-c.top)
+	}
+	cur := p.scr.cursor
+	if !cur.Visible || p.state.gone() || int(cur.Y) >= r.H {
+		return nil
+	}
+	c := tea.NewCursor(r.X+min(int(cur.X), r.W-1), r.Y+int(cur.Y))
+	c.Shape, c.Blink = cursorShape(cur.Style)
+	return c
+}
+
+// cursorShape maps DECSCUSR 0-6 to a shape and blink.
+func cursorShape(style uint8) (tea.CursorShape, bool) {
+	blink := style == 0 || style%2 == 1
+	switch style {
+	case 3, 4:
+		return tea.CursorUnderline, blink
+	case 5, 6:
+		return tea.CursorBar, blink
+	}
+	return tea.CursorBlock, blink
+}

@@ -27,7 +27,7 @@ type fakeHost struct {
 	streams []*fakeStream
 	history *supervisor.HistoryRows
 	next    int
-	t       *testing.T
+	t       testing.TB
 }
 
 func (h *fakeHost) List(context.Context) ([]supervisor.PaneInfo, error) {
@@ -159,7 +159,7 @@ func (c *fakeClipboard) Paste() (string, bool, error) { return "from clipboard",
 
 // newTestModel builds a model over a fake host with the given host panes,
 // an optional saved layout, at 80x24.
-func newTestModel(t *testing.T, infos []supervisor.PaneInfo, cfg func(*persist.Config)) (*Model, *fakeHost) {
+func newTestModel(t testing.TB, infos []supervisor.PaneInfo, cfg func(*persist.Config)) (*Model, *fakeHost) {
 	t.Helper()
 	h := &fakeHost{infos: infos, next: 100, t: t}
 	c := persist.DefaultConfig()
@@ -182,7 +182,7 @@ func newTestModel(t *testing.T, infos []supervisor.PaneInfo, cfg func(*persist.C
 
 // settle runs cmd and every command its messages lead to, feeding each
 // message to Update, until nothing is left. Timers (tea.Tick) are run too.
-func settle(t *testing.T, m *Model, cmd tea.Cmd) {
+func settle(t testing.TB, m *Model, cmd tea.Cmd) {
 	t.Helper()
 	queue := []tea.Cmd{cmd}
 	for steps := 0; len(queue) > 0; steps++ {

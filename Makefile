@@ -42,9 +42,11 @@ golden:
 vtdiff:
 	VTDIFF=full $(GO) test -count=1 -run 'VTDiff' -v ./vtgrid/ | grep -E '^(vtdiff|\s+vtdiff|---|ok|FAIL)|differ'
 
-# Side-by-side figures with tmux and the other emulators (bench/README.md).
+# Side-by-side figures with tmux and the other emulators (bench/README.md),
+# then the in-process benchmarks: vtgrid's parser and the TUI's frame build.
 bench:
 	cd bench && $(GO) run ./cmd/report
+	$(GO) test -run '^$$' -bench . -benchmem ./vtgrid/ ./tui/
 
 run: build
 	./bin/clowder

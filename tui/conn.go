@@ -54,6 +54,9 @@ type placement struct {
 	side    layout.Side
 	replace string // respawn: the pane whose place the new one takes
 	then    *spawnSpec
+	// keepFocus leaves the focus where it was (the first start's companion
+	// shell opens beside the agent, which keeps the keyboard).
+	keepFocus bool
 }
 
 // spawnSpec is a pane to start.

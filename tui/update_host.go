@@ -139,7 +139,7 @@ func (m *Model) onSpawned(msg spawnedMsg) tea.Cmd {
 	m.place(p, msg.place)
 	cmds := []tea.Cmd{m.subscribe(p), m.syncSizes(), m.saveCmd(), m.placeUnplaced()}
 	if next := msg.place.then; next != nil {
-		cmds = append(cmds, m.spawn(*next, placement{target: p.id, axis: msg.place.axis}))
+		cmds = append(cmds, m.spawn(*next, placement{target: p.id, axis: msg.place.axis, keepFocus: true}))
 	}
 	return tea.Batch(cmds...)
 }
@@ -153,7 +153,11 @@ func (m *Model) place(p *pane, pl placement) {
 	case pl.replace != "" && m.tree.Has(pl.replace):
 		m.replacePane(pl.replace, p.id)
 	case pl.target != "" && m.tree.Has(pl.target):
+		focus := m.tree.Focus()
 		_ = m.tree.Split(pl.target, p.id, pl.axis, pl.side) // checked: target is in the tree, id is not
+		if pl.keepFocus {
+			_ = m.tree.SetFocus(focus) // checked: focus was a leaf and still is
+		}
 	default:
 		m.addPane(p)
 		_ = m.tree.SetFocus(p.id) // checked: just added

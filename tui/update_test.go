@@ -27,7 +27,7 @@ func TestFirstStartSpawnsShellAndCompanionWhenAdapterMissing(t *testing.T) {
 			t.Errorf("spawn %d = %+v, want a shell in /work", i, req)
 		}
 	}
-	if got := m.tree.String(); got != `(h 0.5 "n101" "n102") focus=n102 zoom=` {
+	if got := m.tree.String(); got != `(h 0.5 "n101" "n102") focus=n101 zoom=` { // the first pane (the agent) keeps the keyboard
 		t.Errorf("tree = %s", got)
 	}
 }

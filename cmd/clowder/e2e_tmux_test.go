@@ -88,6 +88,18 @@ func (o *outerTmux) waitScreen(want string) string {
 	}
 }
 
+// waitCount waits until want shows n times on the screen.
+func (o *outerTmux) waitCount(want string, n int) {
+	o.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for strings.Count(o.screen(), want) < n {
+		if time.Now().After(deadline) {
+			o.t.Fatalf("%q never showed %d times; the screen:\n%s", want, n, o.screen())
+		}
+		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
+	}
+}
+
 // shows reports whether the screen contains want within d.
 func (o *outerTmux) shows(want string, d time.Duration) bool {
 	deadline := time.Now().Add(d)

@@ -54,7 +54,7 @@ func TestE2ETUISurvivesSIGKILL(t *testing.T) {
 	o.waitScreen("$")
 	o.keys("-l", "echo "+marker)
 	o.keys("Enter")
-	o.waitScreen(marker + "\n")
+	o.waitCount(marker, 2) // the typed command and its output
 	before := e.livePanes()
 	o.resize(120, 40)
 	e.eventually(10*time.Second, "panes following the outer window", func() bool {

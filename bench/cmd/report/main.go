@@ -78,6 +78,11 @@ func run(w io.Writer, c config) error {
 		if err := runLatency(w, c); err != nil {
 			return err
 		}
+		if !c.skipTmux {
+			if err := runTUI(w, c); err != nil {
+				return err
+			}
+		}
 	}
 	if c.skipMemory {
 		return nil

@@ -1,0 +1,95 @@
+package tuibench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// world is a clowder TUI running in an outer tmux, on private directories.
+type world struct {
+	bin string
+	dir string
+	env []string
+	o   *outer
+}
+
+// startClowder starts the TUI at cols x rows whose first (focused) pane
+// runs agent and whose companion is a shell; extra shells are added with
+// `clowder new --shell` before the TUI starts.
+func startClowder(ctx context.Context, bin string, cols, rows int, agent string, extraShells int) (*world, error) {
+	dir, err := os.MkdirTemp("/tmp", "clwtui")
+	if err != nil {
+		return nil, err
+	}
+	w := &world{bin: bin, dir: dir}
+	w.env = append(os.Environ(), "CLOWDER_RUNTIME_DIR="+dir+"/run", "CLOWDER_STATE_DIR="+dir+"/state",
+		"CLOWDER_CONFIG="+dir+"/config.toml", "SHELL=/bin/sh", "PS1=$ ")
+	cfg := fmt.Sprintf("[tui]\ndefault_adapter = \"bench\"\n[agents.bench]\ncommand = [\"sh\", \"-c\", %q]\n", agent)
+	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(cfg), 0o600); err != nil {
+		return nil, err
+	}
+	line := "exec " + shellQuote(bin)
+	for _, kv := range w.env {
+		if strings.HasPrefix(kv, "CLOWDER_") || strings.HasPrefix(kv, "SHELL=") || strings.HasPrefix(kv, "PS1=") {
+			line = "export " + shellQuote(kv) + "; " + line
+		}
+	}
+	if w.o, err = startOuter(ctx, os.Environ(), cols, rows, line); err != nil {
+		w.close()
+		return nil, err
+	}
+	if err := w.o.waitFor(ctx, "help"); err != nil { // the status bar: the TUI is up
+		w.close()
+		return nil, err
+	}
+	for i := 0; i < extraShells; i++ {
+		if _, err := w.clowder(ctx, "new", "--shell"); err != nil {
+			w.close()
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// clowder runs a CLI command in the world.
+func (w *world) clowder(ctx context.Context, args ...string) (string, error) {
+	o := &outer{env: w.env}
+	_ = o
+	c := commandContext(ctx, w.bin, args...)
+	c.Env = w.env
+	out, err := c.CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("clowder %v: %w: %s", args, err, out)
+	}
+	return string(out), nil
+}
+
+// hostPID reads the host's pid from host status.
+func (w *world) hostPID(ctx context.Context) (int, error) {
+	out, err := w.clowder(ctx, "host", "status", "--json")
+	if err != nil {
+		return 0, err
+	}
+	i := strings.Index(out, `"pid":`)
+	if i < 0 {
+		return 0, fmt.Errorf("no pid in host status: %s", out)
+	}
+	rest := strings.TrimLeft(out[i+6:], " ")
+	end := strings.IndexAny(rest, ",}")
+	return strconv.Atoi(strings.TrimSpace(rest[:end]))
+}
+
+// close stops the TUI and the host and removes the directories.
+func (w *world) close() {
+	if w.o != nil {
+		w.o.close()
+	}
+	_, _ = w.clowder(context.Background(), "host", "stop", "--force") // best effort
+	os.RemoveAll(w.dir)
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

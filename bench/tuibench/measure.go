@@ -1,0 +1,188 @@
+package tuibench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"clowder/bench/latency"
+)
+
+func commandContext(ctx context.Context, bin string, args ...string) *exec.Cmd {
+	return exec.CommandContext(ctx, bin, args...)
+}
+
+// Idle is CPU used over an idle period.
+type Idle struct {
+	UI, Server time.Duration
+	Over       time.Duration
+}
+
+// ClowderIdle measures the TUI's and the host's CPU over d with panes idle
+// shells (the default two plus panes-2 more).
+func ClowderIdle(ctx context.Context, bin string, panes int, d time.Duration) (Idle, error) {
+	w, err := startClowder(ctx, bin, 160, 48, "exec sh", max(panes-2, 0))
+	if err != nil {
+		return Idle{}, err
+	}
+	defer w.close()
+	if err := w.o.waitFor(ctx, fmt.Sprintf(" %d ", panes)); err != nil { // the last pane's number in its title
+		return Idle{}, err
+	}
+	ui, err := w.o.panePID(ctx)
+	if err != nil {
+		return Idle{}, err
+	}
+	host, err := w.hostPID(ctx)
+	if err != nil {
+		return Idle{}, err
+	}
+	time.Sleep(2 * time.Second) // let the shells settle at their prompts (a benchmark, not a test)
+	cpu, err := cpuOver(ctx, d, ui, host)
+	if err != nil {
+		return Idle{}, err
+	}
+	return Idle{UI: cpu[0], Server: cpu[1], Over: d}, nil
+}
+
+// innerTmux starts a tmux server with panes windows, each running cmd, and
+// returns its socket name.
+func innerTmux(ctx context.Context, panes int, cmd string) (string, func(), error) {
+	sock := fmt.Sprintf("clwinner-%d-%d", os.Getpid(), time.Now().UnixNano())
+	run := func(args ...string) error {
+		return exec.CommandContext(ctx, "tmux", append([]string{"-L", sock, "-f", "/dev/null"}, args...)...).Run()
+	}
+	if err := run("new-session", "-d", "-x", "160", "-y", "47", cmd); err != nil {
+		return "", nil, fmt.Errorf("start inner tmux: %w", err)
+	}
+	for i := 1; i < panes; i++ {
+		if err := run("split-window", "-d", cmd); err != nil {
+			return "", nil, err
+		}
+	}
+	_ = run("select-layout", "tiled")
+	return sock, func() { _ = exec.Command("tmux", "-L", sock, "kill-server").Run() }, nil
+}
+
+// TmuxIdle measures an attached tmux client's and its server's CPU over d
+// with panes idle shells.
+func TmuxIdle(ctx context.Context, panes int, d time.Duration) (Idle, error) {
+	sock, stop, err := innerTmux(ctx, panes, "sh")
+	if err != nil {
+		return Idle{}, err
+	}
+	defer stop()
+	o, err := startOuter(ctx, os.Environ(), 160, 48, "exec env -u TMUX tmux -L "+sock+" attach")
+	if err != nil {
+		return Idle{}, err
+	}
+	defer o.close()
+	if err := o.waitFor(ctx, "[0]"); err != nil { // the inner status line
+		return Idle{}, err
+	}
+	client, err := o.panePID(ctx)
+	if err != nil {
+		return Idle{}, err
+	}
+	out, err := exec.CommandContext(ctx, "tmux", "-L", sock, "display-message", "-p", "#{pid}").Output()
+	if err != nil {
+		return Idle{}, err
+	}
+	var server int
+	fmt.Sscan(strings.TrimSpace(string(out)), &server)
+	time.Sleep(2 * time.Second) // as for clowder
+	cpu, err := cpuOver(ctx, d, client, server)
+	if err != nil {
+		return Idle{}, err
+	}
+	return Idle{UI: cpu[0], Server: cpu[1], Over: d}, nil
+}
+
+// echoDriver types into the outer terminal and reads the first row of the
+// focused pane's area from it: the row at top, left of any border.
+type echoDriver struct {
+	o   *outer
+	top int
+}
+
+var _ latency.Driver = (*echoDriver)(nil)
+
+func (e *echoDriver) SendKey(ctx context.Context, key string) error {
+	_, err := e.o.run(ctx, "send-keys", "-l", key)
+	return err
+}
+
+func (e *echoDriver) Screen(ctx context.Context) (string, error) {
+	s, err := e.o.screen(ctx)
+	if err != nil {
+		return "", err
+	}
+	lines := strings.Split(s, "\n")
+	if e.top >= len(lines) {
+		return "", nil
+	}
+	row, _, _ := strings.Cut(lines[e.top], "│")
+	return strings.TrimRight(row, " "), nil
+}
+
+func (e *echoDriver) Reset(ctx context.Context) error {
+	if _, err := e.o.run(ctx, "send-keys", "-l", "\x1bc"); err != nil {
+		return err
+	}
+	for {
+		row, err := e.Screen(ctx)
+		if err != nil {
+			return err
+		}
+		if row == "" {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+}
+
+// ClowderKeys measures n keystrokes through the whole clowder stack: outer
+// terminal → TUI → the pane's master → cat → host → screen frame → TUI →
+// outer terminal.
+func ClowderKeys(ctx context.Context, bin string, n int) (latency.Samples, error) {
+	w, err := startClowder(ctx, bin, 160, 48, "stty raw -echo; printf cat-ready; exec cat", 0)
+	if err != nil {
+		return nil, err
+	}
+	defer w.close()
+	if err := w.o.waitFor(ctx, "cat-ready"); err != nil {
+		return nil, err
+	}
+	d := &echoDriver{o: w.o, top: 1} // row 0 is the title border
+	if err := d.Reset(ctx); err != nil {
+		return nil, err
+	}
+	return latency.RoundTrip(ctx, d, n)
+}
+
+// TmuxKeys measures the same through tmux nested in the outer terminal.
+func TmuxKeys(ctx context.Context, n int) (latency.Samples, error) {
+	sock, stop, err := innerTmux(ctx, 1, "stty raw -echo; printf cat-ready; exec cat")
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	o, err := startOuter(ctx, os.Environ(), 160, 48, "exec env -u TMUX tmux -L "+sock+" attach")
+	if err != nil {
+		return nil, err
+	}
+	defer o.close()
+	if err := o.waitFor(ctx, "cat-ready"); err != nil {
+		return nil, err
+	}
+	d := &echoDriver{o: o, top: 0}
+	if err := d.Reset(ctx); err != nil {
+		return nil, err
+	}
+	return latency.RoundTrip(ctx, d, n)
+}

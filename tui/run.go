@@ -21,7 +21,11 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	defer m.Close()
-	p := tea.NewProgram(m, tea.WithContext(ctx))
+	// bubbletea flushes the view on a fixed ticker, not on change. At its
+	// default 60 Hz that ticker adds up to 16 ms to every keystroke's
+	// echo; 120 Hz (its maximum) halves that at the price of twice the idle
+	// wake-ups (both measured by make bench).
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithFPS(120))
 	if _, err := p.Run(); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("run the TUI: %w", err)
 	}

@@ -62,4 +62,3 @@ func printTUI(w io.Writer, ours, theirs tuibench.Idle, ck, tk latency.Samples) {
 }
 
 func pct(d, over time.Duration) float64 { return 100 * d.Seconds() / over.Seconds() }
-

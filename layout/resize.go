@@ -112,11 +112,10 @@ func (t *Tree) moveBorder(p Path, first int, area Rect, minimum Size) {
 	kept := t.farSizes(p, area, minimum)
 	t.setFirst(p, first, area, minimum)
 	for _, k := range kept {
-		first, total := t.firstOf(k.split, area, minimum)
+		_, total := t.firstOf(k.split, area, minimum)
+		first := k.size
 		if k.child == 1 {
 			first = total - 1 - k.size
-		} else {
-			first = k.size
 		}
 		t.setFirst(k.split, first, area, minimum)
 	}

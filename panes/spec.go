@@ -78,7 +78,7 @@ func (s Spec) validateKind() error {
 	case persist.KindShell:
 	case persist.KindRun:
 		if len(s.Argv) == 0 || s.Argv[0] == "" {
-			return fmt.Errorf("a run pane needs a command; pass it after --: clowder new -- CMD ARGS...")
+			return fmt.Errorf("a run pane needs a command; pass it after -- (clowder new -- CMD ARGS)")
 		}
 	default:
 		return fmt.Errorf("kind %s is not agent, shell or run", s.Kind)

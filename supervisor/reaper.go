@@ -28,7 +28,6 @@ var children = &childTable{owned: map[int]bool{}}
 type childTable struct {
 	mu    sync.Mutex
 	owned map[int]bool
-	early map[int]syscall.WaitStatus // see stash
 }
 
 // start runs fork (which returns the new pid) under the table lock and
@@ -55,11 +54,6 @@ func (t *childTable) owns(pid int) bool {
 func (t *childTable) reap(pid int) (syscall.WaitStatus, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if ws, ok := t.early[pid]; ok {
-		delete(t.early, pid)
-		delete(t.owned, pid)
-		return ws, nil
-	}
 	var ws syscall.WaitStatus
 	got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
 	if err != nil {
@@ -70,15 +64,4 @@ func (t *childTable) reap(pid int) (syscall.WaitStatus, error) {
 	}
 	delete(t.owned, pid)
 	return ws, nil
-}
-
-// stash records the status of an owned child that an OS without a
-// non-reaping wait had to reap early; reap returns it later.
-func (t *childTable) stash(pid int, ws syscall.WaitStatus) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.early == nil {
-		t.early = map[int]syscall.WaitStatus{}
-	}
-	t.early[pid] = ws
 }

@@ -54,7 +54,6 @@ func (l Limits) Or(def Limits) Limits {
 // Its goroutine exits when stop is closed or after firing.
 type watchdog struct {
 	limits     Limits
-	started    time.Time
 	lastOutput *atomic.Int64 // unix nanos of the latest output byte
 	stop       <-chan struct{}
 	fire       func(ExitReason)

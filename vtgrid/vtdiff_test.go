@@ -274,13 +274,6 @@ func report(t *testing.T, results []streamResult) {
 	}
 }
 
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // compareText compares Snapshot.Text with capture-pane -p row by row.
 func compareText(vt *vtgrid.Snapshot, tmux []string) []rowDiff {
 	rows := strings.Split(vt.Text(), "\n")

@@ -34,9 +34,10 @@ fuzz:
 	  done; \
 	done
 
-# Regenerate golden files; review the diff like code.
+# Regenerate golden files (protocol bytes, TUI views); review the diff like
+# code.
 golden:
-	$(GO) test ./... -update
+	$(GO) test ./supervisor/ ./tui/ -run 'Golden|View' -update
 
 # The full differential corpus against tmux.
 vtdiff:

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	uv "github.com/charmbracelet/ultraviolet"
 
 	"clowder/supervisor"
 )
@@ -23,6 +25,10 @@ func BenchmarkFrameBuild8Panes(b *testing.B) {
 		cols, rows := p.size.W, p.size.H
 		m.Update(mailMsg{frames: map[string]*supervisor.ScreenFrame{id: floodFrame(id, cols, rows, 0)}})
 	}
+	// As tui.Run draws: the canvas's cells are copied into the terminal's
+	// buffer, no string built.
+	buf := uv.NewScreenBuffer(200, 60)
+	m.draw = func(_ tea.View, cv *lipgloss.Canvas) { cv.Draw(buf, buf.Bounds()) }
 	cols, rows := m.panes["p1"].size.W, m.panes["p1"].size.H
 	frames := make([]*supervisor.ScreenFrame, 16)
 	for i := range frames {

@@ -11,6 +11,7 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"clowder/layout"
 	"clowder/panes"
@@ -86,7 +87,12 @@ type Model struct {
 	quitting  bool
 
 	dirty bool
-	view  tea.View
+	// draw shows a new view on the terminal (terminal.show): the cells of
+	// canvas, and the cursor and mouse mode of the view, whose Content then
+	// stays empty. Nil in tests, which read view.Content.
+	draw   func(tea.View, *lipgloss.Canvas)
+	canvas *lipgloss.Canvas
+	view   tea.View
 }
 
 // overlay is what covers the panes.

@@ -8,6 +8,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"os"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -21,11 +22,28 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	defer m.Close()
-	// bubbletea flushes the view on a fixed ticker, not on change. At its
-	// default 60 Hz that ticker adds up to 16 ms to every keystroke's
-	// echo; 120 Hz (its maximum) halves that at the price of twice the idle
-	// wake-ups (both measured by make bench).
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithFPS(120))
+	env := opts.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	t, err := openTerminal(os.Stdin, os.Stdout, env)
+	if err != nil {
+		return fmt.Errorf("the TUI needs a terminal: %w", err)
+	}
+	defer t.close()
+	m.draw = t.show
+	// bubbletea reads and decodes input; terminal.go draws. bubbletea's
+	// renderer would flush on a fixed ticker whether or not anything
+	// changed (idle wake-ups, and every echo waiting for the next tick).
+	// Without it, its ticker only flushes the odd terminal command (an
+	// OSC 52 copy), so once a second is enough.
+	// Without a renderer bubbletea cannot ask the terminal its size, so it
+	// is told; followSize reports every later change.
+	w, h := t.size()
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithoutRenderer(), tea.WithFPS(1), tea.WithWindowSize(w, h))
+	done := make(chan struct{})
+	defer close(done)
+	go t.followSize(p, done)
 	if _, err := p.Run(); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("run the TUI: %w", err)
 	}

@@ -13,6 +13,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.dirty {
 		m.view = m.render()
 		m.dirty = false
+		if m.draw != nil {
+			m.draw(m.view, m.canvas) // drawn now, not at a renderer's next tick
+		}
 	}
 	return m, cmd
 }

@@ -52,7 +52,11 @@ func (m *Model) render() tea.View {
 	if m.overlay == overlayHelp {
 		m.paintHelp(cv)
 	}
-	v.Content = cv.Render()
+	if m.draw != nil {
+		m.canvas = cv // the terminal copies its cells: no string to build and parse again
+	} else {
+		v.Content = cv.Render()
+	}
 	v.Cursor = m.cursor()
 	if p := m.focused(); p != nil && vtModes(p.scr.modes).Mouse == vtgrid.MouseAny {
 		v.MouseMode = tea.MouseModeAllMotion

@@ -28,6 +28,7 @@ var children = &childTable{owned: map[int]bool{}}
 type childTable struct {
 	mu    sync.Mutex
 	owned map[int]bool
+	early map[int]syscall.WaitStatus // statuses reaped early (reaper_other.go)
 }
 
 // start runs fork (which returns the new pid) under the table lock and
@@ -54,6 +55,11 @@ func (t *childTable) owns(pid int) bool {
 func (t *childTable) reap(pid int) (syscall.WaitStatus, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if ws, ok := t.early[pid]; ok {
+		delete(t.early, pid)
+		delete(t.owned, pid)
+		return ws, nil
+	}
 	var ws syscall.WaitStatus
 	got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"os"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -196,13 +197,20 @@ func nonce() string {
 	return hex.EncodeToString(b)
 }
 
-// resizeCmd sets a pane's size on the host, which sets TIOCSWINSZ on the
-// master: the TUI holds a master dup but the ioctl is the supervisor's
-// business (deps_test.go keeps x/sys/unix there), and one host call per
-// layout change costs nothing that matters.
+// resizeCmd sets a pane's size on the master dup the TUI holds, so the
+// program gets SIGWINCH at once, and on the host, so its screen follows
+// even if the program draws nothing (the same size twice is no second
+// SIGWINCH).
 func (m *Model) resizeCmd(pane string, sz layout.Size) tea.Cmd {
 	h := m.host
+	var master *os.File
+	if p := m.panes[pane]; p != nil {
+		master = p.master
+	}
 	return func() tea.Msg {
+		if master != nil {
+			_ = supervisor.SetTermSize(master, sz.W, sz.H) // best effort: the host call below sets it too
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
 		return resizedMsg{pane: pane, err: h.Resize(ctx, pane, uint16(sz.W), uint16(sz.H))}

@@ -35,6 +35,7 @@ type config struct {
 	skipTmux    bool
 	skipMemory  bool
 	keys        int
+	idle        time.Duration
 	tmuxTimeout time.Duration
 }
 
@@ -51,6 +52,7 @@ func parseFlags() config {
 	flag.BoolVar(&c.skipTmux, "skip-tmux", false, "do not run tmux")
 	flag.BoolVar(&c.skipMemory, "skip-memory", false, "do not run the memory benchmark")
 	flag.IntVar(&c.keys, "keys", 200, "keystroke round trips to time (0: skip)")
+	flag.DurationVar(&c.idle, "idle", 10*time.Second, "how long idle CPU is measured")
 	flag.DurationVar(&c.tmuxTimeout, "tmux-timeout", 5*time.Minute, "give up on tmux after this long")
 	flag.Parse()
 	return c

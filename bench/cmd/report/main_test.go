@@ -10,7 +10,7 @@ import (
 func TestRunPrintsEveryTableOnATinyStream(t *testing.T) {
 	c := config{
 		mb: 1, xvtMB: 1, seed: 1, cols: 200, rows: 50, scrollback: 1000,
-		memTerms: 2, memLines: 100, keys: 5, tmuxTimeout: time.Minute,
+		memTerms: 2, memLines: 100, keys: 5, idle: 100 * time.Millisecond, tmuxTimeout: time.Minute,
 	}
 	if _, err := exec.LookPath("tmux"); err != nil {
 		c.skipTmux = true

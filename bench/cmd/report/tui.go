@@ -12,9 +12,6 @@ import (
 	"clowder/bench/tuibench"
 )
 
-// idleFor is how long idle CPU is measured.
-const idleFor = 10 * time.Second
-
 // runTUI measures the whole stack in an outer tmux: idle CPU with 4 idle
 // panes and keystroke to screen, for clowder's TUI and for nested tmux.
 func runTUI(w io.Writer, c config) error {
@@ -29,12 +26,12 @@ func runTUI(w io.Writer, c config) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "measuring idle CPU over %s, twice\n", idleFor)
-	ours, err := tuibench.ClowderIdle(ctx, bin, 4, idleFor)
+	fmt.Fprintf(os.Stderr, "measuring idle CPU over %s, twice\n", c.idle)
+	ours, err := tuibench.ClowderIdle(ctx, bin, 4, c.idle)
 	if err != nil {
 		return fmt.Errorf("clowder idle: %w", err)
 	}
-	theirs, err := tuibench.TmuxIdle(ctx, 4, idleFor)
+	theirs, err := tuibench.TmuxIdle(ctx, 4, c.idle)
 	if err != nil {
 		return fmt.Errorf("tmux idle: %w", err)
 	}

@@ -23,20 +23,25 @@ type testHost struct {
 
 func startHost(t *testing.T, tune ...func(*persist.Config)) *testHost {
 	t.Helper()
+	th := newTestHost(t)
+	cfg := persist.DefaultConfig()
+	for _, f := range tune {
+		f(&cfg)
+	}
+	th.serve(cfg)
+	return th
+}
+
+// newTestHost makes a test's directories and oracle; serve starts the host.
+func newTestHost(t *testing.T) *testHost {
+	t.Helper()
 	o := newOracle(t)
 	rt, err := os.MkdirTemp("/tmp", "clh")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(rt) })
-	paths := persist.Paths{RuntimeDir: rt + "/run", StateDir: t.TempDir()}
-	cfg := persist.DefaultConfig()
-	for _, f := range tune {
-		f(&cfg)
-	}
-	th := &testHost{t: t, paths: paths, o: o}
-	th.serve(cfg)
-	return th
+	return &testHost{t: t, paths: persist.Paths{RuntimeDir: rt + "/run", StateDir: t.TempDir()}, o: o}
 }
 
 // serve starts (or restarts) the host on th's paths.

@@ -254,13 +254,7 @@ func TestHostReportsCorruptRegistryAndServes(t *testing.T) {
 // startHostWithFile starts a host whose agents.json starts as content.
 func startHostWithFile(t *testing.T, content string) *testHost {
 	t.Helper()
-	o := newOracle(t)
-	rt, err := os.MkdirTemp("/tmp", "clh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(rt) })
-	th := &testHost{t: t, paths: persist.Paths{RuntimeDir: rt + "/run", StateDir: t.TempDir()}, o: o}
+	th := newTestHost(t)
 	if err := os.WriteFile(th.paths.AgentsFile(), []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}

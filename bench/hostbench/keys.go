@@ -86,15 +86,7 @@ func (e *EchoPane) Reset(ctx context.Context) error {
 	if _, err := e.sub.Master.Write([]byte("\x1bc")); err != nil {
 		return err
 	}
-	for {
-		row, err := e.Screen(ctx)
-		if err != nil {
-			return err
-		}
-		if row == "" {
-			return nil
-		}
-	}
+	return latency.WaitBlank(ctx, e)
 }
 
 // KeyRoundTrip measures n keystroke round trips through a clowder pane.

@@ -95,3 +95,21 @@ func waitScreen(ctx context.Context, d Driver, want string) error {
 		}
 	}
 }
+
+// WaitBlank polls d until its first screen line is blank: what a Reset
+// waits for after it had the pane clear its screen.
+func WaitBlank(ctx context.Context, d Driver) error {
+	for {
+		screen, err := d.Screen(ctx)
+		if err != nil {
+			return err
+		}
+		first, _, _ := strings.Cut(screen, "\n")
+		if strings.TrimSpace(first) == "" {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("the screen never cleared (it starts %q): %w", first, ctx.Err())
+		}
+	}
+}

@@ -3,7 +3,6 @@ package tmuxbench
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"clowder/bench/latency"
 )
@@ -49,18 +48,10 @@ func (e *EchoPane) Reset(ctx context.Context) error {
 	if _, err := e.s.Run(ctx, "send-keys", "-t", e.pane, "-l", "\x1bc"); err != nil {
 		return err
 	}
-	for {
-		screen, err := e.Screen(ctx)
-		if err != nil {
-			return err
-		}
-		if strings.TrimSpace(screen) == "" {
-			return nil
-		}
-		if ctx.Err() != nil {
-			return fmt.Errorf("tmux pane %s did not clear: %w", e.pane, ctx.Err())
-		}
+	if err := latency.WaitBlank(ctx, e); err != nil {
+		return fmt.Errorf("tmux pane %s: %w", e.pane, err)
 	}
+	return nil
 }
 
 // KeyRoundTrip measures n keystroke round trips through tmux at cols x rows

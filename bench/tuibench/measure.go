@@ -132,18 +132,7 @@ func (e *echoDriver) Reset(ctx context.Context) error {
 	if _, err := e.o.run(ctx, "send-keys", "-l", "\x1bc"); err != nil {
 		return err
 	}
-	for {
-		row, err := e.Screen(ctx)
-		if err != nil {
-			return err
-		}
-		if row == "" {
-			return nil
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-	}
+	return latency.WaitBlank(ctx, e)
 }
 
 // ClowderKeys measures n keystrokes through the whole clowder stack: outer

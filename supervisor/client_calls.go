@@ -147,6 +147,11 @@ func (c *Client) Remove(ctx context.Context, pane string) error {
 	return callOK(ctx, c, RemoveReq{Pane: pane})
 }
 
+// Rename gives a pane a new unique name.
+func (c *Client) Rename(ctx context.Context, pane, name string) error {
+	return callOK(ctx, c, RenameReq{Pane: pane, Name: name})
+}
+
 // Capture returns a pane's screen as text.
 func (c *Client) Capture(ctx context.Context, req CaptureReq) (CapturedReply, error) {
 	r, err := call[*CapturedReply](ctx, c, req)

@@ -49,6 +49,8 @@ func (c *conn) handleOp(id uint32, m Message) {
 		c.killPane(id, req)
 	case *RemoveReq:
 		c.remove(id, req)
+	case *RenameReq:
+		c.rename(id, req)
 	case *CaptureReq:
 		c.capture(id, req)
 	case *HistoryReq:
@@ -157,6 +159,12 @@ func (c *conn) killPane(id uint32, req *KillReq) {
 func (c *conn) remove(id uint32, req *RemoveReq) {
 	c.withPane(id, req.Pane, func(p *pane) {
 		c.replyErr(id, c.h.remove(p))
+	})
+}
+
+func (c *conn) rename(id uint32, req *RenameReq) {
+	c.withPane(id, req.Pane, func(p *pane) {
+		c.replyErr(id, c.h.rename(p, req.Name))
 	})
 }
 

@@ -269,6 +269,26 @@ func identityError(err error) error {
 	return err
 }
 
+// rename gives p a new unique name, a durable change.
+func (h *Host) rename(p *pane, name string) error {
+	if err := panes.ValidateName(name); err != nil {
+		return &ErrorReply{Code: CodeBadRequest, Message: err.Error()}
+	}
+	h.mu.Lock()
+	if p.name() != name && h.nameTakenLocked(name) {
+		h.mu.Unlock()
+		return &ErrorReply{Code: CodeConflict, Message: fmt.Sprintf("a pane is already named %q; choose another name", name)}
+	}
+	p.mu.Lock()
+	p.rec.Name = name
+	info := p.infoLocked()
+	p.mu.Unlock()
+	h.mu.Unlock()
+	h.events.publish(PaneEvent{Kind: EventRenamed, Pane: p.id, Info: &info})
+	h.saveRegistry()
+	return nil
+}
+
 // remove kills a running pane and forgets it.
 func (h *Host) remove(p *pane) error {
 	if p.live() {

@@ -85,6 +85,26 @@ func TestHostErrorsNameTheProblem(t *testing.T) {
 	}
 }
 
+func TestHostRenamesDurablyAndRefusesATakenName(t *testing.T) {
+	th := startHost(t)
+	c := th.dial()
+	a := th.spawnFake(c, "sleep")
+	b := th.spawnFake(c, "sleep")
+	c.call(&RenameReq{Pane: a.ID, Name: "api"})
+	if in := c.info("api"); in.ID != a.ID {
+		t.Fatalf("pane named api is %s, want %s", in.ID, a.ID)
+	}
+	if e := c.callErr(&RenameReq{Pane: b.ID, Name: "api"}); e.Code != CodeConflict {
+		t.Fatalf("taking a used name: %+v", e)
+	}
+	if e := c.callErr(&RenameReq{Pane: b.ID, Name: "has space"}); e.Code != CodeBadRequest {
+		t.Fatalf("a name with a space: %+v", e)
+	}
+	if r, _ := th.registry().Get(a.ID); r.Name != "api" {
+		t.Fatalf("agents.json still names %s %q", a.ID, r.Name)
+	}
+}
+
 func TestHostSpawnIsIdempotentOnNonce(t *testing.T) {
 	th := startHost(t)
 	c := th.dial()

@@ -76,6 +76,7 @@ const (
 	MsgEvents      MsgType = 29 // EventsReq → MsgOK, then MsgEvent pushes
 	MsgHostStatus  MsgType = 30 // HostStatusReq → MsgHostInfo
 	MsgHostStop    MsgType = 31 // HostStopReq → MsgOK
+	MsgRename      MsgType = 32 // RenameReq → MsgOK (minor 1.0 addition; unknown to no 1.0 host)
 )
 
 // Replies with data, host → client.
@@ -105,7 +106,7 @@ var msgNames = map[MsgType]string{
 	MsgResize: "resize", MsgSignal: "signal", MsgKill: "kill",
 	MsgRemove: "remove", MsgCapture: "capture", MsgHistory: "history",
 	MsgWait: "wait", MsgEvents: "events", MsgHostStatus: "host-status",
-	MsgHostStop: "host-stop", MsgPaneList: "pane-list", MsgSpawned: "spawned",
+	MsgHostStop: "host-stop", MsgRename: "rename", MsgPaneList: "pane-list", MsgSpawned: "spawned",
 	MsgSubscribed: "subscribed", MsgCaptured: "captured",
 	MsgHistoryRows: "history-rows", MsgWaitDone: "wait-done",
 	MsgHostInfo: "host-info", MsgOutput: "output", MsgScreen: "screen",

@@ -42,6 +42,7 @@ var msgBodies = map[MsgType]func() Message{
 	MsgCapture: func() Message { return new(CaptureReq) }, MsgHistory: func() Message { return new(HistoryReq) },
 	MsgWait: func() Message { return new(WaitReq) }, MsgEvents: func() Message { return new(EventsReq) },
 	MsgHostStatus: func() Message { return new(HostStatusReq) }, MsgHostStop: func() Message { return new(HostStopReq) },
+	MsgRename:   func() Message { return new(RenameReq) },
 	MsgPaneList: func() Message { return new(PaneListReply) }, MsgSpawned: func() Message { return new(SpawnedReply) },
 	MsgSubscribed: func() Message { return new(SubscribedReply) }, MsgCaptured: func() Message { return new(CapturedReply) },
 	MsgHistoryRows: func() Message { return new(HistoryRows) }, MsgWaitDone: func() Message { return new(WaitDoneReply) },
@@ -126,6 +127,7 @@ func (WaitReq) MsgType() MsgType         { return MsgWait }
 func (EventsReq) MsgType() MsgType       { return MsgEvents }
 func (HostStatusReq) MsgType() MsgType   { return MsgHostStatus }
 func (HostStopReq) MsgType() MsgType     { return MsgHostStop }
+func (RenameReq) MsgType() MsgType       { return MsgRename }
 func (PaneListReply) MsgType() MsgType   { return MsgPaneList }
 func (SpawnedReply) MsgType() MsgType    { return MsgSpawned }
 func (SubscribedReply) MsgType() MsgType { return MsgSubscribed }

@@ -68,6 +68,7 @@ func goldenCases() []goldenCase {
 		{15, 0, &EventsReq{Panes: []string{"p3"}}},
 		{16, 0, &HostStatusReq{}},
 		{17, 0, &HostStopReq{Force: true}},
+		{18, 0, &RenameReq{Pane: "p3", Name: "api-tests"}},
 		{2, FlagReply, &PaneListReply{Panes: []PaneInfo{samplePane(), exited}}},
 		{3, FlagReply, &SpawnedReply{Pane: samplePane(), Existing: true}},
 		{4, FlagReply, &SubscribedReply{Pane: "p3", Seq: 98211, Oldest: 12, Fd: true}},

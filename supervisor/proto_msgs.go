@@ -153,6 +153,13 @@ type KillReq struct {
 	PidStart uint64 `json:"pid_start,omitempty"`
 }
 
+// RenameReq (MsgRename) gives a pane a new unique name; the host records it
+// in agents.json and tells event subscribers (EventRenamed).
+type RenameReq struct {
+	Pane string `json:"pane"`
+	Name string `json:"name"`
+}
+
 // RemoveReq (MsgRemove) kills a pane if it runs, then forgets it.
 type RemoveReq struct {
 	Pane string `json:"pane"`
@@ -221,6 +228,7 @@ const (
 	EventAttention = "attention"
 	EventTitle     = "title"
 	EventRemoved   = "removed"
+	EventRenamed   = "renamed" // Info carries the pane with its new name
 )
 
 // PaneEvent (MsgEvent) is one change in a pane. Info is set for added and

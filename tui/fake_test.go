@@ -21,6 +21,7 @@ type fakeHost struct {
 	infos   []supervisor.PaneInfo
 	spawned []supervisor.SpawnReq
 	removed []string
+	renamed []string // "pane=name"
 	killed  []string
 	inputs  []supervisor.InputReq
 	resizes []string
@@ -93,6 +94,13 @@ func (h *fakeHost) Remove(_ context.Context, pane string) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.removed = append(h.removed, pane)
+	return nil
+}
+
+func (h *fakeHost) Rename(_ context.Context, pane, name string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.renamed = append(h.renamed, pane+"="+name)
 	return nil
 }
 

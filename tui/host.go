@@ -28,6 +28,7 @@ type Host interface {
 	Resize(ctx context.Context, pane string, cols, rows uint16) error
 	Kill(ctx context.Context, pane string) error
 	Remove(ctx context.Context, pane string) error
+	Rename(ctx context.Context, pane, name string) error
 	History(ctx context.Context, req supervisor.HistoryReq) (*supervisor.HistoryRows, error)
 	// Close ends the connection; panes keep running.
 	Close() error
@@ -90,6 +91,10 @@ func (h clientHost) Kill(ctx context.Context, pane string) error {
 }
 
 func (h clientHost) Remove(ctx context.Context, pane string) error { return h.c.Remove(ctx, pane) }
+
+func (h clientHost) Rename(ctx context.Context, pane, name string) error {
+	return h.c.Rename(ctx, pane, name)
+}
 
 func (h clientHost) History(ctx context.Context, req supervisor.HistoryReq) (*supervisor.HistoryRows, error) {
 	return h.c.History(ctx, req)

@@ -6,6 +6,7 @@ package tui
 // Update calls.
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -200,7 +201,8 @@ func (m *Model) openRename() tea.Cmd {
 			q.meta.Label = s
 			m.dirty = true
 		}
-		return m.saveCmd()
+		rename := m.callCmd("rename", callTimeout, func(ctx context.Context, h Host) error { return h.Rename(ctx, id, s) })
+		return tea.Batch(m.saveCmd(), rename)
 	})
 }
 

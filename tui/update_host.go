@@ -313,6 +313,12 @@ func (m *Model) onPaneEvent(e supervisor.PaneEvent) tea.Cmd {
 		}
 	case supervisor.EventRemoved:
 		return m.dropPane(e.Pane)
+	case supervisor.EventRenamed:
+		if p != nil && e.Info != nil {
+			p.update(*e.Info)
+			p.meta.Label = "" // the host's name is the pane's name now
+			return m.saveCmd()
+		}
 	}
 	return nil
 }

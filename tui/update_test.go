@@ -257,7 +257,7 @@ func TestNextAttentionFocusesPaneNeedingInput(t *testing.T) {
 }
 
 func TestRenameKeepsTheLabelInLayoutJSON(t *testing.T) {
-	m, _ := twoPanes(t)
+	m, h := twoPanes(t)
 	id := m.tree.Focus()
 	prefix(t, m)
 	typeText(t, m, ",")
@@ -274,6 +274,19 @@ func TestRenameKeepsTheLabelInLayoutJSON(t *testing.T) {
 	var d layoutDoc
 	if err := json.Unmarshal(raw, &d); err != nil || d.Panes[id].Label != "build" {
 		t.Errorf("layout.json label = %+v (%v)", d.Panes[id], err)
+	}
+	if !slices.Equal(h.renamed, []string{id + "=build"}) {
+		t.Errorf("host renames %v, want the pane renamed on the host too", h.renamed)
+	}
+}
+
+func TestRenamedEventShowsTheHostsName(t *testing.T) {
+	m, _ := twoPanes(t)
+	info := running("p1", "renamed-elsewhere")
+	_, cmd := m.Update(mailMsg{events: []supervisor.PaneEvent{{Kind: supervisor.EventRenamed, Pane: "p1", Info: &info}}})
+	settle(t, m, cmd)
+	if got := m.panes["p1"].name(); got != "renamed-elsewhere" {
+		t.Fatalf("name after a renamed event: %s", got)
 	}
 }
 

@@ -152,6 +152,21 @@ func newRm(a *app) *cobra.Command {
 	}
 }
 
+// newRename is `clowder rename PANE NAME`.
+func newRename(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:               "rename PANE NAME",
+		Short:             "give a pane a new unique name",
+		Args:              exactArgs(2, "PANE and NAME"),
+		ValidArgsFunction: completePanes(a),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+				return c.Rename(cmd.Context(), args[0], args[1])
+			})
+		},
+	}
+}
+
 // background is a context for cleanup that must outlive a cancelled one.
 func background(d time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), d)

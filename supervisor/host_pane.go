@@ -144,6 +144,7 @@ func (p *pane) infoLocked() PaneInfo {
 		c := p.run.Containment()
 		in.Containment, in.ContainmentFallback = c.Kind, c.Fallback
 	}
+	in.CwdNow = p.cwdNowLocked()
 	if r.Exit != nil {
 		in.ExitCode = r.Exit.Code
 		in.ExitReason = r.Exit.Reason.String()

@@ -58,6 +58,25 @@ func (th *testHost) registry() *persist.Registry {
 	return r
 }
 
+// TestHostKnowsWhereAPaneIsNow: a split opens where the user cd'ed to.
+func TestHostKnowsWhereAPaneIsNow(t *testing.T) {
+	th := startHost(t)
+	c := th.dial()
+	dir := t.TempDir()
+	r := c.call(&SpawnReq{Nonce: "cwd", Argv: []string{"sh", "-c", "cd \"$1\" && echo moved && exec sleep 60", "sh", dir},
+		Env: th.o.env(), Cwd: "/"}).(*SpawnedReply)
+	c.waitText(r.Pane.ID, "moved")
+	if in := c.info(r.Pane.ID); in.Cwd != "/" || in.CwdNow != dir {
+		t.Fatalf("cwd %q, cwd now %q; want / and %s", in.Cwd, in.CwdNow, dir)
+	}
+	r2 := c.call(&SpawnReq{Nonce: "osc7", Argv: []string{"sh", "-c", "printf '\\033]7;file://localhost/osc/dir\\007reported'; exec sleep 60"},
+		Env: th.o.env()}).(*SpawnedReply)
+	c.waitText(r2.Pane.ID, "reported")
+	if in := c.info(r2.Pane.ID); in.CwdNow != "/osc/dir" {
+		t.Fatalf("after OSC 7, cwd now %q", in.CwdNow)
+	}
+}
+
 func TestHostErrorsNameTheProblem(t *testing.T) {
 	th := startHost(t)
 	c := th.dial()

@@ -17,3 +17,16 @@ func (r *Run) termSize() (cols, rows int, ok bool) {
 	}
 	return int(ws.Col), int(ws.Row), true
 }
+
+// foreground is the process group in the foreground of the run's terminal
+// (the shell, or the command it is running), 0 if it cannot be read.
+func (r *Run) foreground() int {
+	if r.master == nil {
+		return 0
+	}
+	pgid, err := unix.IoctlGetInt(int(r.master.Fd()), unix.TIOCGPGRP)
+	if err != nil {
+		return 0
+	}
+	return pgid
+}

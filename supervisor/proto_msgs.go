@@ -22,8 +22,9 @@ type PaneInfo struct {
 	PidStart   uint64   `json:"pid_start"` // field 22 of /proc/PID/stat
 	ExitCode   int      `json:"exit_code"`
 	ExitSignal string   `json:"exit_signal,omitempty"`
-	ExitReason string   `json:"exit_reason"` // "" while running; DESIGN.md §5 reasons
-	Cwd        string   `json:"cwd"`
+	ExitReason string   `json:"exit_reason"`       // "" while running; DESIGN.md §5 reasons
+	Cwd        string   `json:"cwd"`               // where the pane was started
+	CwdNow     string   `json:"cwd_now,omitempty"` // where it is now (OSC 7, or its foreground process's cwd)
 	Argv       []string `json:"argv"`
 	Cols       uint16   `json:"cols"`
 	Rows       uint16   `json:"rows"`

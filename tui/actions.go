@@ -102,13 +102,16 @@ func (m *Model) splitAxisOfFocus() (layout.Rect, layout.Axis) {
 	return r, layout.Vertical
 }
 
-// split starts a shell beside the focused pane, in its cwd.
+// split starts a shell beside the focused pane, in the directory that pane
+// is in now (where it started if the host cannot tell).
 func (m *Model) split(axis layout.Axis) tea.Cmd {
 	dir := m.opts.Cwd
 	if p := m.focused(); p != nil && p.meta.Cwd != "" {
 		dir = p.meta.Cwd
 	}
-	return m.spawn(m.shellSpec(dir), placement{target: m.tree.Focus(), axis: axis, side: layout.After})
+	s := m.shellSpec(dir)
+	s.cwdOf = m.tree.Focus()
+	return m.spawn(s, placement{target: m.tree.Focus(), axis: axis, side: layout.After})
 }
 
 // closeFocused closes the focused pane: a running one after confirmation

@@ -66,6 +66,7 @@ type spawnSpec struct {
 	adapter  string // agents only
 	argv     []string
 	cwd      string
+	cwdOf    string // a pane whose current directory (if the host knows it) replaces cwd
 	name     string
 	label    string
 	worktree bool
@@ -155,6 +156,9 @@ func (m *Model) spawnCmd(s spawnSpec, place placement) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
+		if dir := cwdNow(ctx, h, s.cwdOf); dir != "" {
+			s.cwd = dir
+		}
 		req, err := spawnRequest(ctx, s, env, ads, base)
 		if err != nil {
 			return spawnedMsg{place: place, err: err}
@@ -162,6 +166,23 @@ func (m *Model) spawnCmd(s spawnSpec, place placement) tea.Cmd {
 		r, err := h.Spawn(ctx, req)
 		return spawnedMsg{info: r.Pane, place: place, label: s.label, err: err}
 	}
+}
+
+// cwdNow asks the host where pane is now ("" if unknown or no pane).
+func cwdNow(ctx context.Context, h Host, pane string) string {
+	if pane == "" {
+		return ""
+	}
+	infos, err := h.List(ctx)
+	if err != nil {
+		return ""
+	}
+	for _, in := range infos {
+		if in.ID == pane {
+			return in.CwdNow
+		}
+	}
+	return ""
 }
 
 // spawnRequest builds the host's request for s.

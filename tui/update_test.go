@@ -115,6 +115,19 @@ func TestSplitRightSpawnsShellInFocusedPanesCwd(t *testing.T) {
 	}
 }
 
+func TestSplitOpensWhereTheFocusedPaneIsNow(t *testing.T) {
+	m, h := twoPanes(t)
+	_ = m.tree.SetFocus("p2")
+	h.mu.Lock()
+	h.infos[1].CwdNow = "/work/right/sub"
+	h.mu.Unlock()
+	prefix(t, m)
+	typeText(t, m, "%")
+	if len(h.spawned) != 1 || h.spawned[0].Cwd != "/work/right/sub" {
+		t.Fatalf("spawned %+v, want the shell in the pane's current directory", h.spawned)
+	}
+}
+
 func TestKeysReachPaneEncodedForItsModes(t *testing.T) {
 	m, _ := twoPanes(t)
 	focus := m.tree.Focus()

@@ -68,6 +68,10 @@ func (t *Terminal) SnapshotScrollback(n int) *Snapshot {
 	return s
 }
 
+// Cwd is the working directory the program last reported (OSC 7, a
+// file:// URL), or "".
+func (t *Terminal) Cwd() string { return t.cwd }
+
 // ScrollbackLen is the number of rows in the scrollback.
 func (t *Terminal) ScrollbackLen() int { return t.sb.len() }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Clipboard reads and writes the system clipboard. Both methods block and
@@ -95,7 +96,7 @@ func (m *Model) pasteClipboard() tea.Cmd {
 func (m *Model) onClipboard(msg clipboardMsg) tea.Cmd {
 	switch {
 	case !msg.ok:
-		return tea.ReadClipboard
+		return m.termCommand(ansi.RequestSystemClipboard, tea.ReadClipboard)
 	case msg.err != nil:
 		m.setStatus("paste: "+msg.err.Error(), true)
 		return nil
@@ -111,5 +112,15 @@ func (m *Model) copyText(text string) tea.Cmd {
 		_, err := c.Copy(text)
 		return doneMsg{op: "copy", err: err}
 	}
-	return tea.Batch(tea.SetClipboard(text), sys)
+	return tea.Batch(m.termCommand(ansi.SetSystemClipboard(text), tea.SetClipboard(text)), sys)
+}
+
+// termCommand writes seq to the outer terminal through tui/terminal.go,
+// between frames; without it (tests) it is bubbletea's own cmd.
+func (m *Model) termCommand(seq string, fallback tea.Cmd) tea.Cmd {
+	if m.command == nil {
+		return fallback
+	}
+	m.command(seq)
+	return nil
 }

@@ -92,7 +92,10 @@ type Model struct {
 	// stays empty. Nil in tests, which read view.Content.
 	draw   func(tea.View, *lipgloss.Canvas)
 	canvas *lipgloss.Canvas
-	view   tea.View
+	// command writes a terminal command between frames (terminal.command);
+	// nil in tests, where bubbletea's own clipboard cmds stand in.
+	command func(string)
+	view    tea.View
 }
 
 // overlay is what covers the panes.

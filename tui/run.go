@@ -31,12 +31,12 @@ func Run(ctx context.Context, opts Options) error {
 		return fmt.Errorf("the TUI needs a terminal: %w", err)
 	}
 	defer t.close()
-	m.draw = t.show
+	m.draw, m.command = t.show, t.command
 	// bubbletea reads and decodes input; terminal.go draws. bubbletea's
 	// renderer would flush on a fixed ticker whether or not anything
 	// changed (idle wake-ups, and every echo waiting for the next tick).
-	// Without it, its ticker only flushes the odd terminal command (an
-	// OSC 52 copy), so once a second is enough.
+	// Without it, its ticker has nothing to flush (terminal commands go
+	// through terminal.go too), so once a second, its minimum, is plenty.
 	// Without a renderer bubbletea cannot ask the terminal its size, so it
 	// is told; followSize reports every later change.
 	w, h := t.size()

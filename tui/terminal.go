@@ -35,6 +35,7 @@ type terminal struct {
 
 	mu   sync.Mutex
 	next *drawing      // the newest frame not yet drawn
+	cmds string        // terminal commands (OSC 52) to write before it
 	wake chan struct{} // capacity 1: "next changed"
 	done chan struct{}
 }
@@ -90,14 +91,30 @@ func (t *terminal) show(v tea.View, cells *lipgloss.Canvas) {
 	}
 }
 
-// loop draws queued views until close.
+// command queues a terminal command (a clipboard set or query) to be
+// written between frames, never inside one.
+func (t *terminal) command(seq string) {
+	t.mu.Lock()
+	t.cmds += seq
+	t.mu.Unlock()
+	select {
+	case t.wake <- struct{}{}:
+	default:
+	}
+}
+
+// loop writes queued commands and draws queued frames until close.
 func (t *terminal) loop() {
 	defer close(t.done)
 	for range t.wake {
 		t.mu.Lock()
-		f := t.next
-		t.next = nil
+		f, cmds := t.next, t.cmds
+		t.next, t.cmds = nil, ""
 		t.mu.Unlock()
+		if cmds != "" {
+			_, _ = t.scr.WriteString(cmds)
+			_ = t.scr.Flush() // as in draw
+		}
 		if f != nil {
 			t.draw(f)
 		}

@@ -186,8 +186,8 @@ func TestClientSlowRawConsumerNeverBlocksOtherCalls(t *testing.T) {
 	}
 	errc := make(chan error, 1)
 	go func() { _, err := c.List(context.Background()); errc <- err }()
-	var sawUnsub bool
-	for !sawUnsub { // the unsubscribe and the list may come in either order
+	var sawUnsub, sawList bool
+	for !sawUnsub || !sawList { // the unsubscribe and the list may come in either order
 		rf, rm := srv.next()
 		switch rm.(type) {
 		case *UnsubscribeReq:
@@ -195,6 +195,7 @@ func TestClientSlowRawConsumerNeverBlocksOtherCalls(t *testing.T) {
 			srv.endSub(f.ReqID, OutputChunk{Pane: "p1"})
 			srv.reply(rf.ReqID, OKReply{})
 		case *ListReq:
+			sawList = true
 			srv.reply(rf.ReqID, PaneListReply{})
 		}
 	}

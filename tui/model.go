@@ -92,6 +92,9 @@ type Model struct {
 	// stays empty. Nil in tests, which read view.Content.
 	draw   func(tea.View, *lipgloss.Canvas)
 	canvas *lipgloss.Canvas
+	// recycle returns a canvas the terminal has finished drawing from, or
+	// nil (terminal.reuse); nil in tests.
+	recycle func() *lipgloss.Canvas
 	// command writes a terminal command between frames (terminal.command);
 	// nil in tests, where bubbletea's own clipboard cmds stand in.
 	command func(string)

@@ -55,6 +55,7 @@ func cellStyle(c *supervisor.FrameCell) uv.Style {
 // paintCells paints a row of frame cells at (x0, y), at most w cells; a
 // wide character that does not fit is painted as a blank.
 func paintCells(cv *lipgloss.Canvas, x0, y, w int, cells []supervisor.FrameCell, restyle func(x int, s *uv.Style)) {
+	var cell uv.Cell // one for the row: SetCell copies it, and a cell per column would escape per column
 	for x := 0; x < w; x++ {
 		fc := blankCell
 		if x < len(cells) {
@@ -63,7 +64,7 @@ func paintCells(cv *lipgloss.Canvas, x0, y, w int, cells []supervisor.FrameCell,
 		if fc.Width == 0 {
 			continue // the continuation of a wide character, painted with it
 		}
-		cell := uv.Cell{Content: fc.Text, Width: int(fc.Width), Style: cellStyle(&fc)}
+		cell = uv.Cell{Content: fc.Text, Width: int(fc.Width), Style: cellStyle(&fc)}
 		if cell.Content == "" || (cell.Width == 2 && x+1 >= w) {
 			cell.Content, cell.Width = " ", 1
 		}

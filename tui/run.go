@@ -31,7 +31,7 @@ func Run(ctx context.Context, opts Options) error {
 		return fmt.Errorf("the TUI needs a terminal: %w", err)
 	}
 	defer t.close()
-	m.draw, m.command = t.show, t.command
+	m.draw, m.recycle, m.command = t.show, t.reuse, t.command
 	// bubbletea reads and decodes input; terminal.go draws. bubbletea's
 	// renderer would flush on a fixed ticker whether or not anything
 	// changed (idle wake-ups, and every echo waiting for the next tick).

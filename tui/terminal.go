@@ -34,9 +34,10 @@ type terminal struct {
 	mouse   tea.MouseMode
 
 	mu   sync.Mutex
-	next *drawing      // the newest frame not yet drawn
-	cmds string        // terminal commands (OSC 52) to write before it
-	wake chan struct{} // capacity 1: "next changed"
+	next *drawing              // the newest frame not yet drawn
+	cmds string                // terminal commands (OSC 52) to write before it
+	free chan *lipgloss.Canvas // canvases drawn and free for the model to reuse
+	wake chan struct{}         // capacity 1: "next changed"
 	done chan struct{}
 }
 
@@ -47,7 +48,7 @@ func openTerminal(in, out *os.File, env []string) (*terminal, error) {
 		return nil, err
 	}
 	t := &terminal{in: in, out: out, saved: saved, scr: uv.NewTerminalRenderer(out, env),
-		wake: make(chan struct{}, 1), done: make(chan struct{})}
+		wake: make(chan struct{}, 1), done: make(chan struct{}), free: make(chan *lipgloss.Canvas, 2)}
 	t.w, t.h, _ = term.GetSize(out.Fd())
 	t.buf = uv.NewScreenBuffer(t.w, t.h)
 	t.buf.Method = ansi.GraphemeWidth // as lipgloss's canvas measures
@@ -88,6 +89,16 @@ func (t *terminal) show(v tea.View, cells *lipgloss.Canvas) {
 	select {
 	case t.wake <- struct{}{}:
 	default:
+	}
+}
+
+// reuse returns a canvas already drawn, or nil.
+func (t *terminal) reuse() *lipgloss.Canvas {
+	select {
+	case cv := <-t.free:
+		return cv
+	default:
+		return nil
 	}
 }
 
@@ -134,6 +145,10 @@ func (t *terminal) draw(f *drawing) {
 	t.buf.Clear()
 	if f.cells != nil {
 		f.cells.Draw(t.buf, t.buf.Bounds())
+		select { // copied: the model may paint the next frame into it
+		case t.free <- f.cells:
+		default:
+		}
 	}
 	_, _ = t.scr.WriteString(ansi.SetModeSynchronizedOutput + ansi.HideCursor)
 	t.setMouse(v.MouseMode)

@@ -38,7 +38,7 @@ func (m *Model) render() tea.View {
 	if m.width <= 0 || m.height <= 0 {
 		return v
 	}
-	cv := lipgloss.NewCanvas(m.width, m.height)
+	cv := m.newCanvas()
 	geo := m.geometry()
 	m.paintBorders(cv, geo)
 	for _, gp := range geo.Panes {
@@ -62,6 +62,19 @@ func (m *Model) render() tea.View {
 		v.MouseMode = tea.MouseModeAllMotion
 	}
 	return v
+}
+
+// newCanvas returns a blank canvas of the window's size: one the terminal
+// has finished copying (no allocation, nothing for the GC to scan anew), or
+// a new one.
+func (m *Model) newCanvas() *lipgloss.Canvas {
+	if m.recycle != nil {
+		if cv := m.recycle(); cv != nil && cv.Width() == m.width && cv.Height() == m.height {
+			cv.Clear()
+			return cv
+		}
+	}
+	return lipgloss.NewCanvas(m.width, m.height)
 }
 
 // paintEmpty says what is going on when there are no panes.

@@ -67,7 +67,7 @@ func processRSS(pid int) (int64, error) {
 // TmuxIdleRSS starts a private tmux server with n idle shell windows and
 // returns the server's resident memory.
 func TmuxIdleRSS(ctx context.Context, n int) (int64, error) {
-	sock := fmt.Sprintf("clwrss-%d", os.Getpid())
+	sock := fmt.Sprintf("clwrss-%d-%d", os.Getpid(), time.Now().UnixNano())
 	tmux := func(args ...string) ([]byte, error) {
 		return exec.CommandContext(ctx, "tmux", append([]string{"-L", sock, "-f", "/dev/null"}, args...)...).Output()
 	}

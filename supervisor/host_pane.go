@@ -145,6 +145,7 @@ func (p *pane) infoLocked() PaneInfo {
 		in.Containment, in.ContainmentFallback = c.Kind, c.Fallback
 	}
 	in.CwdNow = p.cwdNowLocked()
+	in.Worktree = r.Worktree
 	if r.Exit != nil {
 		in.ExitCode = r.Exit.Code
 		in.ExitReason = r.Exit.Reason.String()

@@ -124,6 +124,20 @@ func TestHostRenamesDurablyAndRefusesATakenName(t *testing.T) {
 	}
 }
 
+func TestHostRecordsThePanesWorktree(t *testing.T) {
+	th := startHost(t)
+	c := th.dial()
+	wt := &persist.Worktree{Repo: "/src/api", Path: t.TempDir(), Branch: "clowder/fix", Base: "main"}
+	r := c.call(&SpawnReq{Nonce: "wt", Argv: []string{os.Args[0]}, Env: th.o.env(fakeAgentEnv + "=sleep"),
+		Cwd: wt.Path, Worktree: wt}).(*SpawnedReply)
+	if got := r.Pane.Worktree; got == nil || *got != *wt {
+		t.Fatalf("pane info worktree %+v, want %+v", got, wt)
+	}
+	if rec, _ := th.registry().Get(r.Pane.ID); rec.Worktree == nil || *rec.Worktree != *wt {
+		t.Fatalf("agents.json worktree %+v, want %+v", rec.Worktree, wt)
+	}
+}
+
 func TestHostSpawnIsIdempotentOnNonce(t *testing.T) {
 	th := startHost(t)
 	c := th.dial()

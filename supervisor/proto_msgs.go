@@ -9,6 +9,8 @@
 
 package supervisor
 
+import "clowder/persist"
+
 // PaneInfo describes one pane as the host sees it; it is also the row of
 // `clowder ls --json` (DESIGN.md §8).
 type PaneInfo struct {
@@ -35,6 +37,8 @@ type PaneInfo struct {
 	// with ContainmentFallback saying why no cgroup (auto mode).
 	Containment         string `json:"containment,omitempty"`
 	ContainmentFallback string `json:"containment_fallback,omitempty"`
+	// Worktree is the pane's own git worktree, if it has one.
+	Worktree *persist.Worktree `json:"worktree,omitempty"`
 }
 
 // OKReply (MsgOK) answers a request that succeeded and returns no data.
@@ -67,6 +71,9 @@ type SpawnReq struct {
 	IdleTimeoutMS   int64    `json:"idle_timeout_ms,omitempty"`
 	Cgroup          string   `json:"cgroup,omitempty"` // off | auto | required
 	AllowSecretArgs bool     `json:"allow_secret_args,omitempty"`
+	// Worktree is the git worktree the client made for the pane; the host
+	// records it in agents.json.
+	Worktree *persist.Worktree `json:"worktree,omitempty"`
 	// KillOnDisconnect ties the pane to this connection: when it ends, the
 	// host kills the pane's tree (a foreground `clowder exec`).
 	KillOnDisconnect bool `json:"kill_on_disconnect,omitempty"`

@@ -206,7 +206,7 @@ func spawnRequest(ctx context.Context, s spawnSpec, env []string, ads *panes.Ada
 		if err != nil {
 			return req, err
 		}
-		req.Cwd = wt.Path
+		req.Cwd, req.Worktree = wt.Path, &wt
 	}
 	return req, nil
 }

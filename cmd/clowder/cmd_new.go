@@ -89,7 +89,7 @@ func (o *newOpts) spawnReq(ctx context.Context, a *app, args []string) (supervis
 		if err != nil {
 			return req, err
 		}
-		req.Cwd = wt
+		req.Cwd, req.Worktree = wt.Path, &wt
 	}
 	return req, nil
 }
@@ -148,16 +148,12 @@ func (o *newOpts) common(req *supervisor.SpawnReq, a *app) error {
 	return err
 }
 
-// makeWorktree creates the pane's worktree and returns its path.
-func (o *newOpts) makeWorktree(ctx context.Context, dir, root string) (string, error) {
+// makeWorktree creates the pane's worktree.
+func (o *newOpts) makeWorktree(ctx context.Context, dir, root string) (persist.Worktree, error) {
 	if o.name == "" {
-		return "", usagef("--worktree needs --name: the name is the worktree's directory and its branch clowder/NAME")
+		return persist.Worktree{}, usagef("--worktree needs --name: the name is the worktree's directory and its branch clowder/NAME")
 	}
-	wt, err := panes.CreateWorktree(ctx, panes.WorktreeRequest{Dir: dir, Name: o.name, Root: root})
-	if err != nil {
-		return "", err
-	}
-	return wt.Path, nil
+	return panes.CreateWorktree(ctx, panes.WorktreeRequest{Dir: dir, Name: o.name, Root: root})
 }
 
 // absCwd is dir made absolute, or the current directory.

@@ -203,14 +203,17 @@ func decodeColor(r *binReader) (FrameColor, error) {
 // decodeBlank appends n >= 1 blank cells.
 func decodeBlank(r *binReader, cells []FrameCell, style FrameCell, budget int) ([]FrameCell, error) {
 	n, err := r.bounded("blank count", uint64(budget-len(cells)))
-	if err == nil && n == 0 {
-		err = fmt.Errorf("empty blank run")
+	if err != nil {
+		return cells, err // n is then whatever the peer wrote: never loop on it
+	}
+	if n == 0 {
+		return cells, fmt.Errorf("empty blank run")
 	}
 	style.Width = 1
 	for range n {
 		cells = append(cells, style)
 	}
-	return cells, err
+	return cells, nil
 }
 
 // decodeText appends one cell per rune of a narrow (width 1) or wide

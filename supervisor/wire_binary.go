@@ -82,7 +82,7 @@ func (r *binReader) uvarint(what string) (uint64, error) {
 func (r *binReader) bounded(what string, limit uint64) (uint64, error) {
 	v, err := r.uvarint(what)
 	if err == nil && v > limit {
-		err = fmt.Errorf("read %s: %d exceeds %d", what, v, limit)
+		return 0, fmt.Errorf("read %s: %d exceeds %d", what, v, limit) // never hand back the peer's count
 	}
 	return v, err
 }

@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"clowder/panes"
 	"clowder/persist"
 )
 
@@ -40,10 +41,11 @@ const DefaultHostIdleExit = 30 * time.Second
 
 // Host serves panes. Create it with NewHost and run it with Serve.
 type Host struct {
-	opts    HostOptions
-	log     *log.Logger
-	spawner *Spawner
-	started time.Time
+	opts     HostOptions
+	log      *log.Logger
+	spawner  *Spawner
+	adapters *panes.Adapters // config's [agents] over the built-in adapters
+	started  time.Time
 
 	mu      sync.Mutex
 	panes   []*pane          // creation order
@@ -78,10 +80,27 @@ func NewHost(opts HostOptions) (*Host, error) {
 	limits := Limits{Timeout: sup.Timeout.Std(), IdleTimeout: sup.IdleTimeout.Std(), Grace: sup.KillGrace.Std()}
 	return &Host{
 		opts: opts, log: logger, started: time.Now(),
-		spawner: NewSpawner(Options{CgroupMode: cgroupMode(sup.Cgroup), CgroupParent: sup.CgroupParent, Limits: limits}),
-		nonces:  map[string]*pane{},
-		stopReq: make(chan struct{}),
+		spawner:  NewSpawner(Options{CgroupMode: cgroupMode(sup.Cgroup), CgroupParent: sup.CgroupParent, Limits: limits}),
+		adapters: panes.NewAdapters(opts.Config.Agents, os.Getenv("SHELL")),
+		nonces:   map[string]*pane{},
+		stopReq:  make(chan struct{}),
 	}, nil
+}
+
+// adapterFor is the adapter a pane's attention rules and key options come
+// from: its own, else the generic one of its kind (shells and commands).
+func (h *Host) adapterFor(rec persist.PaneRecord) panes.Adapter {
+	name := rec.Adapter
+	if name == "" {
+		name = panes.AdapterCommand
+		if rec.Kind == persist.KindShell {
+			name = panes.AdapterShell
+		}
+	}
+	if ad, err := h.adapters.Get(name); err == nil {
+		return ad
+	}
+	return panes.Adapter{Name: name, Rules: panes.GenericRules()}
 }
 
 // cgroupMode maps the config's mode onto the spawner's.

@@ -21,26 +21,11 @@ type attention struct {
 // attnStarting is the state of a pane before its first judgement.
 const attnStarting = panes.Working
 
-// rulesFor returns the attention rules of an adapter.
-func rulesFor(adapter string) panes.Rules {
-	switch adapter {
-	case "claude":
-		return panes.ClaudeRules()
-	case "codex":
-		return panes.CodexRules()
-	case "gemini":
-		return panes.GeminiRules()
-	case "aider":
-		return panes.AiderRules()
-	}
-	return panes.GenericRules()
-}
-
 // updateAttentionLocked runs after output: the pane works, and is judged
 // again once output settles.
 func (p *pane) updateAttentionLocked() {
 	p.setAttentionLocked(panes.Working, "output")
-	settle := rulesFor(p.rec.Adapter).Settle
+	settle := p.adapter.Rules.Settle
 	if p.idleTick == nil {
 		p.idleTick = time.AfterFunc(settle, p.judge)
 		return
@@ -62,7 +47,7 @@ func (p *pane) judgeLocked() {
 		Notified: p.attn.notified,
 		Exited:   !p.runningLocked(),
 	}
-	a := rulesFor(p.rec.Adapter).Assess(o)
+	a := p.adapter.Rules.Assess(o)
 	p.setAttentionLocked(a.State, a.Rule)
 }
 

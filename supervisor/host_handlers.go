@@ -104,22 +104,28 @@ func (c *conn) input(id uint32, req *InputReq) {
 			return
 		}
 		data := append([]byte(nil), req.Data...)
-		data = append(data, panes.EncodeKeys(keys, p.modes(), panes.EncodeOptions{})...)
+		data = append(data, panes.EncodeKeys(keys, p.modes(), p.adapter.EncodeOptions())...)
 		c.replyErr(id, p.writeInput(data))
 	})
 }
 
 func (c *conn) paste(id uint32, req *PasteReq) {
 	c.withPane(id, req.Pane, func(p *pane) {
-		b, err := panes.Paste(req.Text, p.modes(), panes.PasteOptions{})
+		if !req.Submit {
+			b, err := panes.Paste(req.Text, p.modes(), panes.PasteOptions{})
+			if err != nil {
+				c.fail(id, &ErrorReply{Code: CodeBadRequest, Message: err.Error()})
+				return
+			}
+			c.replyErr(id, p.writeInput(b))
+			return
+		}
+		s, err := panes.Submit(req.Text, p.modes(), &p.adapter, panes.PasteOptions{})
 		if err != nil {
 			c.fail(id, &ErrorReply{Code: CodeBadRequest, Message: err.Error()})
 			return
 		}
-		if req.Submit {
-			b = append(b, '\r')
-		}
-		c.replyErr(id, p.writeInput(b))
+		c.replyErr(id, p.submit(s))
 	})
 }
 

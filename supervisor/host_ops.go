@@ -77,6 +77,19 @@ func (p *pane) writeInput(b []byte) error {
 	return nil
 }
 
+// submit writes a paste and then Enter, with the adapter's gap between
+// them where an agent needs the paste to land first.
+func (p *pane) submit(s panes.Submission) error {
+	if s.Gap <= 0 {
+		return p.writeInput(s.Bytes())
+	}
+	if err := p.writeInput(s.Paste); err != nil {
+		return err
+	}
+	time.Sleep(s.Gap) // the adapter's documented pause, not a wait for a condition
+	return p.writeInput(s.Enter)
+}
+
 // resize sets the PTY size (the child gets SIGWINCH) and the screen's.
 func (p *pane) resize(cols, rows int) error {
 	if cols < 1 || rows < 1 || cols > MaxScreenDim || rows > MaxScreenDim || cols*rows > MaxScreenCells {

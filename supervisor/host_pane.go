@@ -9,15 +9,17 @@ import (
 	"sync"
 	"time"
 
+	"clowder/panes"
 	"clowder/persist"
 	"clowder/vtgrid"
 )
 
 // pane is one pane of the host.
 type pane struct {
-	h    *Host
-	id   string
-	ring *Ring
+	h       *Host
+	id      string
+	ring    *Ring
+	adapter panes.Adapter // attention rules and key options, resolved once
 
 	mu       sync.Mutex
 	rec      persist.PaneRecord // the durable record (name, argv, state, exit...)
@@ -31,7 +33,7 @@ type pane struct {
 }
 
 func newPane(h *Host, rec persist.PaneRecord) *pane {
-	p := &pane{h: h, id: rec.ID, rec: rec, changed: make(chan struct{})}
+	p := &pane{h: h, id: rec.ID, rec: rec, adapter: h.adapterFor(rec), changed: make(chan struct{})}
 	cfg := h.opts.Config.Host
 	p.ring = NewRing(int(cfg.RingBytes))
 	cols, rows := int(rec.Size.Cols), int(rec.Size.Rows)

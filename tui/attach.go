@@ -16,8 +16,10 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/term"
 
 	"clowder/supervisor"
@@ -32,6 +34,10 @@ var ErrDetached = errors.New("detached")
 
 // Attach runs the attach session until detach, the pane's exit, or ctx's end.
 func Attach(ctx context.Context, c *supervisor.Client, pane string, in *os.File, out io.Writer) error {
+	// The pane takes this terminal's size first, so the frame drawn fits it.
+	if w, h, err := term.GetSize(in.Fd()); err == nil {
+		_ = c.Resize(ctx, pane, uint16(w), uint16(h)) // best effort: an exited pane keeps its size
+	}
 	first, err := firstFrame(ctx, c, pane)
 	if err != nil {
 		return err
@@ -149,69 +155,24 @@ func followSize(ctx context.Context, c *supervisor.Client, pane string, in *os.F
 	}
 }
 
-// drawFrame renders a full frame: clear, every row with its styles, the
-// cursor where the pane has it.
+// drawFrame renders a full frame: clear, every row with its styles (painted
+// as the TUI paints a pane, render.go), the cursor where the pane has it.
 func drawFrame(f *supervisor.ScreenFrame) string {
-	var b bytes.Buffer
+	cv := lipgloss.NewCanvas(int(f.Cols), int(f.Rows))
+	for _, l := range f.Lines {
+		paintCells(cv, 0, int(l.Y), int(f.Cols), l.Cells, nil)
+	}
+	var b strings.Builder
 	if f.Modes.Flags&supervisor.ModeAltScreen != 0 {
 		b.WriteString("\x1b[?1049h")
 	}
 	b.WriteString("\x1b[0m\x1b[H\x1b[2J")
-	for _, l := range f.Lines {
-		b.WriteString("\x1b[" + strconv.Itoa(int(l.Y)+1) + ";1H")
-		writeCells(&b, l.Cells)
-	}
+	b.WriteString(strings.ReplaceAll(cv.Render(), "\n", "\r\n")) // the terminal is raw: no CR for LF
 	b.WriteString("\x1b[0m\x1b[" + strconv.Itoa(int(f.Cursor.Y)+1) + ";" + strconv.Itoa(int(f.Cursor.X)+1) + "H")
 	if !f.Cursor.Visible {
 		b.WriteString("\x1b[?25l")
 	}
 	return b.String()
-}
-
-// writeCells writes a row's cells with SGR changes between them.
-func writeCells(b *bytes.Buffer, cells []supervisor.FrameCell) {
-	var last string
-	for _, c := range cells {
-		if c.Width == 0 {
-			continue
-		}
-		if s := cellSGR(c); s != last {
-			b.WriteString(s)
-			last = s
-		}
-		b.WriteString(max(c.Text, " "))
-	}
-}
-
-// cellSGR is the SGR sequence that sets exactly c's style.
-func cellSGR(c supervisor.FrameCell) string {
-	s := "\x1b[0"
-	for _, a := range []struct {
-		bit  supervisor.FrameAttr
-		code string
-	}{
-		{supervisor.AttrBold, ";1"}, {supervisor.AttrDim, ";2"}, {supervisor.AttrItalic, ";3"},
-		{supervisor.AttrBlink, ";5"}, {supervisor.AttrReverse, ";7"}, {supervisor.AttrHidden, ";8"},
-		{supervisor.AttrStrike, ";9"},
-	} {
-		if c.Attrs&a.bit != 0 {
-			s += a.code
-		}
-	}
-	if u := c.Attrs.Underline(); u != 0 {
-		s += ";4:" + strconv.Itoa(int(u))
-	}
-	return s + colorSGR(c.Fg, "38") + colorSGR(c.Bg, "48") + colorSGR(c.UL, "58") + "m"
-}
-
-func colorSGR(c supervisor.FrameColor, which string) string {
-	if i, ok := c.Index(); ok {
-		return ";" + which + ":5:" + strconv.Itoa(int(i))
-	}
-	if r, g, b, ok := c.RGB(); ok {
-		return fmt.Sprintf(";%s:2::%d:%d:%d", which, r, g, b)
-	}
-	return ""
 }
 
 // modesOn puts the outer terminal in the pane's input modes, so the bytes

@@ -71,12 +71,14 @@ func TmuxIdleRSS(ctx context.Context, n int) (int64, error) {
 	tmux := func(args ...string) ([]byte, error) {
 		return exec.CommandContext(ctx, "tmux", append([]string{"-L", sock, "-f", "/dev/null"}, args...)...).Output()
 	}
-	if _, err := tmux("new-session", "-d", "-x", "80", "-y", "24", "sh"); err != nil {
+	const prompt = "rss> "
+	shell := "PS1='" + prompt + "' sh"
+	if _, err := tmux("new-session", "-d", "-x", "80", "-y", "24", shell); err != nil {
 		return 0, fmt.Errorf("start tmux: %w", err)
 	}
 	defer func() { _, _ = tmux("kill-server") }()
 	for i := 1; i < n; i++ {
-		if _, err := tmux("new-window", "-d", "sh"); err != nil {
+		if _, err := tmux("new-window", "-d", shell); err != nil {
 			return 0, err
 		}
 	}
@@ -85,8 +87,30 @@ func TmuxIdleRSS(ctx context.Context, n int) (int64, error) {
 		return 0, err
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(out)))
-	time.Sleep(500 * time.Millisecond) // let the shells draw their prompts; a benchmark, not a test
+	for i := 0; i < n; i++ { // every shell at its prompt, as the host's panes are
+		if err := waitPrompt(ctx, tmux, strconv.Itoa(i), prompt); err != nil {
+			return 0, err
+		}
+	}
 	return processRSS(pid)
+}
+
+// waitPrompt polls a tmux window until it shows prompt.
+func waitPrompt(ctx context.Context, tmux func(...string) ([]byte, error), window, prompt string) error {
+	for {
+		out, err := tmux("capture-pane", "-p", "-t", ":"+window)
+		if err != nil {
+			return err
+		}
+		if strings.Contains(string(out), strings.TrimSpace(prompt)) { // capture-pane trims the trailing space
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("tmux window %s never showed its prompt: %w", window, ctx.Err())
+		case <-time.After(20 * time.Millisecond): // polling a screen, in a benchmark
+		}
+	}
 }
 
 // BuildClowder builds the clowder binary into dir from the main module (the

@@ -2,6 +2,7 @@ package tuibench
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -81,6 +82,27 @@ func (w *world) hostPID(ctx context.Context) (int, error) {
 	rest := strings.TrimLeft(out[i+6:], " ")
 	end := strings.IndexAny(rest, ",}")
 	return strconv.Atoi(strings.TrimSpace(rest[:end]))
+}
+
+// waitQuiet waits until every pane has been quiet for half a second (the
+// host's own idle condition, so no screen scraping).
+func (w *world) waitQuiet(ctx context.Context) error {
+	out, err := w.clowder(ctx, "ls", "--json")
+	if err != nil {
+		return err
+	}
+	var panes []struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(out), &panes); err != nil {
+		return fmt.Errorf("clowder ls --json: %w", err)
+	}
+	for _, p := range panes {
+		if _, err := w.clowder(ctx, "wait", p.ID, "--idle", "500ms", "--timeout", "10s"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // close stops the TUI and the host and removes the directories.

@@ -40,7 +40,9 @@ func ClowderIdle(ctx context.Context, bin string, panes int, d time.Duration) (I
 	if err != nil {
 		return Idle{}, err
 	}
-	time.Sleep(2 * time.Second) // let the shells settle at their prompts (a benchmark, not a test)
+	if err := w.waitQuiet(ctx); err != nil {
+		return Idle{}, err
+	}
 	cpu, err := cpuOver(ctx, d, ui, host)
 	if err != nil {
 		return Idle{}, err
@@ -67,10 +69,14 @@ func innerTmux(ctx context.Context, panes int, cmd string) (string, func(), erro
 	return sock, func() { _ = exec.Command("tmux", "-L", sock, "kill-server").Run() }, nil
 }
 
+// prompt is the inner shells' prompt, so a test can see that each has drawn
+// it.
+const prompt = "idle> "
+
 // TmuxIdle measures an attached tmux client's and its server's CPU over d
 // with panes idle shells.
 func TmuxIdle(ctx context.Context, panes int, d time.Duration) (Idle, error) {
-	sock, stop, err := innerTmux(ctx, panes, "sh")
+	sock, stop, err := innerTmux(ctx, panes, "PS1='"+prompt+"' sh")
 	if err != nil {
 		return Idle{}, err
 	}
@@ -93,7 +99,9 @@ func TmuxIdle(ctx context.Context, panes int, d time.Duration) (Idle, error) {
 	}
 	var server int
 	fmt.Sscan(strings.TrimSpace(string(out)), &server)
-	time.Sleep(2 * time.Second) // as for clowder
+	if err := o.waitForCount(ctx, strings.TrimSpace(prompt), panes); err != nil { // every shell at its prompt (capture-pane trims trailing blanks)
+		return Idle{}, err
+	}
 	cpu, err := cpuOver(ctx, d, client, server)
 	if err != nil {
 		return Idle{}, err

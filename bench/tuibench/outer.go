@@ -36,13 +36,16 @@ func (o *outer) run(ctx context.Context, args ...string) (string, error) {
 func (o *outer) screen(ctx context.Context) (string, error) { return o.run(ctx, "capture-pane", "-p") }
 
 // waitFor polls the outer screen until it contains want.
-func (o *outer) waitFor(ctx context.Context, want string) error {
+func (o *outer) waitFor(ctx context.Context, want string) error { return o.waitForCount(ctx, want, 1) }
+
+// waitForCount polls the outer screen until want shows n times.
+func (o *outer) waitForCount(ctx context.Context, want string, n int) error {
 	for {
 		s, err := o.screen(ctx)
 		if err != nil {
 			return err
 		}
-		if strings.Contains(s, want) {
+		if strings.Count(s, want) >= n {
 			return nil
 		}
 		if ctx.Err() != nil {

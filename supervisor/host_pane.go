@@ -114,7 +114,7 @@ func (p *pane) hasRun() bool {
 func (p *pane) ours() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.run != nil && (p.rec.State == persist.StateStarting || p.rec.State == persist.StateRunning)
+	return p.runningLocked()
 }
 
 // live reports whether the pane's process tree may be running (ours, or an

@@ -138,6 +138,19 @@ func TestHostRecordsThePanesWorktree(t *testing.T) {
 	}
 }
 
+func TestHostWaitIdleHoldsWhileOutputFlows(t *testing.T) {
+	th := startHost(t)
+	c := th.dial()
+	chatty := th.spawnFake(c, "chatty") // a line every 20 ms
+	if e := c.callErr(&WaitReq{Pane: chatty.ID, IdleMS: 200, TimeoutMS: 600}); e.Code != CodeTimeout {
+		t.Fatalf("idle wait on a chatty pane: %+v", e)
+	}
+	quiet := th.spawnFake(c, "sleep")
+	if r := c.call(&WaitReq{Pane: quiet.ID, IdleMS: 100, TimeoutMS: 5000}).(*WaitDoneReply); r.Met != "idle" {
+		t.Fatalf("idle wait on a silent pane met %q", r.Met)
+	}
+}
+
 func TestHostSpawnIsIdempotentOnNonce(t *testing.T) {
 	th := startHost(t)
 	c := th.dial()

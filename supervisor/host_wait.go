@@ -40,6 +40,9 @@ func (c *conn) waitLoop(id uint32, p *pane, req *WaitReq, re *regexp.Regexp) {
 		timeout = t.C
 	}
 	idle := time.Duration(req.IdleMS) * time.Millisecond
+	quiet := time.NewTimer(time.Hour) // re-armed each round when idle is asked for
+	quiet.Stop()
+	defer quiet.Stop()
 	for {
 		changed := p.watch()
 		met, match, quietFor := p.check(req, re, idle)
@@ -47,15 +50,14 @@ func (c *conn) waitLoop(id uint32, p *pane, req *WaitReq, re *regexp.Regexp) {
 			c.reply(id, &WaitDoneReply{Met: met, Match: match, Pane: p.info()})
 			return
 		}
-		var quiet <-chan time.Time
 		if idle > 0 {
-			t := time.NewTimer(idle - quietFor)
-			quiet = t.C
-			defer t.Stop()
+			// One timer for the whole wait: a flood wakes this loop per
+			// output chunk, and a timer (and a defer) per round would pile up.
+			quiet.Reset(idle - quietFor)
 		}
 		select {
 		case <-changed:
-		case <-quiet:
+		case <-quiet.C:
 		case <-timeout:
 			c.fail(id, &ErrorReply{Code: CodeTimeout, Message: fmt.Sprintf("pane %s: the wait timed out after %s", p.id, time.Duration(req.TimeoutMS)*time.Millisecond)})
 			return
@@ -74,11 +76,11 @@ func (p *pane) check(req *WaitReq, re *regexp.Regexp, idle time.Duration) (met, 
 	if p.lastOut.IsZero() {
 		quietFor = time.Since(p.rec.Created)
 	}
-	exited := !p.runningLocked() && p.rec.State != 0 && p.rec.Exit != nil
-	switch {
-	case re != nil:
-		if m := re.FindString(p.term.Snapshot().Text()); m != "" || re.MatchString("") {
-			return "text", m, quietFor
+	exited := p.rec.Exit != nil // set by the run's end, a lost record or an orphan's kill
+	if re != nil {
+		text := p.term.Snapshot().Text()
+		if loc := re.FindStringIndex(text); loc != nil {
+			return "text", text[loc[0]:loc[1]], quietFor
 		}
 	}
 	switch {

@@ -64,7 +64,10 @@ func (c *conn) masterFor(p *pane) (*os.File, error) {
 // streamPane pushes until ctx ends, then sends the end marker.
 func (c *conn) streamPane(ctx context.Context, id uint32, p *pane, req *SubscribeReq, seq uint64) {
 	var last *vtgrid.Snapshot
-	buf := make([]byte, rawChunk)
+	var buf []byte
+	if req.Raw {
+		buf = make([]byte, rawChunk) // screen-only subscribers (the TUI) need none
+	}
 	for {
 		changed := p.watch()
 		var err error

@@ -39,9 +39,14 @@ func newOSApp() *app {
 // paths resolves clowder's locations from the environment.
 func (a *app) paths() (persist.Paths, error) { return persist.ResolvePaths(a.lookup) }
 
-// config loads config.toml.
-func (a *app) config(p persist.Paths) (persist.Config, error) {
-	return persist.LoadConfig(p.ConfigFile)
+// setup resolves clowder's locations and loads config.toml from them.
+func (a *app) setup() (persist.Paths, persist.Config, error) {
+	p, err := a.paths()
+	if err != nil {
+		return p, persist.Config{}, err
+	}
+	cfg, err := persist.LoadConfig(p.ConfigFile)
+	return p, cfg, err
 }
 
 // dial connects to a running host and never starts one: commands about

@@ -69,11 +69,7 @@ func (o *newOpts) spawnReq(ctx context.Context, a *app, args []string) (supervis
 	if o.agent != "" && o.shell {
 		return supervisor.SpawnReq{}, usagef("--agent and --shell exclude each other; give one")
 	}
-	p, err := a.paths()
-	if err != nil {
-		return supervisor.SpawnReq{}, err
-	}
-	cfg, err := a.config(p)
+	p, cfg, err := a.setup()
 	if err != nil {
 		return supervisor.SpawnReq{}, err
 	}

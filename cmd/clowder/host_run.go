@@ -14,11 +14,7 @@ import (
 
 // runHost serves until SIGINT or SIGTERM (or the host decides to stop).
 func runHost(parent context.Context, a *app) error {
-	p, err := a.paths()
-	if err != nil {
-		return err
-	}
-	cfg, err := a.config(p)
+	p, cfg, err := a.setup()
 	if err != nil {
 		return err
 	}

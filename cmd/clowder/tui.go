@@ -20,11 +20,7 @@ func runTUI(a *app) func(cmd *cobra.Command, args []string) error {
 		if len(args) > 0 {
 			return usagef("unknown command %q; see clowder --help", args[0])
 		}
-		p, err := a.paths()
-		if err != nil {
-			return err
-		}
-		cfg, err := a.config(p)
+		p, cfg, err := a.setup()
 		if err != nil {
 			return err
 		}

@@ -23,7 +23,7 @@ const (
 	MaxRows    = 500
 )
 
-// DefaultSize is a pane's size until a client shows it (DESIGN.md §8).
+// DefaultSize is a pane's size until a client shows it (docs/cli.md).
 var DefaultSize = persist.Size{Cols: 80, Rows: 24}
 
 // Spec is a request to spawn a pane.

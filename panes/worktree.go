@@ -1,6 +1,6 @@
 package panes
 
-// This file gives agents their own git worktrees (DESIGN.md §7): created
+// This file gives agents their own git worktrees (docs/state.md): created
 // with real git under <base>/<project>-<hash>/<name> on a new branch
 // clowder/<name>, listed, and removed (refusing to lose uncommitted
 // work). git is the only program panes runs; every call is short-lived,

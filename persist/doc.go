@@ -3,7 +3,7 @@
 // TUI owns), config.toml, the runtime and state directories, and the host's
 // advisory lock file.
 //
-// Data model and rules (DESIGN.md §7):
+// Data model and rules (docs/state.md):
 //
 //   - Paths are resolved once from an injected environment lookup, so tests
 //     and callers never depend on the process environment by accident.

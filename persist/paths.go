@@ -1,6 +1,6 @@
 package persist
 
-// This file resolves where clowder keeps its files (DESIGN.md §7). It reads
+// This file resolves where clowder keeps its files (docs/state.md). It reads
 // the environment only through the lookup function it is given, and creates
 // nothing except in EnsureRuntimeDir and EnsureStateDir.
 
@@ -66,7 +66,7 @@ func ResolvePaths(lookup LookupEnv) (Paths, error) {
 	w := resolver{lookup: lookup}
 	p.Worktrees = w.pick("", "XDG_DATA_HOME", ".local/share", "clowder/worktrees")
 	if p.RuntimeDir == "" {
-		// Literally /tmp, not os.TempDir: DESIGN §7 names this path, and
+		// Literally /tmp, not os.TempDir: docs/state.md names this path, and
 		// TMPDIR differs between a user's terminals more often than /tmp does.
 		p.RuntimeDir = "/tmp/clowder-" + strconv.Itoa(os.Getuid())
 	}

@@ -2,7 +2,7 @@ package persist
 
 // This file is agents.json: the durable record of every pane, written by
 // the host alone and only on durable changes (spawn, exit, rename, removal,
-// resume data), never on attention or output (DESIGN.md §7). It is what
+// resume data), never on attention or output (docs/state.md). It is what
 // brings agents back after a reboot, so it records how to resume each one
 // and how to recognise its process (pid + start time + boot id).
 
@@ -44,7 +44,7 @@ type PaneRecord struct {
 	EnvKeys []string  `json:"env_keys,omitempty"`
 	Created time.Time `json:"created"` // when the pane was spawned
 
-	// Process identity (DESIGN.md §5): nothing is signalled unless all of
+	// Process identity (docs/processes.md): nothing is signalled unless all of
 	// pid, start time and boot id still match.
 	PID      int    `json:"pid,omitempty"`
 	PIDStart uint64 `json:"pid_start,omitempty"` // field 22 of /proc/PID/stat, clock ticks since boot

@@ -59,7 +59,7 @@ func (s State) MarshalText() ([]byte, error) { return enumMarshal("state", state
 // UnmarshalText implements encoding.TextUnmarshaler.
 func (s *State) UnmarshalText(b []byte) error { return enumUnmarshal("state", stateNames[:], b, s) }
 
-// ExitReason says why a pane's process ended (DESIGN.md §5). The zero
+// ExitReason says why a pane's process ended (docs/processes.md). The zero
 // value is invalid.
 type ExitReason uint8
 
@@ -119,7 +119,7 @@ func (p *RestartPolicy) UnmarshalText(b []byte) error {
 }
 
 // CgroupMode says whether the host puts each pane in its own cgroup v2
-// leaf (DESIGN.md §5).
+// leaf (docs/processes.md).
 type CgroupMode uint8
 
 // The cgroup modes.

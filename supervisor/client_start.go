@@ -1,7 +1,7 @@
 //go:build unix
 
 // This file connects a client to the host of a runtime dir, starting one
-// on demand (DESIGN.md §1): `EXE host --foreground` in its own session,
+// on demand (ARCHITECTURE.md): `EXE host --foreground` in its own session,
 // stdin /dev/null, stdout and stderr appended to the host log, then the
 // socket is dialled until it answers. Two clients racing to start a host
 // end with one: the host takes a flock and the loser exits, and both

@@ -1,8 +1,8 @@
 //go:build unix
 
 // This file carries file descriptors with frames on a unix socket
-// (SCM_RIGHTS), for the PTY master dup the host hands the TUI (DESIGN.md
-// §1). The bytes on the wire are exactly those of wire.go; the fds ride as
+// (SCM_RIGHTS), for the PTY master dup the host hands the TUI (ARCHITECTURE.md,
+// Processes). The bytes on the wire are exactly those of wire.go; the fds ride as
 // ancillary data on the first byte of their frame.
 
 package supervisor

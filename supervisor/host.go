@@ -1,4 +1,4 @@
-// The host: the long-lived process that owns every pane (DESIGN.md §1, §5).
+// The host: the long-lived process that owns every pane (ARCHITECTURE.md; docs/processes.md).
 // It is the parent of each pane's process tree and the only reader of its
 // PTY master, keeps each pane's output ring and vtgrid screen, and serves
 // protocol v1 on a unix socket in the runtime dir. Goroutines it owns: the

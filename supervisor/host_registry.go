@@ -1,4 +1,4 @@
-// agents.json: the host is its single writer (DESIGN.md §7). It is written
+// agents.json: the host is its single writer (docs/state.md). It is written
 // on durable changes only (spawn, exit, removal), never on output or
 // attention. On start, panes recorded as running are checked by identity:
 // one still alive is "orphaned" (its master is gone with the old host, so

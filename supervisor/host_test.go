@@ -162,7 +162,7 @@ func TestHostSpawnIsIdempotentOnNonce(t *testing.T) {
 	}
 }
 
-// TestHostPassesTheMaster pins DESIGN.md §1: a client writes keys straight
+// TestHostPassesTheMaster pins ARCHITECTURE.md: a client writes keys straight
 // to its dup of the master, and a size set on it reaches the child and the
 // host's screen.
 func TestHostPassesTheMaster(t *testing.T) {
@@ -207,7 +207,7 @@ func TestHostEncodesKeysForThePanesModes(t *testing.T) {
 	c.waitText(p.ID, "IN 1b5b3230307e61621b5b3230317e")
 }
 
-// TestHostRawOutputIsByteExact pins DESIGN.md §5: a client reading the raw
+// TestHostRawOutputIsByteExact pins docs/processes.md: a client reading the raw
 // ring from sequence 0 gets exactly what the child wrote. Halfway, the
 // first client vanishes (as if SIGKILLed); a new client continues from the
 // sequence number it had, with no gap and no duplicate.

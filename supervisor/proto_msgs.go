@@ -12,7 +12,7 @@ package supervisor
 import "clowder/persist"
 
 // PaneInfo describes one pane as the host sees it; it is also the row of
-// `clowder ls --json` (DESIGN.md §8).
+// `clowder ls --json` (docs/cli.md).
 type PaneInfo struct {
 	ID         string   `json:"id"`
 	Name       string   `json:"name"`
@@ -24,7 +24,7 @@ type PaneInfo struct {
 	PidStart   uint64   `json:"pid_start"` // field 22 of /proc/PID/stat
 	ExitCode   int      `json:"exit_code"`
 	ExitSignal string   `json:"exit_signal,omitempty"`
-	ExitReason string   `json:"exit_reason"`       // "" while running; DESIGN.md §5 reasons
+	ExitReason string   `json:"exit_reason"`       // "" while running; docs/processes.md reasons
 	Cwd        string   `json:"cwd"`               // where the pane was started
 	CwdNow     string   `json:"cwd_now,omitempty"` // where it is now (OSC 7, or its foreground process's cwd)
 	Argv       []string `json:"argv"`

@@ -1,5 +1,5 @@
 // This file is the binary body of MsgOutput: a chunk of a pane's raw
-// output ring, addressed by absolute byte sequence numbers (DESIGN.md §5).
+// output ring, addressed by absolute byte sequence numbers (docs/processes.md).
 //
 //	varint len, pane id | u64 seq (big-endian) | varint gap | data...
 //

@@ -33,7 +33,7 @@ var exitReasonNames = [...]string{
 	ExitIdleTimeout: "idle-timeout", ExitLost: "lost",
 }
 
-// String returns the reason's name as DESIGN.md §5 spells it.
+// String returns the reason's name as docs/processes.md spells it.
 func (r ExitReason) String() string {
 	if r < 0 || int(r) >= len(exitReasonNames) {
 		return fmt.Sprintf("ExitReason(%d)", int(r))

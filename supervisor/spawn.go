@@ -21,7 +21,7 @@ type Size struct {
 	Rows uint16 `json:"rows"`
 }
 
-// defaultSize is a PTY run's size until a client shows it (DESIGN.md §8).
+// defaultSize is a PTY run's size until a client shows it (docs/cli.md).
 var defaultSize = Size{Cols: 80, Rows: 24}
 
 // PTYArm makes a run a PTY run.

@@ -18,7 +18,7 @@ import (
 
 // onStart builds the layout: layout.json's tree with the host's panes
 // (panes it lost shown as missing, panes it has that the file lacks added),
-// or on a first start the default layout (DESIGN.md §9).
+// or on a first start the default layout (README.md, The TUI).
 func (m *Model) onStart(msg startMsg) tea.Cmd {
 	if msg.err != nil {
 		m.hostDown = fmt.Sprintf("cannot list panes: %v", msg.err)

@@ -164,7 +164,7 @@ func TestSnapshotDirtyRows(t *testing.T) {
 	}
 }
 
-// TestScrollbackMemory pins DESIGN.md §4: a plain 200-column scrollback row
+// TestScrollbackMemory pins docs/emulator.md: a plain 200-column scrollback row
 // costs about its text, far from a full cell array (4800 bytes).
 func TestScrollbackMemory(t *testing.T) {
 	line := strings.Repeat("x", 200) + "\r\n"

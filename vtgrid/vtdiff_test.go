@@ -1,6 +1,6 @@
 package vtgrid_test
 
-// The differential harness (DESIGN.md §4, "Correctness oracle: tmux"): every
+// The differential harness (docs/emulator.md, "Correctness oracle: tmux"): every
 // stream of the corpus — real programs recorded at 120x40 in testdata/rec and
 // per-feature streams generated for 80x24 into testdata/gen — is fed to
 // vtgrid and replayed into a tmux pane of the same size, and the final
@@ -88,7 +88,7 @@ type knownDifference struct {
 }
 
 var knownDifferences = []knownDifference{
-	{"gen/invalid-utf8", "tmux drops malformed UTF-8 bytes; vtgrid shows U+FFFD per maximal bad subsequence like xterm (DESIGN.md §4)", nil},
+	{"gen/invalid-utf8", "tmux drops malformed UTF-8 bytes; vtgrid shows U+FFFD per maximal bad subsequence like xterm (docs/emulator.md)", nil},
 	{"gen/xterm-only", "tmux 3.3a does not implement HPR (CSI a)", []int{0}},
 	{"gen/xterm-only", "tmux 3.3a does not implement VPR (CSI e)", []int{1, 2}},
 	{"gen/xterm-only", "tmux 3.3a does not implement CHT (CSI I)", []int{3}},

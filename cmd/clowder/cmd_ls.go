@@ -31,7 +31,7 @@ func newLs(a *app) *cobra.Command {
 			return printTable(a, list)
 		},
 	}
-	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of panes (DESIGN.md §8 fields)")
+	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of panes (docs/cli.md fields)")
 	return c
 }
 

@@ -37,7 +37,7 @@ var fakeModes = map[string]func() int{
 	"setsid":       fakeSetsidChild, // start an ignore-term grandchild in its own session
 	"bg-job":       fakeBackgroundJob,
 	"tree":         fakeTree,       // two sleeping grandchildren (one setsid), block
-	"silent":       fakeSilent,     // READY, never read stdin; SIGUSR1 prints ALIVE
+	"silent":       fakeSilent,     // raw mode, READY, never read stdin; SIGUSR1 prints ALIVE
 	"chatty":       fakeChatty,     // a line every 20 ms
 	"exit-on-line": fakeExitOnLine, // exit 0 after reading one line
 	"sleep":        fakeSleep,      // block silently
@@ -129,6 +129,10 @@ func fakeTree() int {
 }
 
 func fakeSilent() int {
+	// Raw mode: a full cooked-mode line buffer discards input on some kernels
+	// (Linux 6.18) instead of blocking the writer, and a child that never
+	// reads must make the writer wait on every kernel.
+	makeRaw(0)
 	usr1 := make(chan os.Signal, 1)
 	signal.Notify(usr1, syscall.SIGUSR1)
 	fmt.Println("READY")

@@ -165,7 +165,7 @@ func poll(ctx context.Context, a *app, c *supervisor.Client, pane string, wait t
 	if asJSON {
 		return writeJSON(a, pollResult{Pane: info, Output: text.String(), FromSeq: from, ToSeq: res.Next})
 	}
-	fmt.Fprintf(a.stdout, "%s %s %s exit=%s seq=%d\n", info.ID, info.State, dash(info.Attention), exitColumn(info), res.Next)
+	fmt.Fprintf(a.stdout, "%s %s %s exit=%s seq=%d\n", safe(info.ID), safe(info.State), dash(info.Attention), exitColumn(info), res.Next)
 	_, err = a.stdout.Write(text.Bytes())
 	return err
 }

@@ -77,14 +77,15 @@ func isCobraUsage(err error) bool {
 }
 
 // errorLine is the one line a user sees: a host error's own message, never
-// a stack of wrapped prefixes around it.
+// a stack of wrapped prefixes around it, with any control character in
+// what it quotes (a pane name, a command, a title) escaped.
 func errorLine(err error) string {
 	var e *supervisor.ErrorReply
 	msg := err.Error()
 	if errors.As(err, &e) {
 		msg = e.Message
 	}
-	return strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", "; ")), " ")
+	return safe(strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", "; ")), " "))
 }
 
 // newRoot builds the command tree.

@@ -240,3 +240,30 @@ func TestE2EUntrustedTextIsEscapedForTheTerminal(t *testing.T) {
 		t.Errorf("an error quoting a pane name printed ESC: %q", errOut)
 	}
 }
+
+// TestE2EMakeBuildStampsTheVersion pins issue 8 §1: `make build` left the
+// version at "dev", so neither `clowder --version` nor `host status` said
+// which build runs. The binary go test builds (unstamped) says "dev".
+func TestE2EMakeBuildStampsTheVersion(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed")
+	}
+	e := newE2E(t)
+	if out := e.must("--version"); !strings.Contains(out, "version dev") {
+		t.Errorf("the unstamped binary's --version = %q, want it to say dev", out)
+	}
+	const stamp = "v9.9.9-e2e-stamp"
+	bin := filepath.Join(e.dir, "stamped")
+	mk := exec.Command("make", "-C", "../..", "build", "BIN="+bin, "VERSION="+stamp)
+	if out, err := mk.CombinedOutput(); err != nil {
+		t.Fatalf("make build: %v\n%s", err, out)
+	}
+	e.bin = bin
+	if out := e.must("--version"); !strings.Contains(out, stamp) {
+		t.Errorf("--version = %q, want %s", out, stamp)
+	}
+	e.must("host")
+	if out := e.must("host", "status"); !strings.Contains(out, "build:       "+stamp) {
+		t.Errorf("host status = %q, want build %s", out, stamp)
+	}
+}

@@ -52,6 +52,7 @@ func TestMain(m *testing.M) {
 // e2eEnv is one test's isolated clowder world.
 type e2eEnv struct {
 	t    *testing.T
+	bin  string // the clowder binary to run (e2eBinary unless a test built its own)
 	dir  string
 	mark string // CLOWDER_E2E_MARK value every started process carries
 	env  []string
@@ -68,7 +69,7 @@ func newE2E(t *testing.T) *e2eEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &e2eEnv{t: t, dir: dir, mark: filepath.Base(dir)}
+	e := &e2eEnv{t: t, bin: e2eBinary, dir: dir, mark: filepath.Base(dir)}
 	e.env = append(os.Environ(), "CLOWDER_RUNTIME_DIR="+dir+"/run", "CLOWDER_STATE_DIR="+dir+"/state",
 		"CLOWDER_CONFIG="+dir+"/config.toml", "CLOWDER_E2E_MARK="+e.mark)
 	t.Cleanup(e.cleanup)
@@ -124,7 +125,7 @@ func markedProcs(mark string) []supervisor.Identity {
 
 // command builds a clowder command in the test's world.
 func (e *e2eEnv) command(ctx context.Context, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, e2eBinary, args...)
+	cmd := exec.CommandContext(ctx, e.bin, args...)
 	cmd.Env = e.env
 	cmd.Dir = e.dir
 	return cmd

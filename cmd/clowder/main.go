@@ -16,7 +16,9 @@ import (
 	"clowder/supervisor"
 )
 
-// version is the build, set with -ldflags "-X main.version=...".
+// version is the build, stamped by `make build` with -ldflags
+// "-X main.version=$(git describe --always --dirty)"; "dev" when unstamped
+// (go test, go run). --version and host status report it.
 var version = "dev"
 
 func main() {

@@ -54,7 +54,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./vtgrid/ ./tui/
 
 run: build
-	./$(BIN)
+	$(BIN)
 
 e2e:
 	$(GO) test -race -count=1 -run 'E2E' ./...

@@ -32,8 +32,14 @@ var ErrNoHost = errors.New("no clowder host is running")
 const HostStartTimeout = 5 * time.Second
 
 // Dial connects to the host listening on socketPath and runs the
-// handshake. No host listening gives an error matching ErrNoHost.
+// handshake. No host listening gives an error matching ErrNoHost; a
+// runtime dir, socket or listening process that is not this user's alone
+// gives one matching ErrUntrustedHost, before anything is sent
+// (client_trust.go).
 func Dial(ctx context.Context, socketPath string) (*Client, error) {
+	if err := checkSocketPath(socketPath); err != nil {
+		return nil, err
+	}
 	var d net.Dialer
 	nc, err := d.DialContext(ctx, "unix", socketPath)
 	if err != nil {
@@ -43,6 +49,10 @@ func Dial(ctx context.Context, socketPath string) (*Client, error) {
 		return nil, fmt.Errorf("connect to host at %s: %w", socketPath, err)
 	}
 	uc := nc.(*net.UnixConn)
+	if err := checkListener(uc, socketPath); err != nil {
+		_ = uc.Close() // best effort: nothing was sent
+		return nil, err
+	}
 	c, err := NewClient(ctx, NewFdConn(uc), uc, clientName())
 	if err != nil {
 		return nil, fmt.Errorf("connect to host at %s: %w", socketPath, err)

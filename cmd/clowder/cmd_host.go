@@ -40,7 +40,7 @@ func startHost(ctx context.Context, a *app) error {
 		return err
 	}
 	verb := "already running"
-	c, err := supervisor.Dial(ctx, p.SocketFile())
+	c, err := a.dialSocket(ctx, p)
 	if isNoHost(err) {
 		verb = "started"
 		c, err = a.connect(ctx)
@@ -126,7 +126,7 @@ func stopHost(ctx context.Context, a *app, force bool) error {
 	if err != nil {
 		return err
 	}
-	c, err := supervisor.Dial(ctx, p.SocketFile())
+	c, err := a.dialSocket(ctx, p)
 	if isNoHost(err) {
 		fmt.Fprintln(a.stderr, "clowder: no host is running")
 		return nil

@@ -41,7 +41,7 @@ func listPanes(ctx context.Context, a *app) ([]supervisor.PaneInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := supervisor.Dial(ctx, p.SocketFile())
+	c, err := a.dialSocket(ctx, p)
 	if err != nil {
 		if isNoHost(err) {
 			return []supervisor.PaneInfo{}, nil

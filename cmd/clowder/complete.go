@@ -24,7 +24,7 @@ func completePanes(a *app) func(*cobra.Command, []string, string) ([]string, cob
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		c, err := supervisor.Dial(ctx, p.SocketFile())
+		c, err := a.dialSocket(ctx, p)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}

@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -70,18 +71,34 @@ func newE2E(t *testing.T) *e2eEnv {
 		t.Fatal(err)
 	}
 	e := &e2eEnv{t: t, bin: e2eBinary, dir: dir, mark: filepath.Base(dir)}
-	e.env = append(os.Environ(), "CLOWDER_RUNTIME_DIR="+dir+"/run", "CLOWDER_STATE_DIR="+dir+"/state",
-		"CLOWDER_CONFIG="+dir+"/config.toml", "CLOWDER_E2E_MARK="+e.mark)
+	e.env = append(isolatedEnv(os.Environ(), dir), "CLOWDER_E2E_MARK="+e.mark)
 	t.Cleanup(e.cleanup)
 	return e
+}
+
+// isolatedEnv is env without any CLOWDER_* or XDG_* variable of the user,
+// and with clowder's paths and the XDG base dirs under dir, so that no
+// user's config, host, state or worktree dir is ever used by a test.
+func isolatedEnv(env []string, dir string) []string {
+	out := make([]string, 0, len(env)+8)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "CLOWDER_") && !strings.HasPrefix(kv, "XDG_") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "CLOWDER_RUNTIME_DIR="+dir+"/run", "CLOWDER_STATE_DIR="+dir+"/state",
+		"CLOWDER_CONFIG="+dir+"/config.toml", "XDG_RUNTIME_DIR="+dir+"/xdg/run",
+		"XDG_STATE_HOME="+dir+"/xdg/state", "XDG_CONFIG_HOME="+dir+"/xdg/config",
+		"XDG_DATA_HOME="+dir+"/xdg/data", "XDG_CACHE_HOME="+dir+"/xdg/cache")
 }
 
 // cleanup stops the host with --force and proves every marked process
 // (host, panes, grandchildren) is gone.
 func (e *e2eEnv) cleanup() {
 	e.t.Helper()
-	if _, errOut, code := e.run("host", "stop", "--force"); code != 0 {
-		e.t.Errorf("host stop --force: exit %d: %s", code, errOut)
+	// Never Fatal here: whatever happens, the processes are killed below.
+	if out, err := e.command(context.Background(), "host", "stop", "--force").CombinedOutput(); err != nil {
+		e.t.Errorf("host stop --force: %v: %s", err, out)
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for {

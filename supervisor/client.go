@@ -36,7 +36,7 @@ var ErrClientClosed = errors.New("client closed")
 var ErrConnectionLost = errors.New("connection to the host lost")
 
 // ClientCaps are the capabilities a Client offers in its hello.
-var ClientCaps = []string{CapFdPassing, CapScreen, CapRaw, CapEvents}
+var ClientCaps = []string{CapFdPassing, CapScreen, CapRaw, CapEvents, CapPasteData}
 
 // Client is one connection to a host. All methods are safe for concurrent
 // use. A call's context bounds only that call: cancelling it returns

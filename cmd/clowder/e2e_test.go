@@ -32,6 +32,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(fakeKeysEnv) != "" {
 		os.Exit(fakeKeys()) // re-executed as a fake agent, not as tests
 	}
+	if os.Getenv(fakePasteEnv) != "" {
+		os.Exit(fakePaste())
+	}
 	dir, err := os.MkdirTemp("", "clowder-e2e-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -151,9 +154,18 @@ func (e *e2eEnv) command(ctx context.Context, args ...string) *exec.Cmd {
 // run runs clowder to completion (30 s at most).
 func (e *e2eEnv) run(args ...string) (stdout, stderr string, code int) {
 	e.t.Helper()
+	return e.runStdin(nil, args...)
+}
+
+// runStdin runs clowder to completion (30 s at most) with stdin.
+func (e *e2eEnv) runStdin(stdin []byte, args ...string) (stdout, stderr string, code int) {
+	e.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := e.command(ctx, args...)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

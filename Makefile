@@ -2,11 +2,15 @@
 GO        ?= go
 FUZZTIME  ?= 30s
 PKGS      := ./...
+BIN       ?= bin/clowder
+# The version `clowder --version` and `host status` report; a build without
+# it (go test, go run) says "dev".
+VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 
 .PHONY: build test lint fmtcheck fuzz golden bench vtdiff run e2e clean
 
 build:
-	$(GO) build -o bin/clowder ./cmd/clowder
+	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/clowder
 
 # The one test command (.ci/run calls it): format, vet, every test with the
 # race detector (vtdiff's fast subset included), the darwin cross-build, and
@@ -50,7 +54,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./vtgrid/ ./tui/
 
 run: build
-	./bin/clowder
+	$(BIN)
 
 e2e:
 	$(GO) test -race -count=1 -run 'E2E' ./...

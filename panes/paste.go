@@ -31,6 +31,10 @@ type PasteOptions struct {
 	// Raw sends the text's bytes unchanged (no newline conversion, control
 	// characters allowed). Bracket markers inside are still removed.
 	Raw bool
+	// NoStart and NoEnd leave out the opening and the closing bracket
+	// marker, for a paste sent in parts: the first part opens, the last
+	// closes, so the program sees one paste.
+	NoStart, NoEnd bool
 }
 
 // ControlCharError reports a control character in text to paste.
@@ -57,7 +61,7 @@ func controlName(r rune) string {
 // Paste returns the bytes that paste text into a pane with modes m.
 func Paste(text string, m vtgrid.Modes, o PasteOptions) ([]byte, error) {
 	if !o.Raw {
-		if err := checkControls(text); err != nil {
+		if err := CheckPaste(text); err != nil {
 			return nil, err
 		}
 		text = normalizeNewlines(text)
@@ -66,13 +70,23 @@ func Paste(text string, m vtgrid.Modes, o PasteOptions) ([]byte, error) {
 	if !m.BracketedPaste {
 		return []byte(text), nil
 	}
-	return []byte(PasteStart + text + PasteEnd), nil
+	out := make([]byte, 0, len(PasteStart)+len(text)+len(PasteEnd))
+	if !o.NoStart {
+		out = append(out, PasteStart...)
+	}
+	out = append(out, text...)
+	if !o.NoEnd {
+		out = append(out, PasteEnd...)
+	}
+	return out, nil
 }
 
-// checkControls refuses C0 controls other than tab, LF and CR, DEL, and
-// C1 controls (which 8-bit terminals read as ESC sequences). Invalid UTF-8
-// is passed on: the program decides what to make of it.
-func checkControls(text string) error {
+// CheckPaste refuses C0 controls other than tab, LF and CR, DEL, and C1
+// controls (which 8-bit terminals read as ESC sequences), as Paste does
+// unless raw. Invalid UTF-8 is passed on: the program decides what to
+// make of it. A client checks a paste it splits into parts first, so that
+// a bad byte in the last part is refused before any part is sent.
+func CheckPaste(text string) error {
 	for i, r := range text {
 		switch {
 		case r == '\t' || r == '\n' || r == '\r':

@@ -111,3 +111,21 @@ func TestSubmitSplitsPasteAndEnter(t *testing.T) {
 		t.Error("Submit accepted a control character")
 	}
 }
+
+func TestPasteInPartsBracketsTheWholeOnce(t *testing.T) {
+	bracketed := vtgrid.Modes{BracketedPaste: true}
+	var got []byte
+	for _, p := range []struct {
+		text string
+		o    PasteOptions
+	}{{"ab", PasteOptions{NoEnd: true}}, {"c\xff", PasteOptions{NoStart: true, NoEnd: true}}, {"d\n", PasteOptions{NoStart: true}}} {
+		b, err := Paste(p.text, bracketed, p.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, b...)
+	}
+	if want := "\x1b[200~abc\xffd\r\x1b[201~"; string(got) != want {
+		t.Errorf("parts = %q, want %q", got, want)
+	}
+}

@@ -18,9 +18,12 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"clowder/persist"
 )
 
 // ErrClientClosed is the cause of calls and subscriptions cut short by
@@ -33,7 +36,7 @@ var ErrClientClosed = errors.New("client closed")
 var ErrConnectionLost = errors.New("connection to the host lost")
 
 // ClientCaps are the capabilities a Client offers in its hello.
-var ClientCaps = []string{CapFdPassing, CapScreen, CapRaw, CapEvents}
+var ClientCaps = []string{CapFdPassing, CapScreen, CapRaw, CapEvents, CapPasteData}
 
 // Client is one connection to a host. All methods are safe for concurrent
 // use. A call's context bounds only that call: cancelling it returns
@@ -44,6 +47,9 @@ type Client struct {
 	closer  io.Closer
 	welcome WelcomeReply
 	nextID  atomic.Uint32
+	addr    string // the socket, for errors; "" if unknown
+
+	timeouts atomic.Pointer[func(Message) time.Duration] // per-request deadlines; nil: none
 
 	mu      sync.Mutex
 	pending map[uint32]chan result
@@ -84,6 +90,47 @@ func NewClient(ctx context.Context, conn FrameConn, closer io.Closer, name strin
 	c.nextID.Store(1) // id 1 was the hello
 	go c.readLoop()
 	return c, nil
+}
+
+// SetCallTimeouts gives every request whose context has no deadline of
+// its own the deadline f returns for it (0: none, for requests that wait
+// on purpose, such as a wait without a timeout). A request that misses
+// its deadline fails with a *NotAnsweringError; the connection stays
+// usable. The CLI sets it; the TUI, which keeps its connection, does not.
+func (c *Client) SetCallTimeouts(f func(Message) time.Duration) { c.timeouts.Store(&f) }
+
+// NotAnsweringError says the host accepted a request (or a connection)
+// and did not answer within its deadline: it is stopped (SIGSTOP), hung or
+// badly overloaded. It matches context.DeadlineExceeded.
+type NotAnsweringError struct {
+	Addr  string        // the host's socket
+	What  string        // the request, or "the handshake"
+	After time.Duration // the deadline it missed
+}
+
+func (e *NotAnsweringError) Error() string {
+	return fmt.Sprintf("the clowder host at %s did not answer %s within %s; it may be stopped (SIGSTOP) or overloaded; see %s",
+		e.Addr, e.What, e.After, filepath.Join(filepath.Dir(e.Addr), persist.LogFileName))
+}
+
+// Unwrap makes a NotAnsweringError match context.DeadlineExceeded.
+func (e *NotAnsweringError) Unwrap() error { return context.DeadlineExceeded }
+
+// callContext bounds ctx by the request's deadline when ctx has none.
+func (c *Client) callContext(ctx context.Context, req Message) (context.Context, context.CancelFunc, time.Duration) {
+	f := c.timeouts.Load()
+	if f == nil {
+		return ctx, func() {}, 0
+	}
+	if _, ok := ctx.Deadline(); ok {
+		return ctx, func() {}, 0
+	}
+	d := (*f)(req)
+	if d <= 0 {
+		return ctx, func() {}, 0
+	}
+	ctx, cancel := context.WithTimeout(ctx, d)
+	return ctx, cancel, d
 }
 
 // Welcome returns the host's answer to the handshake: version and the
@@ -160,8 +207,11 @@ func (c *Client) register() (uint32, chan result, error) {
 	return id, ch, nil
 }
 
-// send writes request id and waits for the reply on ch.
-func (c *Client) send(ctx context.Context, id uint32, ch chan result, req Message) (Message, []*os.File, error) {
+// send writes request id and waits for the reply on ch, within the
+// request's deadline (SetCallTimeouts).
+func (c *Client) send(parent context.Context, id uint32, ch chan result, req Message) (Message, []*os.File, error) {
+	ctx, cancel, d := c.callContext(parent, req)
+	defer cancel()
 	f, err := NewFrame(id, 0, req)
 	if err == nil {
 		err = c.conn.WriteFrame(f)
@@ -175,6 +225,9 @@ func (c *Client) send(ctx context.Context, id uint32, ch chan result, req Messag
 		return r.msg, filesOf(r.fds), r.err
 	case <-ctx.Done():
 		c.forget(id)
+		if d > 0 && parent.Err() == nil {
+			return nil, nil, &NotAnsweringError{Addr: c.addr, What: req.MsgType().String(), After: d}
+		}
 		return nil, nil, ctx.Err()
 	}
 }

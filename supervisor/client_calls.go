@@ -124,12 +124,46 @@ func (c *Client) Unsubscribe(ctx context.Context, sub uint32) error {
 	return callOK(ctx, c, UnsubscribeReq{Sub: sub})
 }
 
-// Input writes data, then the tmux-named keys, to a pane.
-func (c *Client) Input(ctx context.Context, req InputReq) error { return callOK(ctx, c, req) }
+// Input writes data, then the tmux-named keys, to a pane. Data larger
+// than a frame is sent in parts, in order.
+func (c *Client) Input(ctx context.Context, req InputReq) error {
+	for _, part := range splitInput(req, PasteChunkBytes) {
+		if err := callOK(ctx, c, part); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // Paste pastes text (bracketed if the pane asked for it), then Enter if
-// req.Submit.
-func (c *Client) Paste(ctx context.Context, req PasteReq) error { return callOK(ctx, c, req) }
+// req.Submit. With a host that has paste-data, the text goes as bytes
+// (invalid UTF-8 arrives as sent) and, if larger than a frame, in parts
+// that the pane receives as one paste (proto_paste.go). The whole text is
+// checked before anything is sent.
+func (c *Client) Paste(ctx context.Context, req PasteReq) error {
+	if !c.HasCap(CapPasteData) {
+		return callOK(ctx, c, req) // an older host: text as a string, in one frame
+	}
+	parts, err := SplitPaste(req, PasteChunkBytes)
+	if err != nil {
+		return err
+	}
+	for i, part := range parts {
+		if err := callOK(ctx, c, part); err != nil {
+			if i > 0 {
+				c.closePaste(ctx, req.Pane)
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// closePaste ends a split paste cut short, so the program is not left
+// inside a bracketed paste; best effort, as the pane may be gone.
+func (c *Client) closePaste(ctx context.Context, pane string) {
+	_ = callOK(ctx, c, PasteReq{Pane: pane, Part: PastePartLast}) // best effort: see above
+}
 
 // Resize sets a pane's size.
 func (c *Client) Resize(ctx context.Context, pane string, cols, rows uint16) error {

@@ -31,22 +31,47 @@ var ErrNoHost = errors.New("no clowder host is running")
 // HostStartTimeout bounds how long Connect waits for a host it started.
 const HostStartTimeout = 5 * time.Second
 
+// HandshakeTimeout bounds connecting and the handshake in Dial, whatever
+// the caller's context: a host that accepted the connection (the kernel
+// does that even for a stopped process) but does not answer is reported,
+// never waited on forever. Generous, because a loaded machine is slow.
+const HandshakeTimeout = 10 * time.Second
+
 // Dial connects to the host listening on socketPath and runs the
-// handshake. No host listening gives an error matching ErrNoHost.
-func Dial(ctx context.Context, socketPath string) (*Client, error) {
+// handshake. No host listening gives an error matching ErrNoHost; a
+// runtime dir, socket or listening process that is not this user's alone
+// gives one matching ErrUntrustedHost, before anything is sent
+// (client_trust.go).
+func Dial(parent context.Context, socketPath string) (*Client, error) {
+	if err := checkSocketPath(socketPath); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(parent, HandshakeTimeout)
+	defer cancel() // NewClient's watch of ctx ends with the handshake
 	var d net.Dialer
 	nc, err := d.DialContext(ctx, "unix", socketPath)
 	if err != nil {
 		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
 			return nil, fmt.Errorf("%w (socket %s)", ErrNoHost, socketPath)
 		}
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil {
+			return nil, &NotAnsweringError{Addr: socketPath, What: "the connection", After: HandshakeTimeout}
+		}
 		return nil, fmt.Errorf("connect to host at %s: %w", socketPath, err)
 	}
 	uc := nc.(*net.UnixConn)
+	if err := checkListener(uc, socketPath); err != nil {
+		_ = uc.Close() // best effort: nothing was sent
+		return nil, err
+	}
 	c, err := NewClient(ctx, NewFdConn(uc), uc, clientName())
 	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil {
+			return nil, &NotAnsweringError{Addr: socketPath, What: "the handshake", After: HandshakeTimeout}
+		}
 		return nil, fmt.Errorf("connect to host at %s: %w", socketPath, err)
 	}
+	c.addr = socketPath
 	return c, nil
 }
 

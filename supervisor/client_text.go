@@ -9,7 +9,12 @@
 
 package supervisor
 
-import "bytes"
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
 
 // textState is where TextFilter is inside an escape sequence.
 type textState uint8
@@ -163,4 +168,55 @@ func (n *NewlineFilter) Flush(dst []byte) []byte {
 		dst = append(dst, '\r')
 	}
 	return dst
+}
+
+// EscapeControls makes untrusted text safe to print on a terminal: C0
+// controls (newline and tab included), DEL and C1 controls become Go-style
+// escapes (\n, \t, \x1b, \u009b), and each byte of invalid UTF-8 becomes
+// \xNN, so a pane's cwd, argv or title can never move the cursor, change
+// the window title or clear the screen of whoever lists it. Every other
+// character, backslash included, is kept as it is. Human-readable CLI
+// output goes through it; JSON output is escaped by JSON instead.
+func EscapeControls(s string) string {
+	if !needsEscape(s) {
+		return s
+	}
+	var b strings.Builder
+	for i, w := 0, 0; i < len(s); i += w {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		w = n
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case isControl(r):
+			b.WriteString(escapeRune(r))
+		default:
+			b.WriteString(s[i : i+n])
+		}
+	}
+	return b.String()
+}
+
+// needsEscape reports whether s holds a control or invalid UTF-8.
+func needsEscape(s string) bool {
+	return !utf8.ValidString(s) || strings.IndexFunc(s, isControl) >= 0
+}
+
+// isControl is a C0 control, DEL or a C1 control.
+func isControl(r rune) bool { return r < 0x20 || (r >= 0x7f && r < 0xa0) }
+
+// escapeRune spells a control the way Go source would.
+func escapeRune(r rune) string {
+	switch r {
+	case '\n':
+		return `\n`
+	case '\r':
+		return `\r`
+	case '\t':
+		return `\t`
+	}
+	if r < 0x80 {
+		return fmt.Sprintf(`\x%02x`, r)
+	}
+	return fmt.Sprintf(`\u%04x`, r)
 }

@@ -147,3 +147,22 @@ func TestClientNewlineFilterAtEverySplit(t *testing.T) {
 		}
 	}
 }
+
+func TestClientEscapeControlsLeavesNoControlForATerminal(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"plain", "/home/me/src", "/home/me/src"},
+		{"utf-8 and backslash kept", `héllo 世界 a\b`, `héllo 世界 a\b`},
+		{"newline and tab", "a\nb\tc\r", `a\nb\tc\r`},
+		{"title change", "\x1b]0;pwned\x07", `\x1b]0;pwned\x07`},
+		{"screen clear", "\x1b[2J", `\x1b[2J`},
+		{"del and c1 csi", "a\x7fb\u009b2J", `a\x7fb\u009b2J`},
+		{"invalid utf-8", "a\xff\x9bb", `a\xff\x9bb`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := EscapeControls(tt.in); got != tt.want {
+				t.Errorf("EscapeControls(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}

@@ -37,7 +37,7 @@ func (h *Host) serveConn(ctx context.Context, uc *net.UnixConn) {
 	}
 	fc := NewFdConn(uc)
 	_, w, err := AcceptHello(fc, ProtoMin, ProtoMax, WelcomeReply{
-		Caps: []string{CapFdPassing, CapScreen, CapRaw, CapEvents}, Host: h.opts.Build, Pid: os.Getpid(),
+		Caps: []string{CapFdPassing, CapScreen, CapRaw, CapEvents, CapPasteData}, Host: h.opts.Build, Pid: os.Getpid(),
 	})
 	if err != nil {
 		h.log.Printf("handshake: %v", err)

@@ -111,8 +111,13 @@ func (c *conn) input(id uint32, req *InputReq) {
 
 func (c *conn) paste(id uint32, req *PasteReq) {
 	c.withPane(id, req.Pane, func(p *pane) {
-		if !req.Submit {
-			b, err := panes.Paste(req.Text, p.modes(), panes.PasteOptions{})
+		opts, err := req.pasteOptions()
+		if err != nil {
+			c.fail(id, &ErrorReply{Code: CodeBadRequest, Message: err.Error()})
+			return
+		}
+		if !req.pasteSubmits() {
+			b, err := panes.Paste(req.pasteText(), p.modes(), opts)
 			if err != nil {
 				c.fail(id, &ErrorReply{Code: CodeBadRequest, Message: err.Error()})
 				return
@@ -120,7 +125,7 @@ func (c *conn) paste(id uint32, req *PasteReq) {
 			c.replyErr(id, p.writeInput(b))
 			return
 		}
-		s, err := panes.Submit(req.Text, p.modes(), &p.adapter, panes.PasteOptions{})
+		s, err := panes.Submit(req.pasteText(), p.modes(), &p.adapter, opts)
 		if err != nil {
 			c.fail(id, &ErrorReply{Code: CodeBadRequest, Message: err.Error()})
 			return

@@ -17,6 +17,9 @@ const (
 	CapScreen    = "screen"     // the client renders screen frames
 	CapRaw       = "raw"        // the client reads raw output chunks
 	CapEvents    = "events"     // the client subscribes to pane events
+	// CapPasteData: paste takes its text as bytes (data) and in parts
+	// (part), so a paste of any size and any bytes arrives as sent.
+	CapPasteData = "paste-data"
 )
 
 // HelloReq (MsgHello) is the client's first frame. Its JSON layout is the

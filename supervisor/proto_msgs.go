@@ -125,11 +125,15 @@ type InputReq struct {
 }
 
 // PasteReq (MsgPaste) pastes Text, bracketed if the pane enabled mode 2004,
-// then presses Enter if Submit.
+// then presses Enter if Submit. With the paste-data capability the text
+// may come as bytes in Data, and a paste too big for one frame as parts
+// (proto_paste.go).
 type PasteReq struct {
 	Pane   string `json:"pane"`
 	Text   string `json:"text"`
 	Submit bool   `json:"submit,omitempty"`
+	Data   []byte `json:"data,omitempty"` // the text as bytes, base64 in JSON; wins over Text
+	Part   string `json:"part,omitempty"` // "" whole; "first", "middle", "last" of a split paste
 }
 
 // ResizeReq (MsgResize) sets a pane's size.

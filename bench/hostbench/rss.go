@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"clowder/bench/isolate"
 	"clowder/supervisor"
 )
 
@@ -24,11 +25,13 @@ func IdleRSS(ctx context.Context, bin string, n int) (int64, error) {
 	}
 	defer os.RemoveAll(dir)
 	host := exec.Command(bin, "host", "--foreground")
-	host.Env = append(os.Environ(), "CLOWDER_RUNTIME_DIR="+dir+"/run", "CLOWDER_STATE_DIR="+dir+"/state", "CLOWDER_CONFIG="+dir+"/none.toml")
+	host.Env = isolate.Env(os.Environ(), dir) // dir/config.toml does not exist: the defaults
 	if err := host.Start(); err != nil {
 		return 0, fmt.Errorf("start %s host: %w", bin, err)
 	}
-	defer func() { _ = host.Wait() }() // HostStop (below) ends it
+	// HostStop (below) ends it; should that fail (or the dial, before it),
+	// it is killed, so a failed run leaves no host behind.
+	defer func() { _ = host.Process.Kill(); _ = host.Wait() }()
 	c, err := dialWhenUp(ctx, filepath.Join(dir, "run", "host.sock"))
 	if err != nil {
 		return 0, err

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"clowder/bench/isolate"
 )
 
 // world is a clowder TUI running in an outer tmux, on private directories.
@@ -27,19 +29,13 @@ func startClowder(ctx context.Context, bin string, cols, rows int, agent string,
 		return nil, err
 	}
 	w := &world{bin: bin, dir: dir}
-	w.env = append(os.Environ(), "CLOWDER_RUNTIME_DIR="+dir+"/run", "CLOWDER_STATE_DIR="+dir+"/state",
-		"CLOWDER_CONFIG="+dir+"/config.toml", "SHELL=/bin/sh", "PS1=$ ")
+	w.env = benchEnv(dir)
 	cfg := fmt.Sprintf("[tui]\ndefault_adapter = \"bench\"\n[agents.bench]\ncommand = [\"sh\", \"-c\", %q]\n", agent)
 	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(cfg), 0o600); err != nil {
 		return nil, err
 	}
-	line := "exec " + shellQuote(bin)
-	for _, kv := range w.env {
-		if strings.HasPrefix(kv, "CLOWDER_") || strings.HasPrefix(kv, "SHELL=") || strings.HasPrefix(kv, "PS1=") {
-			line = "export " + shellQuote(kv) + "; " + line
-		}
-	}
-	if w.o, err = startOuter(ctx, os.Environ(), cols, rows, line); err != nil {
+	line := launchLine(bin, w.env)
+	if w.o, err = startOuter(ctx, w.env, cols, rows, line); err != nil { // the outer tmux too
 		w.close()
 		return nil, err
 	}
@@ -112,6 +108,28 @@ func (w *world) close() {
 	}
 	_, _ = w.clowder(context.Background(), "host", "stop", "--force") // best effort
 	os.RemoveAll(w.dir)
+}
+
+// benchEnv is the environment of the benchmark's clowder processes: none
+// of the user's CLOWDER_* or XDG_* settings, its own paths under dir.
+func benchEnv(dir string) []string {
+	return isolate.Env(os.Environ(), dir, "SHELL=/bin/sh", "PS1=$ ")
+}
+
+// launchLine is the shell line that runs bin with env's clowder, XDG and
+// shell settings, whatever the outer terminal's environment holds. The
+// settings go on one env(1) command line, in env's order, so the last
+// assignment of a name wins as it does for exec.Cmd.Env.
+func launchLine(bin string, env []string) string {
+	words := []string{"exec", "env"}
+	for _, kv := range env {
+		for _, p := range []string{"CLOWDER_", "XDG_", "SHELL=", "PS1="} {
+			if strings.HasPrefix(kv, p) {
+				words = append(words, shellQuote(kv))
+			}
+		}
+	}
+	return strings.Join(append(words, shellQuote(bin)), " ")
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

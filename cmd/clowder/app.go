@@ -28,6 +28,9 @@ type app struct {
 	stdout  io.Writer
 	stderr  io.Writer
 	exe     func() (string, error) // the binary a host is started from
+	// callTimeout is each request's deadline (nil: callDeadline); tests
+	// shorten it.
+	callTimeout func(supervisor.Message) time.Duration
 }
 
 // newOSApp is the real process's world.
@@ -56,11 +59,62 @@ func (a *app) dial(ctx context.Context) (*supervisor.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := supervisor.Dial(ctx, p.SocketFile())
+	c, err := a.dialSocket(ctx, p)
 	if errors.Is(err, supervisor.ErrNoHost) {
 		return nil, fmt.Errorf("no clowder host is running (no socket at %s), so there are no panes; start one with clowder new", p.SocketFile())
 	}
 	return c, err
+}
+
+// dialSocket dials the host of p (ErrNoHost if none runs) and gives the
+// client the CLI's request deadlines.
+func (a *app) dialSocket(ctx context.Context, p persist.Paths) (*supervisor.Client, error) {
+	c, err := supervisor.Dial(ctx, p.SocketFile())
+	if err != nil {
+		return nil, err
+	}
+	return a.withDeadlines(c), nil
+}
+
+// withDeadlines gives c the CLI's request deadlines.
+func (a *app) withDeadlines(c *supervisor.Client) *supervisor.Client {
+	f := a.callTimeout
+	if f == nil {
+		f = callDeadline
+	}
+	c.SetCallTimeouts(f)
+	return c
+}
+
+// Request deadlines (issue 7 §3): a host that does not answer is reported,
+// never waited on forever. They are generous because they only bound
+// failure, on machines that may be heavily loaded; connecting and the
+// handshake have their own (supervisor.HandshakeTimeout).
+const (
+	quickCallTimeout = 15 * time.Second // list, status, capture, input, paste, subscribe, ...
+	slowCallTimeout  = 60 * time.Second // spawn (it may create a git worktree), host stop --force
+	killSlack        = 30 * time.Second // a kill or rm: on top of the ladder's grace
+	defaultKillGrace = 3 * time.Second  // the host's default grace (docs/cli.md, kill)
+)
+
+// callDeadline is the deadline of one CLI request. Waits without a
+// timeout have none: waiting is what they are for (and streams such as
+// log --follow and attach are not requests once subscribed).
+func callDeadline(m supervisor.Message) time.Duration {
+	switch r := m.(type) {
+	case supervisor.WaitReq:
+		if r.TimeoutMS <= 0 {
+			return 0
+		}
+		return time.Duration(r.TimeoutMS)*time.Millisecond + quickCallTimeout
+	case supervisor.SpawnReq, supervisor.HostStopReq:
+		return slowCallTimeout
+	case supervisor.KillReq:
+		return time.Duration(r.GraceMS)*time.Millisecond + defaultKillGrace + killSlack
+	case supervisor.RemoveReq:
+		return defaultKillGrace + killSlack
+	}
+	return quickCallTimeout
 }
 
 // connect connects to the host, starting one if none runs.
@@ -73,7 +127,11 @@ func (a *app) connect(ctx context.Context) (*supervisor.Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("find the clowder binary to start a host: %w", err)
 	}
-	return supervisor.Connect(ctx, p, exe)
+	c, err := supervisor.Connect(ctx, p, exe)
+	if err != nil {
+		return nil, err
+	}
+	return a.withDeadlines(c), nil
 }
 
 // withClient runs fn with a client from dial (or connect when start is

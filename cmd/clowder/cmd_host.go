@@ -40,7 +40,7 @@ func startHost(ctx context.Context, a *app) error {
 		return err
 	}
 	verb := "already running"
-	c, err := supervisor.Dial(ctx, p.SocketFile())
+	c, err := a.dialSocket(ctx, p)
 	if isNoHost(err) {
 		verb = "started"
 		c, err = a.connect(ctx)
@@ -53,7 +53,7 @@ func startHost(ctx context.Context, a *app) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(a.stdout, "host %s (pid %d, socket %s)\n", verb, info.Pid, info.Socket)
+	_, err = fmt.Fprintf(a.stdout, "host %s (pid %d, socket %s)\n", verb, info.Pid, safe(info.Socket))
 	return err
 }
 
@@ -98,7 +98,7 @@ func printHostInfo(a *app, info supervisor.HostInfoReply) error {
 		if l[1] == "" {
 			continue
 		}
-		if _, err := fmt.Fprintf(a.stdout, "%-12s %s\n", l[0]+":", l[1]); err != nil {
+		if _, err := fmt.Fprintf(a.stdout, "%-12s %s\n", l[0]+":", safe(l[1])); err != nil {
 			return err
 		}
 	}
@@ -126,7 +126,7 @@ func stopHost(ctx context.Context, a *app, force bool) error {
 	if err != nil {
 		return err
 	}
-	c, err := supervisor.Dial(ctx, p.SocketFile())
+	c, err := a.dialSocket(ctx, p)
 	if isNoHost(err) {
 		fmt.Fprintln(a.stderr, "clowder: no host is running")
 		return nil

@@ -165,7 +165,7 @@ func poll(ctx context.Context, a *app, c *supervisor.Client, pane string, wait t
 	if asJSON {
 		return writeJSON(a, pollResult{Pane: info, Output: text.String(), FromSeq: from, ToSeq: res.Next})
 	}
-	fmt.Fprintf(a.stdout, "%s %s %s exit=%s seq=%d\n", info.ID, info.State, dash(info.Attention), exitColumn(info), res.Next)
+	fmt.Fprintf(a.stdout, "%s %s %s exit=%s seq=%d\n", safe(info.ID), safe(info.State), dash(info.Attention), exitColumn(info), res.Next)
 	_, err = a.stdout.Write(text.Bytes())
 	return err
 }
@@ -212,14 +212,31 @@ func (m pollMark) save(p persist.Paths, info supervisor.PaneInfo, seq uint64) er
 		return fmt.Errorf("record poll position: %w", err)
 	}
 	// A plain temp-and-rename: a lost mark only repeats output, so it
-	// needs neither fsync nor persist's backup copy.
-	tmp := m.path + ".tmp"
+	// needs neither fsync nor persist's backup copy. The temporary name is
+	// unique so that two polls of one pane never rename each other's file.
 	data := fmt.Sprintf("%d %d\n", seq, info.CreatedMS)
-	if err := os.WriteFile(tmp, []byte(data), 0o600); err != nil {
-		return fmt.Errorf("record poll position: %w", err)
-	}
-	if err := os.Rename(tmp, m.path); err != nil {
-		return fmt.Errorf("record poll position: %w", err)
+	if err := m.replace([]byte(data)); err != nil {
+		return fmt.Errorf("record poll position in %s: %w", m.path, err)
 	}
 	return nil
+}
+
+// replace writes data to a fresh temporary file beside the mark and
+// renames it over the mark; on failure the temporary file is removed.
+func (m pollMark) replace(data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(m.path), "."+filepath.Base(m.path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), m.path)
+	}
+	if err != nil {
+		_ = os.Remove(f.Name()) // best effort: a stray temp file only wastes a few bytes
+	}
+	return err
 }

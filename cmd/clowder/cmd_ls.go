@@ -41,7 +41,7 @@ func listPanes(ctx context.Context, a *app) ([]supervisor.PaneInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := supervisor.Dial(ctx, p.SocketFile())
+	c, err := a.dialSocket(ctx, p)
 	if err != nil {
 		if isNoHost(err) {
 			return []supervisor.PaneInfo{}, nil
@@ -61,11 +61,17 @@ func printTable(a *app, list []supervisor.PaneInfo) error {
 	w := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "ID\tNAME\tKIND\tSTATE\tATTENTION\tPID\tPID_START\tEXIT\tCWD\tCOMMAND")
 	for _, p := range list {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", p.ID, dash(p.Name), p.Kind, p.State,
-			dash(p.Attention), p.Pid, p.PidStart, exitColumn(p), p.Cwd, commandLine(p.Argv))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", safe(p.ID), dash(p.Name), safe(p.Kind),
+			safe(p.State), dash(p.Attention), p.Pid, p.PidStart, exitColumn(p), safe(p.Cwd), commandLine(p.Argv))
 	}
 	return w.Flush()
 }
+
+// safe escapes untrusted text (a pane's cwd, argv, name, title, a path)
+// for a human's terminal: every human-readable line goes through it, so no
+// control character or escape sequence reaches the screen raw. JSON output
+// is escaped by JSON instead.
+func safe(s string) string { return supervisor.EscapeControls(s) }
 
 // exitColumn is "-" while running, else the code, signal or reason.
 func exitColumn(p supervisor.PaneInfo) string {
@@ -75,29 +81,30 @@ func exitColumn(p supervisor.PaneInfo) string {
 	case "completed", "failed":
 		return strconv.Itoa(p.ExitCode)
 	case "signalled":
-		return p.ExitSignal
+		return safe(p.ExitSignal)
 	}
-	return p.ExitReason
+	return safe(p.ExitReason)
 }
 
-// commandLine joins argv for display, quoting words with spaces.
+// commandLine joins argv for display, quoting words with spaces or
+// controls; the result is safe for a terminal.
 func commandLine(argv []string) string {
 	words := make([]string, len(argv))
 	for i, w := range argv {
-		if w == "" || strings.ContainsAny(w, " \t\n'\"\\$") {
+		if w == "" || strings.ContainsAny(w, " \t\n'\"\\$") || safe(w) != w {
 			w = strconv.Quote(w)
 		}
 		words[i] = w
 	}
-	return strings.Join(words, " ")
+	return safe(strings.Join(words, " "))
 }
 
-// dash shows an empty field as "-".
+// dash shows an empty field as "-", and escapes it for a terminal.
 func dash(s string) string {
 	if s == "" {
 		return "-"
 	}
-	return s
+	return safe(s)
 }
 
 func newCapture(a *app) *cobra.Command {

@@ -24,7 +24,7 @@ func completePanes(a *app) func(*cobra.Command, []string, string) ([]string, cob
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		c, err := supervisor.Dial(ctx, p.SocketFile())
+		c, err := a.dialSocket(ctx, p)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
@@ -42,11 +42,11 @@ func completePanes(a *app) func(*cobra.Command, []string, string) ([]string, cob
 func paneWords(list []supervisor.PaneInfo) []string {
 	var out []string
 	for _, p := range list {
-		out = append(out, p.ID+"\t"+dash(p.Name)+" "+p.State+" "+commandLine(p.Argv))
+		out = append(out, safe(p.ID)+"\t"+dash(p.Name)+" "+safe(p.State)+" "+commandLine(p.Argv))
 	}
 	for _, p := range list {
 		if p.Name != "" {
-			out = append(out, p.Name+"\t"+p.ID)
+			out = append(out, safe(p.Name)+"\t"+safe(p.ID))
 		}
 	}
 	return out

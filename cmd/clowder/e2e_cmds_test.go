@@ -5,7 +5,9 @@ package main
 import (
 	"bufio"
 	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -202,4 +204,66 @@ func TestE2EHostStopRefusesWhilePanesRun(t *testing.T) {
 		t.Errorf("host status = %q", out)
 	}
 	// cleanup runs host stop --force and proves everything is gone
+}
+
+// TestE2EUntrustedTextIsEscapedForTheTerminal pins issue 7 §5: a cwd and
+// an argv[0] holding ESC and newline made `clowder ls` print raw escape
+// sequences (title changes, screen clears) and break its rows; the socket
+// path in `host status` and pane names quoted in errors are as untrusted.
+func TestE2EUntrustedTextIsEscapedForTheTerminal(t *testing.T) {
+	e := newE2E(t)
+	e.env = append(e.env, "CLOWDER_RUNTIME_DIR="+e.dir+"/run\x1b]0;rt\x07")
+	cwd := filepath.Join(e.dir, "cwd\x1b]0;pwned\x07\nsecond")
+	if err := os.Mkdir(cwd, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Fatal(err)
+	}
+	argv0 := filepath.Join(e.dir, "sl\x1b[2Jeep\n")
+	if err := os.Symlink(sleep, argv0); err != nil {
+		t.Fatal(err)
+	}
+	e.must("new", "--cwd", cwd, "--", argv0, "30")
+	for _, args := range [][]string{{"ls"}, {"host", "status"}} {
+		out := e.must(args...)
+		if bad := strings.IndexFunc(out, func(r rune) bool { return r < 0x20 && r != '\n' }); bad >= 0 {
+			t.Errorf("clowder %v printed a control character at %d:\n%q", args, bad, out)
+		}
+	}
+	if n := strings.Count(e.must("ls"), "\n"); n != 2 {
+		t.Errorf("ls printed %d lines for one pane, want 2 (a header and one row)", n)
+	}
+	_, errOut, _ := e.run("capture", "p\x1b[2J")
+	if strings.ContainsRune(errOut, 0x1b) {
+		t.Errorf("an error quoting a pane name printed ESC: %q", errOut)
+	}
+}
+
+// TestE2EMakeBuildStampsTheVersion pins issue 8 §1: `make build` left the
+// version at "dev", so neither `clowder --version` nor `host status` said
+// which build runs. The binary go test builds (unstamped) says "dev".
+func TestE2EMakeBuildStampsTheVersion(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed")
+	}
+	e := newE2E(t)
+	if out := e.must("--version"); !strings.Contains(out, "version dev") {
+		t.Errorf("the unstamped binary's --version = %q, want it to say dev", out)
+	}
+	const stamp = "v9.9.9-e2e-stamp"
+	bin := filepath.Join(e.dir, "stamped")
+	mk := exec.Command("make", "-C", "../..", "build", "BIN="+bin, "VERSION="+stamp)
+	if out, err := mk.CombinedOutput(); err != nil {
+		t.Fatalf("make build: %v\n%s", err, out)
+	}
+	e.bin = bin
+	if out := e.must("--version"); !strings.Contains(out, stamp) {
+		t.Errorf("--version = %q, want %s", out, stamp)
+	}
+	e.must("host")
+	if out := e.must("host", "status"); !strings.Contains(out, "build:       "+stamp) {
+		t.Errorf("host status = %q, want build %s", out, stamp)
+	}
 }

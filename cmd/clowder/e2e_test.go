@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -30,6 +31,9 @@ var e2eBinary string
 func TestMain(m *testing.M) {
 	if os.Getenv(fakeKeysEnv) != "" {
 		os.Exit(fakeKeys()) // re-executed as a fake agent, not as tests
+	}
+	if os.Getenv(fakePasteEnv) != "" {
+		os.Exit(fakePaste())
 	}
 	dir, err := os.MkdirTemp("", "clowder-e2e-bin-")
 	if err != nil {
@@ -52,6 +56,7 @@ func TestMain(m *testing.M) {
 // e2eEnv is one test's isolated clowder world.
 type e2eEnv struct {
 	t    *testing.T
+	bin  string // the clowder binary to run (e2eBinary unless a test built its own)
 	dir  string
 	mark string // CLOWDER_E2E_MARK value every started process carries
 	env  []string
@@ -68,19 +73,35 @@ func newE2E(t *testing.T) *e2eEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &e2eEnv{t: t, dir: dir, mark: filepath.Base(dir)}
-	e.env = append(os.Environ(), "CLOWDER_RUNTIME_DIR="+dir+"/run", "CLOWDER_STATE_DIR="+dir+"/state",
-		"CLOWDER_CONFIG="+dir+"/config.toml", "CLOWDER_E2E_MARK="+e.mark)
+	e := &e2eEnv{t: t, bin: e2eBinary, dir: dir, mark: filepath.Base(dir)}
+	e.env = append(isolatedEnv(os.Environ(), dir), "CLOWDER_E2E_MARK="+e.mark)
 	t.Cleanup(e.cleanup)
 	return e
+}
+
+// isolatedEnv is env without any CLOWDER_* or XDG_* variable of the user,
+// and with clowder's paths and the XDG base dirs under dir, so that no
+// user's config, host, state or worktree dir is ever used by a test.
+func isolatedEnv(env []string, dir string) []string {
+	out := make([]string, 0, len(env)+8)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "CLOWDER_") && !strings.HasPrefix(kv, "XDG_") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "CLOWDER_RUNTIME_DIR="+dir+"/run", "CLOWDER_STATE_DIR="+dir+"/state",
+		"CLOWDER_CONFIG="+dir+"/config.toml", "XDG_RUNTIME_DIR="+dir+"/xdg/run",
+		"XDG_STATE_HOME="+dir+"/xdg/state", "XDG_CONFIG_HOME="+dir+"/xdg/config",
+		"XDG_DATA_HOME="+dir+"/xdg/data", "XDG_CACHE_HOME="+dir+"/xdg/cache")
 }
 
 // cleanup stops the host with --force and proves every marked process
 // (host, panes, grandchildren) is gone.
 func (e *e2eEnv) cleanup() {
 	e.t.Helper()
-	if _, errOut, code := e.run("host", "stop", "--force"); code != 0 {
-		e.t.Errorf("host stop --force: exit %d: %s", code, errOut)
+	// Never Fatal here: whatever happens, the processes are killed below.
+	if out, err := e.command(context.Background(), "host", "stop", "--force").CombinedOutput(); err != nil {
+		e.t.Errorf("host stop --force: %v: %s", err, out)
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -124,7 +145,7 @@ func markedProcs(mark string) []supervisor.Identity {
 
 // command builds a clowder command in the test's world.
 func (e *e2eEnv) command(ctx context.Context, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, e2eBinary, args...)
+	cmd := exec.CommandContext(ctx, e.bin, args...)
 	cmd.Env = e.env
 	cmd.Dir = e.dir
 	return cmd
@@ -133,9 +154,18 @@ func (e *e2eEnv) command(ctx context.Context, args ...string) *exec.Cmd {
 // run runs clowder to completion (30 s at most).
 func (e *e2eEnv) run(args ...string) (stdout, stderr string, code int) {
 	e.t.Helper()
+	return e.runStdin(nil, args...)
+}
+
+// runStdin runs clowder to completion (30 s at most) with stdin.
+func (e *e2eEnv) runStdin(stdin []byte, args ...string) (stdout, stderr string, code int) {
+	e.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := e.command(ctx, args...)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

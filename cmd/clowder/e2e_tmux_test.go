@@ -18,6 +18,7 @@ import (
 // fixed size.
 type outerTmux struct {
 	t           *testing.T
+	env         []string // the test's isolated environment, for tmux itself
 	sock        string
 	lastCommand string // the shell line the window runs (for respawn-pane)
 }
@@ -29,10 +30,10 @@ func startTmux(t *testing.T, e *e2eEnv, cols, rows int, args ...string) *outerTm
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed (.ci/run installs it)")
 	}
-	o := &outerTmux{t: t, sock: "clw-" + e.mark}
+	o := &outerTmux{t: t, env: e.env, sock: "clw-" + e.mark}
 	cmd := []string{"env"}
 	for _, kv := range e.env {
-		for _, p := range []string{"CLOWDER_", "SHELL=", "PS1=", "PATH=", "HOME="} {
+		for _, p := range []string{"CLOWDER_", "XDG_", "SHELL=", "PS1=", "PATH=", "HOME="} {
 			if strings.HasPrefix(kv, p) {
 				cmd = append(cmd, kv)
 			}
@@ -59,7 +60,9 @@ func shellLine(argv []string) string {
 
 func (o *outerTmux) run(args ...string) string {
 	o.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-L", o.sock, "-f", "/dev/null"}, args...)...).CombinedOutput()
+	cmd := exec.Command("tmux", append([]string{"-L", o.sock, "-f", "/dev/null"}, args...)...)
+	cmd.Env = o.env // the server inherits the isolated world, not the user's
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		o.t.Fatalf("tmux %v: %v\n%s", args, err, out)
 	}
@@ -144,8 +147,12 @@ func (o *outerTmux) pid() int {
 
 // kill stops the server and proves its socket no longer answers.
 func (o *outerTmux) kill() {
-	_ = exec.Command("tmux", "-L", o.sock, "kill-server").Run() // may already be gone
-	if exec.Command("tmux", "-L", o.sock, "list-sessions").Run() == nil {
+	kill := exec.Command("tmux", "-L", o.sock, "kill-server")
+	kill.Env = o.env
+	_ = kill.Run() // may already be gone
+	list := exec.Command("tmux", "-L", o.sock, "list-sessions")
+	list.Env = o.env
+	if list.Run() == nil {
 		o.t.Errorf("tmux server %s still answers after kill-server", o.sock)
 	}
 }

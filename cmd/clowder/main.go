@@ -16,7 +16,9 @@ import (
 	"clowder/supervisor"
 )
 
-// version is the build, set with -ldflags "-X main.version=...".
+// version is the build, stamped by `make build` with -ldflags
+// "-X main.version=$(git describe --always --dirty)"; "dev" when unstamped
+// (go test, go run). --version and host status report it.
 var version = "dev"
 
 func main() {
@@ -77,14 +79,15 @@ func isCobraUsage(err error) bool {
 }
 
 // errorLine is the one line a user sees: a host error's own message, never
-// a stack of wrapped prefixes around it.
+// a stack of wrapped prefixes around it, with any control character in
+// what it quotes (a pane name, a command, a title) escaped.
 func errorLine(err error) string {
 	var e *supervisor.ErrorReply
 	msg := err.Error()
 	if errors.As(err, &e) {
 		msg = e.Message
 	}
-	return strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", "; ")), " ")
+	return safe(strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", "; ")), " "))
 }
 
 // newRoot builds the command tree.

@@ -3,8 +3,13 @@ package main
 import (
 	"bytes"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
+
+	"clowder/supervisor"
 )
 
 // unitApp is a world with isolated paths, no host binary and captured
@@ -105,4 +110,54 @@ func TestCLICommandLineQuotesWords(t *testing.T) {
 	if got := commandLine([]string{"sh", "-c", "echo hi"}); got != `sh -c "echo hi"` {
 		t.Errorf("commandLine = %q", got)
 	}
+}
+
+// TestCLIDocsCoverEveryCommand pins issue 8 §3: docs/cli.md had no
+// section for attach or demo. Every command cobra knows (the generated
+// completion and help commands aside) has a "clowder <path>" entry there.
+func TestCLIDocsCoverEveryCommand(t *testing.T) {
+	doc := readCLIDoc(t)
+	a, _, _ := unitApp(t)
+	var walk func(*cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			if sub.Name() == "help" {
+				continue
+			}
+			if path := sub.CommandPath(); !strings.Contains(doc, "`"+path) {
+				t.Errorf("docs/cli.md has no entry for %s", path)
+			}
+			walk(sub)
+		}
+	}
+	walk(newRoot(a))
+}
+
+// TestCLIDocsListEveryLsJSONField pins issue 8 §3: the `ls --json` field
+// list in docs/cli.md missed fields PaneInfo has.
+func TestCLIDocsListEveryLsJSONField(t *testing.T) {
+	doc := readCLIDoc(t)
+	start := strings.Index(doc, "### `clowder ls")
+	end := strings.Index(doc[start+1:], "\n### ")
+	if start < 0 || end < 0 {
+		t.Fatal("docs/cli.md has no clowder ls section")
+	}
+	section := doc[start : start+1+end]
+	ty := reflect.TypeOf(supervisor.PaneInfo{})
+	for i := 0; i < ty.NumField(); i++ {
+		name, _, _ := strings.Cut(ty.Field(i).Tag.Get("json"), ",")
+		if !strings.Contains(section, "`"+name+"`") {
+			t.Errorf("the ls section of docs/cli.md does not list the --json field %s", name)
+		}
+	}
+}
+
+// readCLIDoc reads docs/cli.md.
+func readCLIDoc(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -242,11 +242,12 @@ func (m *Model) focus(id string) tea.Cmd {
 		return nil
 	}
 	m.copy, m.dirty = nil, true
-	cmds := []tea.Cmd{m.syncSizes(), m.saveCmd()}
+	m.typingTo = nil // a spawn in flight no longer takes the keyboard
 	if old != nil {
-		cmds = append(cmds, m.sendBytes(old, focusBytes(false, old)))
+		m.sendBytes(old, focusBytes(false, old))
 	}
-	return tea.Batch(append(cmds, m.sendBytes(m.focused(), focusBytes(true, m.focused())))...)
+	m.sendBytes(m.focused(), focusBytes(true, m.focused()))
+	return tea.Batch(m.syncSizes(), m.saveCmd())
 }
 
 // resize moves the focused pane's border towards dir.
@@ -323,7 +324,7 @@ func (m *Model) onKilledAll(msg killedAllMsg) tea.Cmd {
 		return nil
 	}
 	for id := range m.panes {
-		m.panes[id].closeStream()
+		m.panes[id].close()
 	}
 	m.panes, m.tree = map[string]*pane{}, &layout.Tree{}
 	return m.quit()

@@ -58,6 +58,9 @@ type placement struct {
 	// keepFocus leaves the focus where it was (the first start's companion
 	// shell opens beside the agent, which keeps the keyboard).
 	keepFocus bool
+	// input holds what is typed while the spawn is in flight (the spawn
+	// takes the focus); it becomes the pane's input queue.
+	input *inputQueue
 }
 
 // spawnSpec is a pane to start.
@@ -246,14 +249,6 @@ func (m *Model) callCmd(op string, timeout time.Duration, call func(context.Cont
 		defer cancel()
 		return doneMsg{op: op, err: call(ctx, h)}
 	}
-}
-
-// inputCmd sends bytes through the host, for when the master is not ours
-// or a direct write failed.
-func (m *Model) inputCmd(pane string, data []byte) tea.Cmd {
-	return m.callCmd("input", callTimeout, func(ctx context.Context, h Host) error {
-		return h.Input(ctx, supervisor.InputReq{Pane: pane, Data: data})
-	})
 }
 
 // historyCmd fetches count scrollback lines before line end (or the last

@@ -28,6 +28,7 @@ type fakeHost struct {
 	streams []*fakeStream
 	history *supervisor.HistoryRows
 	next    int
+	noFd    bool // the transport passes no fds: input goes through Input
 	t       testing.TB
 }
 
@@ -49,7 +50,7 @@ func (h *fakeHost) Spawn(_ context.Context, req supervisor.SpawnReq) (supervisor
 }
 
 func (h *fakeHost) Subscribe(_ context.Context, pane string, wantFd bool) (Stream, error) {
-	s := &fakeStream{c: make(chan supervisor.Message)}
+	s := &fakeStream{c: make(chan supervisor.Message), pane: pane, hidden: h.noFd}
 	if wantFd {
 		r, w, err := os.Pipe()
 		if err != nil {
@@ -67,11 +68,23 @@ func (h *fakeHost) Events(context.Context) (Stream, error) {
 	return &fakeStream{c: make(chan supervisor.Message)}, nil
 }
 
+// Input records req and, as the real host does, writes its data to the
+// pane's terminal (the pipe of its newest stream), blocking while it is full.
 func (h *fakeHost) Input(_ context.Context, req supervisor.InputReq) error {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	h.inputs = append(h.inputs, req)
-	return nil
+	var w *os.File
+	for _, s := range h.streams {
+		if s.pane == req.Pane && s.w != nil {
+			w = s.w
+		}
+	}
+	h.mu.Unlock()
+	if w == nil {
+		return nil
+	}
+	_, err := w.Write(req.Data)
+	return err
 }
 
 func (h *fakeHost) Paste(context.Context, supervisor.PasteReq) error { return nil }
@@ -115,14 +128,16 @@ func (h *fakeHost) Close() error { return nil }
 
 // fakeStream is a subscription whose master is a pipe the test reads.
 type fakeStream struct {
-	c    chan supervisor.Message
-	r, w *os.File
-	once sync.Once
+	c      chan supervisor.Message
+	pane   string
+	r, w   *os.File
+	hidden bool // the pipe stands for the PTY but is not passed (noFd)
+	once   sync.Once
 }
 
 func (s *fakeStream) C() <-chan supervisor.Message { return s.c }
 func (s *fakeStream) Master() *os.File {
-	if s.w == nil {
+	if s.w == nil || s.hidden {
 		return nil
 	}
 	return s.w
@@ -170,10 +185,18 @@ func (c *fakeClipboard) Paste() (string, bool, error) { return "from clipboard",
 func newTestModel(t testing.TB, infos []supervisor.PaneInfo, cfg func(*persist.Config)) (*Model, *fakeHost) {
 	t.Helper()
 	h := &fakeHost{infos: infos, next: 100, t: t}
+	return newTestModelOn(t, h, cfg), h
+}
+
+// newTestModelOn builds a model over h (see newTestModel).
+func newTestModelOn(t testing.TB, h *fakeHost, cfg ...func(*persist.Config)) *Model {
+	t.Helper()
 	c := persist.DefaultConfig()
 	c.TUI.DefaultAdapter = ""
-	if cfg != nil {
-		cfg(&c)
+	for _, f := range cfg {
+		if f != nil {
+			f(&c)
+		}
 	}
 	dir := t.TempDir()
 	m, err := New(Options{Host: h, Config: c, Paths: persist.Paths{StateDir: dir},
@@ -185,7 +208,7 @@ func newTestModel(t testing.TB, infos []supervisor.PaneInfo, cfg func(*persist.C
 	t.Cleanup(m.Close)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	settle(t, m, m.startCmd())
-	return m, h
+	return m
 }
 
 // settle runs cmd and every command its messages lead to, feeding each

@@ -2,9 +2,9 @@ package tui
 
 // This file is the model: everything the TUI knows, which only Update
 // changes. Host I/O happens in Cmds (conn.go) that return messages, with
-// one exception: keystrokes are written to the focused pane's PTY master
-// inside Update (input.go), with a short deadline, so that they reach the
-// pane in order and at once.
+// one exception: keystrokes go to the pane's input queue from Update
+// (input.go, inputqueue.go), so that they reach the pane in order and at
+// once.
 
 import (
 	"os"
@@ -79,6 +79,8 @@ type Model struct {
 	started   bool     // the start reconciliation ran
 	spawning  int      // spawns in flight
 	unplaced  []string // host panes announced while spawns were in flight
+	typingTo  *keyTarget // the focus-taking spawn in flight that gets typed keys, or nil
+	spawnIn   []*inputQueue // the input queues of spawns in flight (closed on quit)
 	nextToken int
 	saveSeq   int
 	status    string // the last message for the status bar
@@ -189,7 +191,10 @@ func (m *Model) setStatus(msg string, isErr bool) {
 // it after the program ends.
 func (m *Model) Close() {
 	for _, p := range m.panes {
-		p.closeStream()
+		p.close()
+	}
+	for _, q := range m.spawnIn {
+		q.close()
 	}
 	m.mail.close()
 }

@@ -76,10 +76,10 @@ type Model struct {
 	copy      *copyMode
 	drag      *dragState
 
-	started   bool     // the start reconciliation ran
-	spawning  int      // spawns in flight
-	unplaced  []string // host panes announced while spawns were in flight
-	typingTo  *keyTarget // the focus-taking spawn in flight that gets typed keys, or nil
+	started   bool          // the start reconciliation ran
+	spawning  int           // spawns in flight
+	unplaced  []string      // host panes announced while spawns were in flight
+	typingTo  *keyTarget    // the focus-taking spawn in flight that gets typed keys, or nil
 	spawnIn   []*inputQueue // the input queues of spawns in flight (closed on quit)
 	nextToken int
 	saveSeq   int

@@ -44,9 +44,9 @@ type pane struct {
 	state paneState
 	scr   screen
 
-	stream Stream   // the screen subscription, nil when none
-	token  int      // identifies stream in the mailbox
-	master *os.File // PTY master dup from the subscription, nil when none
+	stream Stream      // the screen subscription, nil when none
+	token  int         // identifies stream in the mailbox
+	master *os.File    // PTY master dup from the subscription, nil when none
 	in     *inputQueue // what is typed for the pane, in order (inputqueue.go); nil until used
 
 	size   layout.Size // the size last asked of the host

@@ -34,10 +34,14 @@ type startMsg struct {
 	lerr  error // layout.json was unreadable (started fresh)
 }
 
-// eventsMsg says the event stream opened (or why not).
+// eventsMsg says the event stream opened (or why not) and, when it was
+// opened again after an end, carries the panes as listed right after.
 type eventsMsg struct {
 	stream Stream
 	err    error
+	again  bool                  // a resubscription: infos lists the panes afresh
+	infos  []supervisor.PaneInfo // listed after the stream opened
+	lerr   error                 // the list failed
 }
 
 // subscribedMsg says a pane's screen stream opened (or why not).
@@ -125,14 +129,20 @@ func (m *Model) startCmd() tea.Cmd {
 	}
 }
 
-// eventsCmd opens the event stream.
-func (m *Model) eventsCmd() tea.Cmd {
+// eventsCmd opens the event stream; again (a resubscription) lists the
+// panes right after, so that nothing that happened while no stream was
+// open is missed.
+func (m *Model) eventsCmd(again bool) tea.Cmd {
 	h := m.host
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
 		s, err := h.Events(ctx)
-		return eventsMsg{stream: s, err: err}
+		msg := eventsMsg{stream: s, err: err, again: again}
+		if err == nil && again {
+			msg.infos, msg.lerr = h.List(ctx)
+		}
+		return msg
 	}
 }
 

@@ -8,6 +8,7 @@ package tui
 
 import (
 	"os"
+	"time"
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
@@ -86,6 +87,8 @@ type Model struct {
 	status    string // the last message for the status bar
 	statusErr bool
 	hostDown  string // why the connection to the host ended, "" while up
+	events    Stream // the pane-event subscription, nil while none is open
+	eventsAt  time.Time // when the last event subscription was asked for
 	quitting  bool
 
 	dirty bool
@@ -163,7 +166,7 @@ func layoutPath(p persist.Paths) string {
 // Init implements tea.Model: load the layout and the host's panes, open
 // the event stream, and start listening to the mailbox.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.startCmd(), m.eventsCmd(), m.waitMail())
+	return tea.Batch(m.startCmd(), m.eventsCmd(false), m.waitMail())
 }
 
 // View implements tea.Model. The view is built in Update when something
@@ -192,6 +195,9 @@ func (m *Model) setStatus(msg string, isErr bool) {
 func (m *Model) Close() {
 	for _, p := range m.panes {
 		p.close()
+	}
+	if m.events != nil {
+		_ = m.events.Close() // best effort: the host ends it when we leave anyway
 	}
 	for _, q := range m.spawnIn {
 		q.close()

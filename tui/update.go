@@ -52,6 +52,8 @@ func (m *Model) dispatchHost(msg tea.Msg) tea.Cmd {
 		return m.onMail(msg)
 	case eventsMsg:
 		return m.onEvents(msg)
+	case eventsRetryMsg:
+		return m.eventsCmd(true)
 	case subscribedMsg:
 		return m.onSubscribed(msg)
 	case spawnedMsg:

@@ -318,16 +318,6 @@ func (m *Model) onSubscribed(msg subscribedMsg) tea.Cmd {
 	return nil
 }
 
-// onEvents starts the event stream's watcher.
-func (m *Model) onEvents(msg eventsMsg) tea.Cmd {
-	if msg.err != nil {
-		m.setStatus(fmt.Sprintf("no pane events: %v", msg.err), true)
-		return nil
-	}
-	go m.mail.watch(msg.stream, "", 0) // ends when the stream's channel closes
-	return nil
-}
-
 // onMail applies frames, events and stream ends, and waits for more.
 func (m *Model) onMail(msg mailMsg) tea.Cmd {
 	cmds := []tea.Cmd{m.waitMail()}
@@ -419,17 +409,11 @@ func (m *Model) dropPane(id string) tea.Cmd {
 	return tea.Batch(m.syncSizes(), m.saveCmd())
 }
 
-// onStreamEnd notes a stream that ended: the events stream ending means
-// the host connection is gone; a pane's is resubscribed without the master
-// if the pane exited and the host still has it.
+// onStreamEnd notes a stream that ended: the events stream is opened
+// again (update_events.go); a pane's is resubscribed if it fell behind.
 func (m *Model) onStreamEnd(e streamEnd) tea.Cmd {
 	if e.pane == "" {
-		m.hostDown = "the connection to the host ended"
-		if e.err != nil {
-			m.hostDown = fmt.Sprintf("host connection lost: %v", e.err)
-		}
-		m.dirty = true
-		return nil
+		return m.onEventsEnd(e)
 	}
 	p := m.panes[e.pane]
 	if p == nil || p.token != e.token {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"slices"
 	"strings"
@@ -533,5 +534,25 @@ func TestKeyMapOverridesAndRejectsUnknownActions(t *testing.T) {
 	}
 	if _, err := NewKeyMap("C-Space", map[string]string{"splt": "v"}); err == nil || !strings.Contains(err.Error(), "splt") {
 		t.Errorf("unknown action error = %v", err)
+	}
+}
+
+// TestEventsEndSubscribesAgainAndListsAfresh pins issue 7 §2: when the
+// host ended the event subscription, the TUI said the host was gone and
+// attention, exit and removal updates stopped for good.
+func TestEventsEndSubscribesAgainAndListsAfresh(t *testing.T) {
+	m, h := twoPanes(t)
+	exited := running("p1", "left")
+	exited.State, exited.ExitReason = "exited", "completed"
+	h.mu.Lock()
+	h.infos = []supervisor.PaneInfo{exited, running("p3", "new")} // what happened meanwhile
+	h.mu.Unlock()
+	_, cmd := m.Update(mailMsg{ended: []streamEnd{{pane: "", err: errors.New("subscriber fell behind")}}})
+	settle(t, m, cmd)
+	if m.hostDown != "" || m.events == nil {
+		t.Fatalf("host down %q, events %v: want a new subscription", m.hostDown, m.events)
+	}
+	if m.panes["p1"].state != paneExited || m.tree.Has("p2") || !m.tree.Has("p3") {
+		t.Errorf("after the new list: p1 %s, tree %s; want p1 exited, p2 gone, p3 added", m.panes["p1"].state, m.tree)
 	}
 }

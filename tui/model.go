@@ -86,8 +86,8 @@ type Model struct {
 	saveSeq   int
 	status    string // the last message for the status bar
 	statusErr bool
-	hostDown  string // why the connection to the host ended, "" while up
-	events    Stream // the pane-event subscription, nil while none is open
+	hostDown  string    // why the connection to the host ended, "" while up
+	events    Stream    // the pane-event subscription, nil while none is open
 	eventsAt  time.Time // when the last event subscription was asked for
 	quitting  bool
 

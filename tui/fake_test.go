@@ -29,6 +29,7 @@ type fakeHost struct {
 	history *supervisor.HistoryRows
 	next    int
 	noFd    bool // the transport passes no fds: input goes through Input
+	timers  timers
 	t       testing.TB
 }
 
@@ -206,9 +207,33 @@ func newTestModelOn(t testing.TB, h *fakeHost, cfg ...func(*persist.Config)) *Mo
 	}
 	m.mail.close() // tests deliver frames themselves; wait returns at once
 	t.Cleanup(m.Close)
+	m.after = h.timers.arm
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	settle(t, m, m.startCmd())
 	return m
+}
+
+// timers records the timers a model arms (Model.after) instead of
+// running them; a test fires them with Update.
+type timers struct {
+	mu    sync.Mutex
+	armed []tea.Msg
+}
+
+func (r *timers) arm(_ time.Duration, msg tea.Msg) tea.Cmd {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.armed = append(r.armed, msg)
+	return nil
+}
+
+// take returns the armed timers' messages and forgets them.
+func (r *timers) take() []tea.Msg {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.armed
+	r.armed = nil
+	return out
 }
 
 // settle runs cmd and every command its messages lead to, feeding each
@@ -245,7 +270,7 @@ func settle(t testing.TB, m *Model, cmd tea.Cmd) {
 // only the program acts on.
 func isTeaInternal(msg tea.Msg) bool {
 	switch msg.(type) {
-	case repeatEndMsg, startMsg, mailMsg, eventsMsg, subscribedMsg, spawnedMsg, resizedMsg,
+	case repeatEndMsg, statusExpiredMsg, startMsg, mailMsg, eventsMsg, subscribedMsg, spawnedMsg, resizedMsg,
 		doneMsg, savedMsg, historyMsg, killedAllMsg, clipboardMsg, tea.ClipboardMsg:
 		return false
 	}

@@ -86,6 +86,11 @@ type Model struct {
 	saveSeq   int
 	status    string // the last message for the status bar
 	statusErr bool
+	statusSeq int // counts status messages; a timer clears only its own
+	// statusArmed is the statusSeq whose expiry timer runs.
+	statusArmed int
+	// after is a timer: msg after d (tick; tests record timers instead).
+	after func(d time.Duration, msg tea.Msg) tea.Cmd
 	hostDown  string    // why the connection to the host ended, "" while up
 	events    Stream    // the pane-event subscription, nil while none is open
 	eventsAt  time.Time // when the last event subscription was asked for
@@ -150,7 +155,7 @@ func New(opts Options) (*Model, error) {
 	}
 	m := &Model{opts: opts, host: opts.Host, km: km, theme: theme, help: newHelp(theme),
 		mail: newMailbox(), saver: &layoutSaver{path: layoutPath(opts.Paths)},
-		tree: &layout.Tree{}, panes: map[string]*pane{}, dirty: true}
+		tree: &layout.Tree{}, panes: map[string]*pane{}, dirty: true, after: tick}
 	m.help.ShowAll = true
 	return m, nil
 }
@@ -185,9 +190,46 @@ func (m *Model) geometry() layout.Geometry { return m.tree.Rects(m.area(), minPa
 // focused returns the focused pane, or nil.
 func (m *Model) focused() *pane { return m.panes[m.tree.Focus()] }
 
-// setStatus shows a message in the status bar.
+// How long a status-bar message stays: errors a little longer.
+const (
+	statusTTL    = 5 * time.Second
+	statusErrTTL = 10 * time.Second
+)
+
+// statusExpiredMsg clears the status message it was armed for.
+type statusExpiredMsg struct{ seq int }
+
+// setStatus shows a message in the status bar until it expires (Update
+// arms its timer) or a newer one replaces it.
 func (m *Model) setStatus(msg string, isErr bool) {
 	m.status, m.statusErr, m.dirty = msg, isErr, true
+	m.statusSeq++
+}
+
+// statusTimer arms the expiry of the newest status message, once.
+func (m *Model) statusTimer() tea.Cmd {
+	if m.statusArmed == m.statusSeq || m.status == "" {
+		return nil
+	}
+	m.statusArmed = m.statusSeq
+	ttl := statusTTL
+	if m.statusErr {
+		ttl = statusErrTTL
+	}
+	return m.after(ttl, statusExpiredMsg{seq: m.statusSeq})
+}
+
+// onStatusExpired clears the status message unless a newer one came.
+func (m *Model) onStatusExpired(msg statusExpiredMsg) tea.Cmd {
+	if msg.seq == m.statusSeq && m.status != "" {
+		m.status, m.statusErr, m.dirty = "", false, true
+	}
+	return nil
+}
+
+// tick is after's default: a bubbletea timer.
+func tick(d time.Duration, msg tea.Msg) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
 }
 
 // Close ends every stream and the mailbox; panes keep running. Run calls

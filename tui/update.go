@@ -10,6 +10,9 @@ import (
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.dispatch(msg)
+	if t := m.statusTimer(); t != nil {
+		cmd = tea.Batch(cmd, t)
+	}
 	if m.dirty {
 		m.view = m.render()
 		m.dirty = false
@@ -39,6 +42,8 @@ func (m *Model) dispatch(msg tea.Msg) tea.Cmd {
 		return m.onOuterFocus(msg)
 	case repeatEndMsg:
 		return m.onRepeatEnd(msg)
+	case statusExpiredMsg:
+		return m.onStatusExpired(msg)
 	}
 	return m.dispatchHost(msg)
 }

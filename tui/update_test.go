@@ -556,3 +556,31 @@ func TestEventsEndSubscribesAgainAndListsAfresh(t *testing.T) {
 		t.Errorf("after the new list: p1 %s, tree %s; want p1 exited, p2 gone, p3 added", m.panes["p1"].state, m.tree)
 	}
 }
+
+// TestStatusMessagesExpire pins issue 7 §2: `spawn failed: …` stayed in
+// the status bar until the TUI was restarted. A message expires; the
+// timer of an older one never clears a newer one.
+func TestStatusMessagesExpire(t *testing.T) {
+	m, h := twoPanes(t)
+	h.timers.take()
+	m.Update(spawnedMsg{err: errors.New("no such shell")})
+	if !strings.Contains(m.status, "spawn failed") {
+		t.Fatalf("status %q", m.status)
+	}
+	first := h.timers.take()
+	prefix(t, m)
+	typeText(t, m, "n") // no pane needs input: a newer message
+	newer := m.status
+	second := h.timers.take()
+	if len(first) != 1 || len(second) != 1 {
+		t.Fatalf("timers armed: %v then %v, want one per message", first, second)
+	}
+	m.Update(first[0])
+	if m.status != newer {
+		t.Fatalf("the older message's timer cleared the newer one: %q", m.status)
+	}
+	m.Update(second[0])
+	if m.status != "" || strings.Contains(stripped(m), newer) {
+		t.Errorf("status %q after its timer, want it gone", m.status)
+	}
+}

@@ -90,11 +90,11 @@ type Model struct {
 	// statusArmed is the statusSeq whose expiry timer runs.
 	statusArmed int
 	// after is a timer: msg after d (tick; tests record timers instead).
-	after func(d time.Duration, msg tea.Msg) tea.Cmd
-	hostDown  string    // why the connection to the host ended, "" while up
-	events    Stream    // the pane-event subscription, nil while none is open
-	eventsAt  time.Time // when the last event subscription was asked for
-	quitting  bool
+	after    func(d time.Duration, msg tea.Msg) tea.Cmd
+	hostDown string    // why the connection to the host ended, "" while up
+	events   Stream    // the pane-event subscription, nil while none is open
+	eventsAt time.Time // when the last event subscription was asked for
+	quitting bool
 
 	dirty bool
 	// draw shows a new view on the terminal (terminal.show): the cells of

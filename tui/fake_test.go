@@ -172,14 +172,26 @@ func (s *fakeStream) read(t *testing.T, n int) string {
 	return string(buf)
 }
 
-// fakeClipboard is a clipboard with no tool.
-type fakeClipboard struct{ copied []string }
+// fakeClipboard is a system clipboard in memory; noTool makes it one
+// with no tool installed.
+type fakeClipboard struct {
+	copied []string
+	noTool bool
+}
 
 func (c *fakeClipboard) Copy(text string) (bool, error) {
+	if c.noTool {
+		return false, nil
+	}
 	c.copied = append(c.copied, text)
 	return true, nil
 }
-func (c *fakeClipboard) Paste() (string, bool, error) { return "from clipboard", true, nil }
+func (c *fakeClipboard) Paste() (string, bool, error) {
+	if c.noTool {
+		return "", false, nil
+	}
+	return "from clipboard", true, nil
+}
 
 // newTestModel builds a model over a fake host with the given host panes,
 // an optional saved layout, at 80x24.
@@ -270,7 +282,7 @@ func settle(t testing.TB, m *Model, cmd tea.Cmd) {
 // only the program acts on.
 func isTeaInternal(msg tea.Msg) bool {
 	switch msg.(type) {
-	case repeatEndMsg, statusExpiredMsg, startMsg, mailMsg, eventsMsg, subscribedMsg, spawnedMsg, resizedMsg,
+	case repeatEndMsg, statusExpiredMsg, clipboardWaitMsg, startMsg, mailMsg, eventsMsg, subscribedMsg, spawnedMsg, resizedMsg,
 		doneMsg, savedMsg, historyMsg, killedAllMsg, clipboardMsg, tea.ClipboardMsg:
 		return false
 	}

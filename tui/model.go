@@ -91,10 +91,15 @@ type Model struct {
 	statusArmed int
 	// after is a timer: msg after d (tick; tests record timers instead).
 	after    func(d time.Duration, msg tea.Msg) tea.Cmd
-	hostDown string    // why the connection to the host ended, "" while up
-	events   Stream    // the pane-event subscription, nil while none is open
-	eventsAt time.Time // when the last event subscription was asked for
-	quitting bool
+	hostDown string // why the connection to the host ended, "" while up
+	pasteBuf string // clowder's own paste buffer: the last copy (clipboard.go)
+	// clipSeq numbers OSC 52 reads; clipWaiting is the one a paste waits
+	// for (0: none); termNoClipboard: the outer terminal did not answer.
+	clipSeq, clipWaiting int
+	termNoClipboard      bool
+	events               Stream    // the pane-event subscription, nil while none is open
+	eventsAt             time.Time // when the last event subscription was asked for
+	quitting             bool
 
 	dirty bool
 	// draw shows a new view on the terminal (terminal.show): the cells of

@@ -33,9 +33,11 @@ func (m *Model) dispatch(msg tea.Msg) tea.Cmd {
 	case tea.PasteMsg:
 		return m.pasteText(msg.Content)
 	case tea.ClipboardMsg:
-		return m.pasteText(msg.Content)
+		return m.onTermClipboard(msg)
 	case clipboardMsg:
 		return m.onClipboard(msg)
+	case clipboardWaitMsg:
+		return m.onClipboardWait(msg)
 	case tea.MouseMsg:
 		return m.onMouse(msg)
 	case tea.FocusMsg, tea.BlurMsg:

@@ -584,3 +584,66 @@ func TestStatusMessagesExpire(t *testing.T) {
 		t.Errorf("status %q after its timer, want it gone", m.status)
 	}
 }
+
+// TestPasteWithoutClipboardTakesClowdersBuffer pins issue 7 §2: with no
+// xclip/wl-paste and an outer terminal that does not answer an OSC 52
+// read (inside tmux, over ssh), prefix ] did nothing and said nothing.
+// Now y fills clowder's own buffer, and ] pastes it once the terminal
+// has not answered in time; the next ] does not wait for it again.
+func TestPasteWithoutClipboardTakesClowdersBuffer(t *testing.T) {
+	m, h := twoPanes(t)
+	m.opts.Clipboard.(*fakeClipboard).noTool = true
+	_ = m.tree.SetFocus("p1")
+	s := streamOf(t, m, "p1")
+	prefix(t, m)
+	typeText(t, m, "]")
+	wait := clipboardWaits(h.timers.take())
+	if len(wait) != 1 {
+		t.Fatalf("] armed %v, want one wait for the terminal's answer", wait)
+	}
+	settle(t, m, func() tea.Msg { return wait[0] }) // the terminal never answers
+	if !strings.Contains(m.status, "nothing to paste") {
+		t.Fatalf("] with nothing anywhere: status %q, want it to say so", m.status)
+	}
+	frame(t, m, "p1", 39, 22, supervisor.FrameModes{}, "$ echo copied-text")
+	prefix(t, m)
+	typeText(t, m, "[")
+	typeText(t, m, "0v$y") // the screen's first line: "$ echo copied-text"
+	prefix(t, m)
+	typeText(t, m, "]")
+	if got := s.read(t, len("$ echo copied-text")); got != "$ echo copied-text" {
+		t.Errorf("pasted %q, want clowder's buffer", got)
+	}
+}
+
+// TestPasteWaitsForTheTerminalsClipboardFirst: where the outer terminal
+// answers an OSC 52 read in time, its clipboard wins over clowder's buffer,
+// and a late answer pastes nothing twice.
+func TestPasteWaitsForTheTerminalsClipboardFirst(t *testing.T) {
+	m, h := twoPanes(t)
+	m.opts.Clipboard.(*fakeClipboard).noTool = true
+	m.pasteBuf = "from buffer"
+	s := streamOf(t, m, m.tree.Focus())
+	h.timers.take()
+	prefix(t, m)
+	typeText(t, m, "]")
+	wait := clipboardWaits(h.timers.take())
+	if len(wait) != 1 {
+		t.Fatalf("] armed %v, want one wait for the terminal's answer", wait)
+	}
+	_, cmd := m.Update(tea.ClipboardMsg{Content: "from terminal"})
+	settle(t, m, cmd)
+	settle(t, m, func() tea.Msg { return wait[0] }) // the wait ends after the answer: nothing more
+	typeText(t, m, "|")
+	if got := s.read(t, len("from terminal|")); got != "from terminal|" {
+		t.Errorf("pasted %q, want the terminal's clipboard once", got)
+	}
+}
+
+// clipboardWaits keeps the clipboard waits of armed timers.
+func clipboardWaits(armed []tea.Msg) []tea.Msg {
+	return slices.DeleteFunc(armed, func(msg tea.Msg) bool {
+		_, ok := msg.(clipboardWaitMsg)
+		return !ok
+	})
+}

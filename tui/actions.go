@@ -283,10 +283,19 @@ func (m *Model) nextPreset() tea.Cmd {
 	return tea.Batch(m.syncSizes(), m.saveCmd())
 }
 
-// quit detaches: every pane keeps running on the host.
+// quit detaches: every pane keeps running on the host. layout.json is
+// written before the program ends: a save racing the quit could be cut
+// off when the process exits, leaving the layout of an older moment
+// (panes killed or removed since come back as missing).
 func (m *Model) quit() tea.Cmd {
 	m.quitting = true
-	return tea.Batch(m.saveCmd(), tea.Quit)
+	save := m.saveCmd()
+	return func() tea.Msg {
+		if save != nil {
+			_ = save() // the program ends: an error has nowhere to show
+		}
+		return tea.QuitMsg{}
+	}
 }
 
 // killedAllMsg says kill-all finished.

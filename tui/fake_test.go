@@ -282,7 +282,7 @@ func settle(t testing.TB, m *Model, cmd tea.Cmd) {
 // only the program acts on.
 func isTeaInternal(msg tea.Msg) bool {
 	switch msg.(type) {
-	case repeatEndMsg, statusExpiredMsg, clipboardWaitMsg, startMsg, mailMsg, eventsMsg, subscribedMsg, spawnedMsg, resizedMsg,
+	case repeatEndMsg, statusExpiredMsg, clipboardWaitMsg, eventsRetryMsg, startMsg, mailMsg, eventsMsg, subscribedMsg, spawnedMsg, resizedMsg,
 		doneMsg, savedMsg, historyMsg, killedAllMsg, clipboardMsg, tea.ClipboardMsg:
 		return false
 	}

@@ -21,6 +21,7 @@ type program struct {
 	m    *Model
 	msgs chan tea.Msg
 	wg   sync.WaitGroup
+	quit bool // a tea.QuitMsg came: the program ended, nothing more is delivered
 }
 
 func newProgram(t *testing.T, m *Model) *program {
@@ -41,14 +42,23 @@ func (p *program) start(cmd tea.Cmd) {
 			for _, c := range msg {
 				p.start(c)
 			}
-		default:
+		case tea.QuitMsg:
 			p.msgs <- msg
+		default:
+			if !isTeaInternal(msg) { // bubbletea's own (clipboard reads, etc.) stay there
+				p.msgs <- msg
+			}
 		}
 	}()
 }
 
-// update feeds msg to Update and starts what it returns.
+// update feeds msg to Update and starts what it returns; after a
+// tea.QuitMsg, as in bubbletea, nothing more.
 func (p *program) update(msg tea.Msg) {
+	if _, ok := msg.(tea.QuitMsg); ok || p.quit {
+		p.quit = true
+		return
+	}
 	_, cmd := p.m.Update(msg)
 	p.start(cmd)
 }
@@ -62,10 +72,9 @@ func (p *program) settle() {
 	for {
 		select {
 		case msg := <-p.msgs:
-			if msg == nil || isTeaInternal(msg) {
-				continue
+			if msg != nil {
+				p.update(msg)
 			}
-			p.update(msg)
 		case <-idle:
 			if len(p.msgs) == 0 {
 				return

@@ -106,7 +106,7 @@ func (p *program) until(what string, cond func() bool) {
 	for !cond() {
 		select {
 		case msg := <-p.msgs:
-			if msg != nil && !isTeaInternal(msg) {
+			if msg != nil {
 				p.update(msg)
 			}
 		case <-deadline:

@@ -44,6 +44,8 @@ func (m *Model) dispatch(msg tea.Msg) tea.Cmd {
 		return m.onOuterFocus(msg)
 	case repeatEndMsg:
 		return m.onRepeatEnd(msg)
+	case signalMsg:
+		return m.quit() // detach: layout.json written, every pane left running
 	case statusExpiredMsg:
 		return m.onStatusExpired(msg)
 	}

@@ -43,7 +43,10 @@ const (
 
 // maxQueuedInput bounds what waits for one pane; a pane that reads nothing
 // while more is typed or pasted loses the excess, and the user is told.
-const maxQueuedInput = 16 << 20
+const maxQueuedInput = 64 << 20
+
+// hostChunk is the most one input call carries (frames are bounded).
+const hostChunk = 256 << 10
 
 // route is where a queue delivers.
 type route uint8
@@ -242,18 +245,29 @@ func (q *inputQueue) toMaster(f *os.File, b []byte) []byte {
 	return nil
 }
 
-// toHost sends b through the host's input call and waits for its answer,
-// so the next call cannot overtake it.
+// toHost sends b through the host's input call, in chunks, each after
+// the previous one's answer, so that no call overtakes another.
 func (q *inputQueue) toHost(pane string, b []byte) {
+	for len(b) > 0 {
+		n := min(len(b), hostChunk)
+		if err := q.hostInput(pane, b[:n]); err != nil {
+			q.mu.Lock()
+			closed := q.closed
+			q.mu.Unlock()
+			if !closed {
+				q.report(fmt.Sprintf("input to %s: %v", pane, err))
+			}
+			return
+		}
+		b = b[n:]
+	}
+}
+
+// hostInput is one input call.
+func (q *inputQueue) hostInput(pane string, b []byte) error {
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
-	err := q.host.Input(ctx, supervisor.InputReq{Pane: pane, Data: b})
-	q.mu.Lock()
-	closed := q.closed
-	q.mu.Unlock()
-	if err != nil && !closed {
-		q.report(fmt.Sprintf("input to %s: %v", pane, err))
-	}
+	return q.host.Input(ctx, supervisor.InputReq{Pane: pane, Data: b})
 }
 
 // writeWithin writes b to f within d and reports how much was written. An

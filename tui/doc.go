@@ -14,13 +14,16 @@
 // which exits when its stream closes; one drainer per input queue, which
 // exits when the queue is closed; and the Cmds bubbletea runs. Frames
 // from the watchers coalesce in the mailbox, so a flood in one pane is one
-// Update and one render; nothing ticks while idle.
+// Update and one render; nothing ticks while idle (a status message arms
+// one timer to fade it).
 //
-// Files: model.go (state), update*.go (message handlers), actions.go and
-// keymap.go (the prefix keymap), prompt.go, copymode.go, mouse.go,
-// input.go and keyconv.go (key encoding), render.go and view.go (drawing),
-// layoutfile.go (layout.json), conn.go and host.go (host I/O), theme.go,
-// clipboard.go, run.go.
+// Files: model.go (state), update*.go (message handlers; update_events.go
+// keeps the event subscription open), actions.go and keymap.go (the
+// prefix keymap), prompt.go, copymode.go, mouse.go, input.go and
+// keyconv.go (key encoding), inputqueue.go (ordered delivery per pane),
+// render.go and view.go (drawing), layoutfile.go (layout.json), conn.go
+// and host.go (host I/O), theme.go, clipboard.go (copy, paste, clowder's
+// buffer), run.go, attach.go and attach_session.go (`clowder attach`).
 //
 // Boundaries: tui may import every package of ours but cmd. It is the only
 // package that imports bubbletea, lipgloss and bubbles.

@@ -56,6 +56,9 @@ func (p *program) start(cmd tea.Cmd) {
 // tea.QuitMsg, as in bubbletea, nothing more.
 func (p *program) update(msg tea.Msg) {
 	if _, ok := msg.(tea.QuitMsg); ok || p.quit {
+		if !p.quit {
+			p.m.saver.close() // as Run does once bubbletea returns; then the process ends
+		}
 		p.quit = true
 		return
 	}

@@ -134,19 +134,24 @@ func focusPane(t *testing.T, e *e2eEnv, o *outerTmux, id string) {
 // panes, and no temporary file is left.
 func TestE2ETUIDetachesCleanlyOnSIGHUP(t *testing.T) {
 	e, o := tuiEnv(t, 120, 40)
-	o.keys("C-Space", "%") // a layout change, so layout.json is being written
-	e.eventually(10*time.Second, "a third pane after split", func() bool { return len(e.livePanes()) == 3 })
+	state := filepath.Join(e.dir, "state")
+	o.keys("C-Space", "%")
+	e.eventually(10*time.Second, "the split saved", func() bool {
+		raw, _ := os.ReadFile(filepath.Join(state, "layout.json"))
+		return len(e.livePanes()) == 3 && strings.Count(string(raw), `"kind"`) == 3
+	})
+	o.keys("C-Space", "z") // a layout change: layout.json is being written again
 	if err := syscall.Kill(o.pid(), syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
-	e.eventually(10*time.Second, "the TUI ended", func() bool {
-		return strings.TrimSpace(o.run("display-message", "-p", "-t", "0", "#{pane_dead}")) == "1"
+	var how string
+	e.eventually(10*time.Second, "the TUI ended", func() bool { // tmux knows how once it reaped it
+		how = strings.TrimSpace(o.run("display-message", "-p", "-t", "0", "status=#{pane_dead_status} signal=#{pane_dead_signal}"))
+		return how != "status= signal="
 	})
-	if how := strings.TrimSpace(o.run("display-message", "-p", "-t", "0",
-		"status=#{pane_dead_status} signal=#{pane_dead_signal}")); how != "status=0 signal=" {
+	if how != "status=0 signal=" {
 		t.Errorf("the TUI ended with %s, want it to exit by itself with status 0", how)
 	}
-	state := filepath.Join(e.dir, "state")
 	tmps, _ := filepath.Glob(filepath.Join(state, ".layout.json.tmp-*"))
 	if len(tmps) != 0 {
 		t.Errorf("temporary files left: %v", tmps)

@@ -242,11 +242,12 @@ func (m *Model) focus(id string) tea.Cmd {
 		return nil
 	}
 	m.copy, m.dirty = nil, true
-	cmds := []tea.Cmd{m.syncSizes(), m.saveCmd()}
+	m.typingTo = nil // a spawn in flight no longer takes the keyboard
 	if old != nil {
-		cmds = append(cmds, m.sendBytes(old, focusBytes(false, old)))
+		m.sendBytes(old, focusBytes(false, old))
 	}
-	return tea.Batch(append(cmds, m.sendBytes(m.focused(), focusBytes(true, m.focused())))...)
+	m.sendBytes(m.focused(), focusBytes(true, m.focused()))
+	return tea.Batch(m.syncSizes(), m.saveCmd())
 }
 
 // resize moves the focused pane's border towards dir.
@@ -282,10 +283,19 @@ func (m *Model) nextPreset() tea.Cmd {
 	return tea.Batch(m.syncSizes(), m.saveCmd())
 }
 
-// quit detaches: every pane keeps running on the host.
+// quit detaches: every pane keeps running on the host. layout.json is
+// written before the program ends: a save racing the quit could be cut
+// off when the process exits, leaving the layout of an older moment
+// (panes killed or removed since come back as missing).
 func (m *Model) quit() tea.Cmd {
 	m.quitting = true
-	return tea.Batch(m.saveCmd(), tea.Quit)
+	save := m.saveCmd()
+	return func() tea.Msg {
+		if save != nil {
+			_ = save() // the program ends: an error has nowhere to show
+		}
+		return tea.QuitMsg{}
+	}
 }
 
 // killedAllMsg says kill-all finished.
@@ -323,7 +333,7 @@ func (m *Model) onKilledAll(msg killedAllMsg) tea.Cmd {
 		return nil
 	}
 	for id := range m.panes {
-		m.panes[id].closeStream()
+		m.panes[id].close()
 	}
 	m.panes, m.tree = map[string]*pane{}, &layout.Tree{}
 	return m.quit()

@@ -5,7 +5,18 @@ package tui
 // output streams from exactly that frame's sequence number (no byte lost or
 // repeated); keystrokes go as they are to the PTY master the host passed,
 // so the outer terminal is put in the pane's input modes first. Ctrl-\
-// detaches; the pane keeps running.
+// detaches; the pane keeps running. When the pane exits, attach shows the
+// rest of its output, says how it ended and returns.
+//
+// How to detach is said at start in reverse video on the bottom row, over
+// the pane's screen; the row is painted back from the first frame before
+// the first output is written, at the first key, or after hintTTL, so the
+// pane's screen is never left altered.
+//
+// Goroutines: the keys goroutine reads the terminal until the detach key
+// or a read error (after the pane exits it stays in its read until the
+// process ends); followSize ends with Attach. Everything written to the
+// terminal is written by Attach's own goroutine.
 
 import (
 	"bytes"
@@ -18,6 +29,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/term"
@@ -32,12 +44,24 @@ var detachKeys = [][]byte{{0x1c}, []byte("\x1b[92;5u")}
 // ErrDetached ends Attach when the user pressed the detach key.
 var ErrDetached = errors.New("detached")
 
+// Time limits of an attach session.
+const (
+	hintTTL   = 3 * time.Second // how long the detach hint shows at most
+	exitDrain = 2 * time.Second // how long output still due after the exit is waited for
+)
+
 // Attach runs the attach session until detach, the pane's exit, or ctx's end.
 func Attach(ctx context.Context, c *supervisor.Client, pane string, in *os.File, out io.Writer) error {
 	// The pane takes this terminal's size first, so the frame drawn fits it.
 	if w, h, err := term.GetSize(in.Fd()); err == nil {
 		_ = c.Resize(ctx, pane, uint16(w), uint16(h)) // best effort: an exited pane keeps its size
 	}
+	// Events first: an exit after the raw subscription below is not missed.
+	events, err := c.Events(ctx, pane)
+	if err != nil {
+		return err
+	}
+	defer events.Close()
 	first, err := firstFrame(ctx, c, pane)
 	if err != nil {
 		return err
@@ -54,13 +78,15 @@ func Attach(ctx context.Context, c *supervisor.Client, pane string, in *os.File,
 	if err != nil {
 		return err
 	}
-	defer restore()
+	s := &session{out: out, sub: sub, events: events.C, first: first, seq: first.Seq,
+		typed: make(chan struct{}, 1), keys: make(chan error, 1)}
+	defer func() { restore(s.ending(pane)) }()
+	s.showHint(pane)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go followSize(ctx, c, pane, in)
-	keys := make(chan error, 1)
-	go func() { keys <- copyKeys(in, sub.Master) }()
-	return streamOut(ctx, sub, out, keys)
+	go func() { s.keys <- copyKeys(in, sub.Master, s.typed) }()
+	return s.run(ctx)
 }
 
 // firstFrame takes one full screen frame of the pane.
@@ -79,26 +105,32 @@ func firstFrame(ctx context.Context, c *supervisor.Client, pane string) (*superv
 }
 
 // enterRaw puts the terminal in raw mode and in the pane's state: its
-// screen, cursor and input modes. The returned func undoes both.
-func enterRaw(in *os.File, out io.Writer, f *supervisor.ScreenFrame) (func(), error) {
+// screen, cursor and input modes. The returned func undoes both and
+// prints the session's last line.
+func enterRaw(in *os.File, out io.Writer, f *supervisor.ScreenFrame) (func(last string), error) {
 	st, err := term.MakeRaw(in.Fd())
 	if err != nil {
 		return nil, fmt.Errorf("attach: this is not a terminal: %w", err)
 	}
 	io.WriteString(out, drawFrame(f)+modesOn(f.Modes))
-	return func() {
-		io.WriteString(out, modesOff(f.Modes)+"\x1b[0m\r\n[detached]\r\n")
+	return func(last string) {
+		io.WriteString(out, modesOff(f.Modes)+"\x1b[0m\r\n"+last+"\r\n")
 		_ = term.Restore(in.Fd(), st) // best effort: the terminal may be gone
 	}, nil
 }
 
-// copyKeys sends keystrokes to the master until the detach key.
-func copyKeys(in io.Reader, master io.Writer) error {
+// copyKeys sends keystrokes to the master until the detach key; the first
+// read signals typed.
+func copyKeys(in io.Reader, master io.Writer, typed chan<- struct{}) error {
 	buf := make([]byte, 4096)
 	for {
 		n, err := in.Read(buf)
 		if err != nil {
 			return err
+		}
+		select {
+		case typed <- struct{}{}:
+		default:
 		}
 		b := buf[:n]
 		for _, k := range detachKeys {
@@ -109,31 +141,6 @@ func copyKeys(in io.Reader, master io.Writer) error {
 		}
 		if _, err := master.Write(b); err != nil {
 			return fmt.Errorf("write to the pane: %w", err)
-		}
-	}
-}
-
-// streamOut copies raw output to out until the keys goroutine ends or the
-// pane's output ends.
-func streamOut(ctx context.Context, sub *supervisor.Subscription, out io.Writer, keys <-chan error) error {
-	for {
-		select {
-		case err := <-keys:
-			if errors.Is(err, ErrDetached) {
-				return nil
-			}
-			return err
-		case m, ok := <-sub.C:
-			if !ok {
-				return sub.Err()
-			}
-			if ch, ok := m.(*supervisor.OutputChunk); ok {
-				if _, err := out.Write(ch.Data); err != nil {
-					return err
-				}
-			}
-		case <-ctx.Done():
-			return ctx.Err()
 		}
 	}
 }

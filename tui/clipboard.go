@@ -1,10 +1,16 @@
 package tui
 
-// This file is the system clipboard: wl-copy/wl-paste under Wayland, xclip
-// under X11, where installed. Copies also go to the outer terminal as OSC
-// 52 (tea.SetClipboard), which works over ssh; a paste with no tool asks
-// the outer terminal (tea.ReadClipboard), whose answer arrives as a
-// tea.ClipboardMsg.
+// This file is copy and paste. A copy (y in copy mode) goes to three
+// places: clowder's own paste buffer, the outer terminal's clipboard as
+// OSC 52 (tea.SetClipboard, which works over ssh), and the system
+// clipboard through wl-copy (Wayland) or xclip (X11) where installed.
+//
+// A paste (prefix ]) takes, in order: the system clipboard through
+// wl-paste or xclip, if one is installed; else the outer terminal's
+// clipboard, asked with an OSC 52 read (tea.ReadClipboard), if it answers
+// within clipboardWait; else clowder's own buffer, as tmux pastes its own
+// buffer. A terminal that did not answer once is not asked again (inside
+// tmux or over ssh most do not) until one of its answers comes late.
 
 import (
 	"context"
@@ -33,6 +39,13 @@ type clipboardMsg struct {
 
 // clipTimeout bounds a clipboard tool run.
 const clipTimeout = 3 * time.Second
+
+// clipboardWait is how long a paste waits for the outer terminal to answer
+// an OSC 52 read before it takes clowder's own buffer.
+const clipboardWait = 500 * time.Millisecond
+
+// clipboardWaitMsg ends the wait for OSC 52 read number seq.
+type clipboardWaitMsg struct{ seq int }
 
 // systemClipboard uses the tools on PATH.
 type systemClipboard struct{}
@@ -92,21 +105,68 @@ func (m *Model) pasteClipboard() tea.Cmd {
 	}
 }
 
-// onClipboard pastes what the clipboard held, or asks the outer terminal.
+// onClipboard pastes what the system clipboard held; with no tool it asks
+// the outer terminal, or takes clowder's buffer if the terminal does not
+// answer such questions.
 func (m *Model) onClipboard(msg clipboardMsg) tea.Cmd {
 	switch {
+	case !msg.ok && m.termNoClipboard:
+		return m.pasteBuffer("")
 	case !msg.ok:
-		return m.termCommand(ansi.RequestSystemClipboard, tea.ReadClipboard)
+		m.clipSeq++
+		m.clipWaiting = m.clipSeq
+		ask := m.termCommand(ansi.RequestSystemClipboard, tea.ReadClipboard)
+		return tea.Batch(ask, m.after(clipboardWait, clipboardWaitMsg{seq: m.clipSeq}))
 	case msg.err != nil:
-		m.setStatus("paste: "+msg.err.Error(), true)
-		return nil
+		return m.pasteBuffer("the clipboard tool failed: " + msg.err.Error())
+	case msg.text == "":
+		return m.pasteBuffer("")
 	}
 	return m.pasteText(msg.text)
 }
 
-// copyText puts text on the outer terminal's clipboard (OSC 52) and the
-// system one.
+// onTermClipboard pastes the outer terminal's answer to an OSC 52 read if
+// a paste still waits for it; a late answer only says the terminal does
+// answer (the paste took the buffer already).
+func (m *Model) onTermClipboard(msg tea.ClipboardMsg) tea.Cmd {
+	m.termNoClipboard = false
+	if m.clipWaiting == 0 {
+		return nil
+	}
+	m.clipWaiting = 0
+	if msg.Content == "" {
+		return m.pasteBuffer("")
+	}
+	return m.pasteText(msg.Content)
+}
+
+// onClipboardWait gives up on the outer terminal's answer and pastes
+// clowder's buffer.
+func (m *Model) onClipboardWait(msg clipboardWaitMsg) tea.Cmd {
+	if msg.seq != m.clipWaiting {
+		return nil
+	}
+	m.clipWaiting, m.termNoClipboard = 0, true
+	return m.pasteBuffer("")
+}
+
+// pasteBuffer pastes clowder's own buffer, or says why nothing is pasted
+// (why is what went wrong first, if anything).
+func (m *Model) pasteBuffer(why string) tea.Cmd {
+	if m.pasteBuf != "" {
+		return m.pasteText(m.pasteBuf)
+	}
+	if why == "" {
+		why = "the clipboard is empty or unreadable (no wl-paste or xclip, and the terminal did not answer an OSC 52 read)"
+	}
+	m.setStatus("nothing to paste: "+why+"; y in copy mode fills clowder's buffer", true)
+	return nil
+}
+
+// copyText puts text in clowder's paste buffer, on the outer terminal's
+// clipboard (OSC 52) and on the system one.
 func (m *Model) copyText(text string) tea.Cmd {
+	m.pasteBuf = text
 	c := m.opts.Clipboard
 	sys := func() tea.Msg {
 		_, err := c.Copy(text)

@@ -34,10 +34,14 @@ type startMsg struct {
 	lerr  error // layout.json was unreadable (started fresh)
 }
 
-// eventsMsg says the event stream opened (or why not).
+// eventsMsg says the event stream opened (or why not) and, when it was
+// opened again after an end, carries the panes as listed right after.
 type eventsMsg struct {
 	stream Stream
 	err    error
+	again  bool                  // a resubscription: infos lists the panes afresh
+	infos  []supervisor.PaneInfo // listed after the stream opened
+	lerr   error                 // the list failed
 }
 
 // subscribedMsg says a pane's screen stream opened (or why not).
@@ -58,6 +62,9 @@ type placement struct {
 	// keepFocus leaves the focus where it was (the first start's companion
 	// shell opens beside the agent, which keeps the keyboard).
 	keepFocus bool
+	// input holds what is typed while the spawn is in flight (the spawn
+	// takes the focus); it becomes the pane's input queue.
+	input *inputQueue
 }
 
 // spawnSpec is a pane to start.
@@ -122,14 +129,20 @@ func (m *Model) startCmd() tea.Cmd {
 	}
 }
 
-// eventsCmd opens the event stream.
-func (m *Model) eventsCmd() tea.Cmd {
+// eventsCmd opens the event stream; again (a resubscription) lists the
+// panes right after, so that nothing that happened while no stream was
+// open is missed.
+func (m *Model) eventsCmd(again bool) tea.Cmd {
 	h := m.host
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
 		s, err := h.Events(ctx)
-		return eventsMsg{stream: s, err: err}
+		msg := eventsMsg{stream: s, err: err, again: again}
+		if err == nil && again {
+			msg.infos, msg.lerr = h.List(ctx)
+		}
+		return msg
 	}
 }
 
@@ -246,14 +259,6 @@ func (m *Model) callCmd(op string, timeout time.Duration, call func(context.Cont
 		defer cancel()
 		return doneMsg{op: op, err: call(ctx, h)}
 	}
-}
-
-// inputCmd sends bytes through the host, for when the master is not ours
-// or a direct write failed.
-func (m *Model) inputCmd(pane string, data []byte) tea.Cmd {
-	return m.callCmd("input", callTimeout, func(ctx context.Context, h Host) error {
-		return h.Input(ctx, supervisor.InputReq{Pane: pane, Data: data})
-	})
 }
 
 // historyCmd fetches count scrollback lines before line end (or the last

@@ -6,19 +6,24 @@
 // modes, its subscription and the PTY master dup the host passed. Only
 // Update changes the model; Cmds (conn.go) do host I/O and return messages.
 // The one exception is input: keys are encoded for the pane's modes and
-// written to its master from Update, with a short deadline (input.go), so
-// they keep their order and reach the pane at once.
+// handed to the pane's one input queue (inputqueue.go), which writes them
+// to its master from Update when it can at once, else from its drainer, so
+// they keep their order (never one Cmd per key) and reach the pane at once.
 //
 // Goroutines: bubbletea's own; one watcher per open stream (mailbox.go),
-// which exits when its stream closes; and the Cmds bubbletea runs. Frames
+// which exits when its stream closes; one drainer per input queue, which
+// exits when the queue is closed; and the Cmds bubbletea runs. Frames
 // from the watchers coalesce in the mailbox, so a flood in one pane is one
-// Update and one render; nothing ticks while idle.
+// Update and one render; nothing ticks while idle (a status message arms
+// one timer to fade it).
 //
-// Files: model.go (state), update*.go (message handlers), actions.go and
-// keymap.go (the prefix keymap), prompt.go, copymode.go, mouse.go,
-// input.go and keyconv.go (key encoding), render.go and view.go (drawing),
-// layoutfile.go (layout.json), conn.go and host.go (host I/O), theme.go,
-// clipboard.go, run.go.
+// Files: model.go (state), update*.go (message handlers; update_events.go
+// keeps the event subscription open), actions.go and keymap.go (the
+// prefix keymap), prompt.go, copymode.go, mouse.go, input.go and
+// keyconv.go (key encoding), inputqueue.go (ordered delivery per pane),
+// render.go and view.go (drawing), layoutfile.go (layout.json), conn.go
+// and host.go (host I/O), theme.go, clipboard.go (copy, paste, clowder's
+// buffer), run.go, attach.go and attach_session.go (`clowder attach`).
 //
 // Boundaries: tui may import every package of ours but cmd. It is the only
 // package that imports bubbletea, lipgloss and bubbles.

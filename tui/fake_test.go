@@ -28,6 +28,8 @@ type fakeHost struct {
 	streams []*fakeStream
 	history *supervisor.HistoryRows
 	next    int
+	noFd    bool // the transport passes no fds: input goes through Input
+	timers  timers
 	t       testing.TB
 }
 
@@ -49,7 +51,7 @@ func (h *fakeHost) Spawn(_ context.Context, req supervisor.SpawnReq) (supervisor
 }
 
 func (h *fakeHost) Subscribe(_ context.Context, pane string, wantFd bool) (Stream, error) {
-	s := &fakeStream{c: make(chan supervisor.Message)}
+	s := &fakeStream{c: make(chan supervisor.Message), pane: pane, hidden: h.noFd}
 	if wantFd {
 		r, w, err := os.Pipe()
 		if err != nil {
@@ -67,11 +69,23 @@ func (h *fakeHost) Events(context.Context) (Stream, error) {
 	return &fakeStream{c: make(chan supervisor.Message)}, nil
 }
 
+// Input records req and, as the real host does, writes its data to the
+// pane's terminal (the pipe of its newest stream), blocking while it is full.
 func (h *fakeHost) Input(_ context.Context, req supervisor.InputReq) error {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	h.inputs = append(h.inputs, req)
-	return nil
+	var w *os.File
+	for _, s := range h.streams {
+		if s.pane == req.Pane && s.w != nil {
+			w = s.w
+		}
+	}
+	h.mu.Unlock()
+	if w == nil {
+		return nil
+	}
+	_, err := w.Write(req.Data)
+	return err
 }
 
 func (h *fakeHost) Paste(context.Context, supervisor.PasteReq) error { return nil }
@@ -115,14 +129,16 @@ func (h *fakeHost) Close() error { return nil }
 
 // fakeStream is a subscription whose master is a pipe the test reads.
 type fakeStream struct {
-	c    chan supervisor.Message
-	r, w *os.File
-	once sync.Once
+	c      chan supervisor.Message
+	pane   string
+	r, w   *os.File
+	hidden bool // the pipe stands for the PTY but is not passed (noFd)
+	once   sync.Once
 }
 
 func (s *fakeStream) C() <-chan supervisor.Message { return s.c }
 func (s *fakeStream) Master() *os.File {
-	if s.w == nil {
+	if s.w == nil || s.hidden {
 		return nil
 	}
 	return s.w
@@ -156,24 +172,44 @@ func (s *fakeStream) read(t *testing.T, n int) string {
 	return string(buf)
 }
 
-// fakeClipboard is a clipboard with no tool.
-type fakeClipboard struct{ copied []string }
+// fakeClipboard is a system clipboard in memory; noTool makes it one
+// with no tool installed.
+type fakeClipboard struct {
+	copied []string
+	noTool bool
+}
 
 func (c *fakeClipboard) Copy(text string) (bool, error) {
+	if c.noTool {
+		return false, nil
+	}
 	c.copied = append(c.copied, text)
 	return true, nil
 }
-func (c *fakeClipboard) Paste() (string, bool, error) { return "from clipboard", true, nil }
+func (c *fakeClipboard) Paste() (string, bool, error) {
+	if c.noTool {
+		return "", false, nil
+	}
+	return "from clipboard", true, nil
+}
 
 // newTestModel builds a model over a fake host with the given host panes,
 // an optional saved layout, at 80x24.
 func newTestModel(t testing.TB, infos []supervisor.PaneInfo, cfg func(*persist.Config)) (*Model, *fakeHost) {
 	t.Helper()
 	h := &fakeHost{infos: infos, next: 100, t: t}
+	return newTestModelOn(t, h, cfg), h
+}
+
+// newTestModelOn builds a model over h (see newTestModel).
+func newTestModelOn(t testing.TB, h *fakeHost, cfg ...func(*persist.Config)) *Model {
+	t.Helper()
 	c := persist.DefaultConfig()
 	c.TUI.DefaultAdapter = ""
-	if cfg != nil {
-		cfg(&c)
+	for _, f := range cfg {
+		if f != nil {
+			f(&c)
+		}
 	}
 	dir := t.TempDir()
 	m, err := New(Options{Host: h, Config: c, Paths: persist.Paths{StateDir: dir},
@@ -183,9 +219,33 @@ func newTestModel(t testing.TB, infos []supervisor.PaneInfo, cfg func(*persist.C
 	}
 	m.mail.close() // tests deliver frames themselves; wait returns at once
 	t.Cleanup(m.Close)
+	m.after = h.timers.arm
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	settle(t, m, m.startCmd())
-	return m, h
+	return m
+}
+
+// timers records the timers a model arms (Model.after) instead of
+// running them; a test fires them with Update.
+type timers struct {
+	mu    sync.Mutex
+	armed []tea.Msg
+}
+
+func (r *timers) arm(_ time.Duration, msg tea.Msg) tea.Cmd {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.armed = append(r.armed, msg)
+	return nil
+}
+
+// take returns the armed timers' messages and forgets them.
+func (r *timers) take() []tea.Msg {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.armed
+	r.armed = nil
+	return out
 }
 
 // settle runs cmd and every command its messages lead to, feeding each
@@ -222,7 +282,7 @@ func settle(t testing.TB, m *Model, cmd tea.Cmd) {
 // only the program acts on.
 func isTeaInternal(msg tea.Msg) bool {
 	switch msg.(type) {
-	case repeatEndMsg, startMsg, mailMsg, eventsMsg, subscribedMsg, spawnedMsg, resizedMsg,
+	case repeatEndMsg, statusExpiredMsg, clipboardWaitMsg, eventsRetryMsg, startMsg, mailMsg, eventsMsg, subscribedMsg, spawnedMsg, resizedMsg,
 		doneMsg, savedMsg, historyMsg, killedAllMsg, clipboardMsg, tea.ClipboardMsg:
 		return false
 	}

@@ -1,48 +1,48 @@
 package tui
 
 // This file sends input to panes. Keys and pastes are encoded for the
-// pane's current modes (from its last frame) and written straight to the
-// pane's PTY master dup, from Update itself: a Cmd per keystroke would run
-// on its own goroutine and could reorder fast typing. The write has a
-// short deadline, so a pane that stopped reading cannot stall the UI; on
-// any failure (deadline, no master, an fd without deadline support) the
-// rest goes through the host as an input message.
+// pane's current modes (from its last frame) and handed to the pane's
+// input queue (inputqueue.go), which writes them to the pane's PTY master
+// dup at once when it can and otherwise keeps them, in order, until it
+// can. Keys typed while a focus-taking spawn (a split, a new pane, a
+// respawn) is in flight go to the queue of the pane it will make, as in
+// tmux, where the new pane has the keyboard the moment it is asked for.
 
 import (
-	"os"
-	"time"
-
 	tea "charm.land/bubbletea/v2"
 
 	"clowder/panes"
+	"clowder/vtgrid"
 )
 
-// writeDeadline bounds a direct write to a master. A PTY's input buffer
-// holds several KiB, so only a pane that stopped reading ever reaches it.
-const writeDeadline = 20 * time.Millisecond
-
-// sendBytes writes b to pane p, directly or through the host.
-func (m *Model) sendBytes(p *pane, b []byte) tea.Cmd {
-	if p == nil || len(b) == 0 || p.state.gone() {
-		return nil
-	}
-	if p.master != nil {
-		n, err := writeMaster(p.master, b)
-		if err == nil {
-			return nil
-		}
-		b = b[n:]
-	}
-	return m.inputCmd(p.id, b)
+// keyTarget is where typed keys go while a focus-taking spawn is in
+// flight: its queue, and the encoding options of the pane it will be.
+type keyTarget struct {
+	q   *inputQueue
+	enc panes.EncodeOptions
 }
 
-// writeMaster writes b to f within writeDeadline and reports how much was
-// written. An fd that cannot take a deadline is not written at all.
-func writeMaster(f *os.File, b []byte) (int, error) {
-	if err := f.SetWriteDeadline(time.Now().Add(writeDeadline)); err != nil {
-		return 0, err
+// newQueue starts an input queue for pane ("" while it spawns); failures
+// reach the status bar through the mailbox.
+func (m *Model) newQueue(pane string) *inputQueue {
+	mb := m.mail
+	return newInputQueue(m.host, pane, mb.putNote)
+}
+
+// queueOf is p's input queue, started on first use.
+func (m *Model) queueOf(p *pane) *inputQueue {
+	if p.in == nil {
+		p.in = m.newQueue(p.id)
 	}
-	return f.Write(b)
+	return p.in
+}
+
+// sendBytes queues b for pane p.
+func (m *Model) sendBytes(p *pane, b []byte) {
+	if p == nil || len(b) == 0 || p.state.gone() {
+		return
+	}
+	m.queueOf(p).send(b)
 }
 
 // encodeOptions are the key-encoding options of p's adapter.
@@ -54,6 +54,11 @@ func (m *Model) encodeOptions(p *pane) panes.EncodeOptions {
 			name = panes.AdapterCommand
 		}
 	}
+	return m.adapterEncoding(name)
+}
+
+// adapterEncoding is the key-encoding options of adapter name.
+func (m *Model) adapterEncoding(name string) panes.EncodeOptions {
 	ad, err := m.opts.Adapters.Get(name)
 	if err != nil {
 		return panes.EncodeOptions{}
@@ -61,42 +66,73 @@ func (m *Model) encodeOptions(p *pane) panes.EncodeOptions {
 	return ad.EncodeOptions()
 }
 
-// sendKey encodes one key press for the focused pane.
-func (m *Model) sendKey(k tea.KeyPressMsg) tea.Cmd {
+// typingTarget is where the next typed key goes: the queue of a pane
+// being spawned with the focus, else the focused pane's; its modes and
+// encoding options come with it (none yet for a spawning pane).
+func (m *Model) typingTarget() (q *inputQueue, modes vtgrid.Modes, enc panes.EncodeOptions, ok bool) {
+	if t := m.typingTo; t != nil {
+		return t.q, vtgrid.Modes{}, t.enc, true
+	}
 	p := m.focused()
 	if p == nil {
-		return nil
+		return nil, modes, enc, false
 	}
 	if p.state.gone() {
 		m.setStatus(p.name()+" has "+p.state.String()+"; "+m.km.Prefix.Help().Key+" "+
 			firstKey(m.km.Bindings[ActRespawn].Help().Key)+" respawns it", false)
-		return nil
+		return nil, modes, enc, false
 	}
+	return m.queueOf(p), vtModes(p.scr.modes), m.encodeOptions(p), true
+}
+
+// sendKey encodes one key press for the pane that has the keyboard.
+func (m *Model) sendKey(k tea.KeyPressMsg) tea.Cmd {
 	key, text, ok := paneKey(k.Key())
 	if !ok {
 		return nil
 	}
-	modes := vtModes(p.scr.modes)
-	if text != "" {
-		return m.sendBytes(p, panes.EncodeText(text, modes))
-	}
-	return m.sendBytes(p, panes.EncodeWith(key, modes, m.encodeOptions(p)))
-}
-
-// pasteText pastes into the focused pane, bracketed if it asked for it.
-func (m *Model) pasteText(text string) tea.Cmd {
-	p := m.focused()
-	if p == nil || text == "" {
+	q, modes, enc, ok := m.typingTarget()
+	if !ok {
 		return nil
 	}
-	modes := vtModes(p.scr.modes)
+	if text != "" {
+		q.send(panes.EncodeText(text, modes))
+		return nil
+	}
+	q.send(panes.EncodeWith(key, modes, enc))
+	return nil
+}
+
+// pasteText pastes into the pane that has the keyboard, bracketed if it
+// asked for it.
+func (m *Model) pasteText(text string) tea.Cmd {
+	if text == "" {
+		return nil
+	}
+	q, modes, _, ok := m.typingTarget()
+	if !ok {
+		return nil
+	}
 	b, err := panes.Paste(text, modes, panes.PasteOptions{})
 	if err != nil {
 		// The user pasted control characters on purpose: send them as they
 		// are (bracket markers inside are still removed).
 		b, _ = panes.Paste(text, modes, panes.PasteOptions{Raw: true})
 	}
-	return m.sendBytes(p, b)
+	q.send(b)
+	return nil
+}
+
+// dropTyping forgets the spawn that had the keyboard if q is its queue,
+// closes q and says how many typed bytes it dropped.
+func (m *Model) dropTyping(q *inputQueue) int {
+	if q == nil {
+		return 0
+	}
+	if m.typingTo != nil && m.typingTo.q == q {
+		m.typingTo = nil
+	}
+	return len(q.takeAll())
 }
 
 // firstKey is the first of a help key list ("x X" → "x").

@@ -84,16 +84,18 @@ func encodeLayout(t *layout.Tree, panes map[string]*pane) (json.RawMessage, erro
 // layoutSaver writes layout.json, never replacing a newer save with an
 // older one. Safe for concurrent use.
 type layoutSaver struct {
-	path string
-	mu   sync.Mutex
-	last int
+	path   string
+	mu     sync.Mutex
+	last   int
+	closed bool
 }
 
-// save writes doc as save number seq, unless a later one was written.
+// save writes doc as save number seq, unless a later one was written or
+// the saver is closed.
 func (s *layoutSaver) save(seq int, doc json.RawMessage) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if seq <= s.last || s.path == "" {
+	if seq <= s.last || s.path == "" || s.closed {
 		return nil
 	}
 	s.last = seq
@@ -101,4 +103,13 @@ func (s *layoutSaver) save(seq int, doc json.RawMessage) error {
 		return fmt.Errorf("save layout %s: %w", s.path, err)
 	}
 	return nil
+}
+
+// close waits for a write under way to finish and makes later saves do
+// nothing, so that the process can end without cutting a write short
+// (which would leave a .layout.json.tmp-* behind).
+func (s *layoutSaver) close() {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
 }

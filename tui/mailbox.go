@@ -27,6 +27,7 @@ type mailbox struct {
 	frames map[string]*supervisor.ScreenFrame
 	events []supervisor.PaneEvent
 	ended  []streamEnd
+	notes  []string
 	ready  chan struct{} // capacity 1: "something is pending"
 	done   chan struct{} // closed by close
 	closed bool
@@ -45,6 +46,7 @@ type mailMsg struct {
 	frames map[string]*supervisor.ScreenFrame
 	events []supervisor.PaneEvent
 	ended  []streamEnd
+	notes  []string // failures of background work (input queues) for the status bar
 }
 
 func newMailbox() *mailbox {
@@ -84,12 +86,20 @@ func (b *mailbox) putEnd(e streamEnd) {
 	b.signal()
 }
 
+// putNote files a message for the status bar.
+func (b *mailbox) putNote(s string) {
+	b.mu.Lock()
+	b.notes = append(b.notes, s)
+	b.mu.Unlock()
+	b.signal()
+}
+
 // take empties the mailbox.
 func (b *mailbox) take() mailMsg {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	m := mailMsg{frames: b.frames, events: b.events, ended: b.ended}
-	b.frames, b.events, b.ended = map[string]*supervisor.ScreenFrame{}, nil, nil
+	m := mailMsg{frames: b.frames, events: b.events, ended: b.ended, notes: b.notes}
+	b.frames, b.events, b.ended, b.notes = map[string]*supervisor.ScreenFrame{}, nil, nil, nil
 	return m
 }
 

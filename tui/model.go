@@ -2,12 +2,13 @@ package tui
 
 // This file is the model: everything the TUI knows, which only Update
 // changes. Host I/O happens in Cmds (conn.go) that return messages, with
-// one exception: keystrokes are written to the focused pane's PTY master
-// inside Update (input.go), with a short deadline, so that they reach the
-// pane in order and at once.
+// one exception: keystrokes go to the pane's input queue from Update
+// (input.go, inputqueue.go), so that they reach the pane in order and at
+// once.
 
 import (
 	"os"
+	"time"
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
@@ -76,15 +77,29 @@ type Model struct {
 	copy      *copyMode
 	drag      *dragState
 
-	started   bool     // the start reconciliation ran
-	spawning  int      // spawns in flight
-	unplaced  []string // host panes announced while spawns were in flight
+	started   bool          // the start reconciliation ran
+	spawning  int           // spawns in flight
+	unplaced  []string      // host panes announced while spawns were in flight
+	typingTo  *keyTarget    // the focus-taking spawn in flight that gets typed keys, or nil
+	spawnIn   []*inputQueue // the input queues of spawns in flight (closed on quit)
 	nextToken int
 	saveSeq   int
 	status    string // the last message for the status bar
 	statusErr bool
-	hostDown  string // why the connection to the host ended, "" while up
-	quitting  bool
+	statusSeq int // counts status messages; a timer clears only its own
+	// statusArmed is the statusSeq whose expiry timer runs.
+	statusArmed int
+	// after is a timer: msg after d (tick; tests record timers instead).
+	after    func(d time.Duration, msg tea.Msg) tea.Cmd
+	hostDown string // why the connection to the host ended, "" while up
+	pasteBuf string // clowder's own paste buffer: the last copy (clipboard.go)
+	// clipSeq numbers OSC 52 reads; clipWaiting is the one a paste waits
+	// for (0: none); termNoClipboard: the outer terminal did not answer.
+	clipSeq, clipWaiting int
+	termNoClipboard      bool
+	events               Stream    // the pane-event subscription, nil while none is open
+	eventsAt             time.Time // when the last event subscription was asked for
+	quitting             bool
 
 	dirty bool
 	// draw shows a new view on the terminal (terminal.show): the cells of
@@ -145,7 +160,7 @@ func New(opts Options) (*Model, error) {
 	}
 	m := &Model{opts: opts, host: opts.Host, km: km, theme: theme, help: newHelp(theme),
 		mail: newMailbox(), saver: &layoutSaver{path: layoutPath(opts.Paths)},
-		tree: &layout.Tree{}, panes: map[string]*pane{}, dirty: true}
+		tree: &layout.Tree{}, panes: map[string]*pane{}, dirty: true, after: tick}
 	m.help.ShowAll = true
 	return m, nil
 }
@@ -161,7 +176,7 @@ func layoutPath(p persist.Paths) string {
 // Init implements tea.Model: load the layout and the host's panes, open
 // the event stream, and start listening to the mailbox.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.startCmd(), m.eventsCmd(), m.waitMail())
+	return tea.Batch(m.startCmd(), m.eventsCmd(false), m.waitMail())
 }
 
 // View implements tea.Model. The view is built in Update when something
@@ -180,16 +195,59 @@ func (m *Model) geometry() layout.Geometry { return m.tree.Rects(m.area(), minPa
 // focused returns the focused pane, or nil.
 func (m *Model) focused() *pane { return m.panes[m.tree.Focus()] }
 
-// setStatus shows a message in the status bar.
+// How long a status-bar message stays: errors a little longer.
+const (
+	statusTTL    = 5 * time.Second
+	statusErrTTL = 10 * time.Second
+)
+
+// statusExpiredMsg clears the status message it was armed for.
+type statusExpiredMsg struct{ seq int }
+
+// setStatus shows a message in the status bar until it expires (Update
+// arms its timer) or a newer one replaces it.
 func (m *Model) setStatus(msg string, isErr bool) {
 	m.status, m.statusErr, m.dirty = msg, isErr, true
+	m.statusSeq++
+}
+
+// statusTimer arms the expiry of the newest status message, once.
+func (m *Model) statusTimer() tea.Cmd {
+	if m.statusArmed == m.statusSeq || m.status == "" {
+		return nil
+	}
+	m.statusArmed = m.statusSeq
+	ttl := statusTTL
+	if m.statusErr {
+		ttl = statusErrTTL
+	}
+	return m.after(ttl, statusExpiredMsg{seq: m.statusSeq})
+}
+
+// onStatusExpired clears the status message unless a newer one came.
+func (m *Model) onStatusExpired(msg statusExpiredMsg) tea.Cmd {
+	if msg.seq == m.statusSeq && m.status != "" {
+		m.status, m.statusErr, m.dirty = "", false, true
+	}
+	return nil
+}
+
+// tick is after's default: a bubbletea timer.
+func tick(d time.Duration, msg tea.Msg) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
 }
 
 // Close ends every stream and the mailbox; panes keep running. Run calls
 // it after the program ends.
 func (m *Model) Close() {
 	for _, p := range m.panes {
-		p.closeStream()
+		p.close()
+	}
+	if m.events != nil {
+		_ = m.events.Close() // best effort: the host ends it when we leave anyway
+	}
+	for _, q := range m.spawnIn {
+		q.close()
 	}
 	m.mail.close()
 }

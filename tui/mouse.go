@@ -124,7 +124,8 @@ func (m *Model) passMouse(id string, ev tea.Mouse, action panes.MouseAction) tea
 	if pe.X < 0 || pe.Y < 0 || pe.X >= r.W || pe.Y >= r.H {
 		return nil
 	}
-	return m.sendBytes(p, panes.EncodeMouse(pe, modes))
+	m.sendBytes(p, panes.EncodeMouse(pe, modes))
+	return nil
 }
 
 // mouseButton maps bubbletea's buttons to ours.
@@ -161,5 +162,6 @@ func focusBytes(in bool, p *pane) []byte {
 func (m *Model) onOuterFocus(msg tea.Msg) tea.Cmd {
 	_, in := msg.(tea.FocusMsg)
 	p := m.focused()
-	return m.sendBytes(p, focusBytes(in, p))
+	m.sendBytes(p, focusBytes(in, p))
+	return nil
 }

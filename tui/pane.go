@@ -44,9 +44,10 @@ type pane struct {
 	state paneState
 	scr   screen
 
-	stream Stream   // the screen subscription, nil when none
-	token  int      // identifies stream in the mailbox
-	master *os.File // PTY master dup from the subscription, nil when none
+	stream Stream      // the screen subscription, nil when none
+	token  int         // identifies stream in the mailbox
+	master *os.File    // PTY master dup from the subscription, nil when none
+	in     *inputQueue // what is typed for the pane, in order (inputqueue.go); nil until used
 
 	size   layout.Size // the size last asked of the host
 	sizing bool        // a resize call is in flight
@@ -113,6 +114,21 @@ func (p *pane) attention() string {
 
 // needsInput reports whether the pane waits for its user.
 func (p *pane) needsInput() bool { return !p.state.gone() && p.info.Attention == "needs-input" }
+
+// close ends the pane's subscription and its input queue: it leaves the
+// model.
+func (p *pane) close() {
+	p.closeStream()
+	p.closeInput()
+}
+
+// closeInput drops what waits to be typed into the pane.
+func (p *pane) closeInput() {
+	if p.in != nil {
+		p.in.close()
+		p.in = nil
+	}
+}
 
 // closeStream ends the pane's subscription (and with it the master dup).
 func (p *pane) closeStream() {

@@ -222,6 +222,7 @@ func (m *Model) openSendKeys() tea.Cmd {
 			}
 			return nil
 		}
-		return m.sendBytes(q, panes.EncodeKeys(keys, vtModes(q.scr.modes), m.encodeOptions(q)))
+		m.sendBytes(q, panes.EncodeKeys(keys, vtModes(q.scr.modes), m.encodeOptions(q)))
+		return nil
 	})
 }

@@ -10,6 +10,9 @@ import (
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.dispatch(msg)
+	if t := m.statusTimer(); t != nil {
+		cmd = tea.Batch(cmd, t)
+	}
 	if m.dirty {
 		m.view = m.render()
 		m.dirty = false
@@ -30,15 +33,21 @@ func (m *Model) dispatch(msg tea.Msg) tea.Cmd {
 	case tea.PasteMsg:
 		return m.pasteText(msg.Content)
 	case tea.ClipboardMsg:
-		return m.pasteText(msg.Content)
+		return m.onTermClipboard(msg)
 	case clipboardMsg:
 		return m.onClipboard(msg)
+	case clipboardWaitMsg:
+		return m.onClipboardWait(msg)
 	case tea.MouseMsg:
 		return m.onMouse(msg)
 	case tea.FocusMsg, tea.BlurMsg:
 		return m.onOuterFocus(msg)
 	case repeatEndMsg:
 		return m.onRepeatEnd(msg)
+	case signalMsg:
+		return m.quit() // detach: layout.json written, every pane left running
+	case statusExpiredMsg:
+		return m.onStatusExpired(msg)
 	}
 	return m.dispatchHost(msg)
 }
@@ -52,6 +61,8 @@ func (m *Model) dispatchHost(msg tea.Msg) tea.Cmd {
 		return m.onMail(msg)
 	case eventsMsg:
 		return m.onEvents(msg)
+	case eventsRetryMsg:
+		return m.eventsCmd(true)
 	case subscribedMsg:
 		return m.onSubscribed(msg)
 	case spawnedMsg:

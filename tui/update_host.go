@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clowder/layout"
+	"clowder/panes"
 	"clowder/persist"
 	"clowder/supervisor"
 )
@@ -93,9 +94,18 @@ func (m *Model) shellSpec(dir string) spawnSpec {
 	return s
 }
 
-// spawn starts a spawn Cmd and counts it in flight.
+// spawn starts a spawn Cmd and counts it in flight. A spawn that takes
+// the focus takes the keyboard at once: keys typed until it is placed wait
+// in its input queue.
 func (m *Model) spawn(s spawnSpec, place placement) tea.Cmd {
 	m.spawning++
+	if !place.keepFocus {
+		// An older spawn's queue keeps what was typed for it; its pane
+		// just does not take the focus when placed.
+		place.input = m.newQueue("")
+		m.spawnIn = append(m.spawnIn, place.input)
+		m.typingTo = &keyTarget{q: place.input, enc: m.adapterEncoding(specAdapter(s))}
+	}
 	if s.cwd == "" {
 		s.cwd = m.opts.Cwd
 	}
@@ -103,6 +113,17 @@ func (m *Model) spawn(s spawnSpec, place placement) tea.Cmd {
 		s.size = m.halfSize(place.axis)
 	}
 	return m.spawnCmd(s, place)
+}
+
+// specAdapter is the adapter whose key encoding s's pane will use.
+func specAdapter(s spawnSpec) string {
+	switch {
+	case s.adapter != "":
+		return s.adapter
+	case s.kind == persist.KindRun:
+		return panes.AdapterCommand
+	}
+	return panes.AdapterShell
 }
 
 // halfSize is about the size a split of the focused pane along axis
@@ -126,8 +147,13 @@ func (m *Model) halfSize(axis layout.Axis) layout.Size {
 // onSpawned places a new pane, subscribes to it and starts any follow-up.
 func (m *Model) onSpawned(msg spawnedMsg) tea.Cmd {
 	m.spawning--
+	m.spawnIn = slices.DeleteFunc(m.spawnIn, func(q *inputQueue) bool { return q == msg.place.input })
 	if msg.err != nil {
-		m.setStatus(fmt.Sprintf("spawn failed: %v", msg.err), true)
+		text := fmt.Sprintf("spawn failed: %v", msg.err)
+		if lost := m.dropTyping(msg.place.input); lost > 0 {
+			text += fmt.Sprintf(" (%d typed bytes dropped)", lost)
+		}
+		m.setStatus(text, true)
 		return m.placeUnplaced()
 	}
 	p := m.panes[msg.info.ID]
@@ -135,6 +161,7 @@ func (m *Model) onSpawned(msg spawnedMsg) tea.Cmd {
 		p = newPane(msg.info)
 	}
 	p.meta.Label = msg.label
+	m.adoptInput(p, msg.place.input)
 	m.unplaced = slices.DeleteFunc(m.unplaced, func(id string) bool { return id == p.id })
 	m.place(p, msg.place)
 	cmds := []tea.Cmd{m.subscribe(p), m.syncSizes(), m.saveCmd(), m.placeUnplaced()}
@@ -144,23 +171,44 @@ func (m *Model) onSpawned(msg spawnedMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// place puts p into the tree where msg asked.
+// adoptInput makes q (what was typed while p spawned) p's input queue.
+func (m *Model) adoptInput(p *pane, q *inputQueue) {
+	if q == nil {
+		return
+	}
+	if p.in == nil {
+		q.setPane(p.id)
+		p.in = q
+		return
+	}
+	p.in.send(q.takeAll()) // p got a queue meanwhile: what q held goes first
+	q.close()
+}
+
+// place puts p into the tree where pl asked. It takes the focus if its
+// spawn still has the keyboard (the user did not move the focus since).
 func (m *Model) place(p *pane, pl placement) {
 	m.panes[p.id] = p
 	m.dirty = true
+	focus := m.tree.Focus()
+	keep := pl.keepFocus || m.typingTo == nil || m.typingTo.q != pl.input
+	if !keep {
+		m.typingTo = nil
+	}
 	switch {
 	case m.tree.Has(p.id):
 	case pl.replace != "" && m.tree.Has(pl.replace):
 		m.replacePane(pl.replace, p.id)
 	case pl.target != "" && m.tree.Has(pl.target):
-		focus := m.tree.Focus()
 		_ = m.tree.Split(pl.target, p.id, pl.axis, pl.side) // checked: target is in the tree, id is not
-		if pl.keepFocus {
-			_ = m.tree.SetFocus(focus) // checked: focus was a leaf and still is
-		}
 	default:
 		m.addPane(p)
-		_ = m.tree.SetFocus(p.id) // checked: just added
+	}
+	if !keep {
+		focus = p.id
+	}
+	if m.tree.Has(focus) {
+		_ = m.tree.SetFocus(focus) // checked: a leaf
 	}
 }
 
@@ -176,7 +224,7 @@ func (m *Model) replacePane(old, id string) {
 	}
 	_ = m.tree.SetFocus(focus) // checked: focus is a leaf
 	if p := m.panes[old]; p != nil {
-		p.closeStream()
+		p.close()
 	}
 	delete(m.panes, old)
 }
@@ -238,6 +286,9 @@ func (m *Model) subscribe(p *pane) tea.Cmd {
 		return nil
 	}
 	p.closeStream()
+	if p.in != nil {
+		p.in.hold() // keys wait for the new subscription's master
+	}
 	m.nextToken++
 	p.token = m.nextToken
 	return m.subscribeCmd(p.id, p.token, !p.state.gone())
@@ -249,6 +300,9 @@ func (m *Model) onSubscribed(msg subscribedMsg) tea.Cmd {
 	if msg.err != nil {
 		if p != nil && p.token == msg.token {
 			m.setStatus(fmt.Sprintf("cannot show pane %s: %v", p.name(), msg.err), true)
+			if p.in != nil {
+				p.in.setMaster(nil) // keys go through the host
+			}
 		}
 		return nil
 	}
@@ -257,17 +311,10 @@ func (m *Model) onSubscribed(msg subscribedMsg) tea.Cmd {
 		return nil
 	}
 	p.stream, p.master = msg.stream, msg.stream.Master()
-	go m.mail.watch(msg.stream, p.id, p.token) // ends when the stream's channel closes
-	return nil
-}
-
-// onEvents starts the event stream's watcher.
-func (m *Model) onEvents(msg eventsMsg) tea.Cmd {
-	if msg.err != nil {
-		m.setStatus(fmt.Sprintf("no pane events: %v", msg.err), true)
-		return nil
+	if !p.state.gone() {
+		m.queueOf(p).setMaster(p.master) // nil: through the host
 	}
-	go m.mail.watch(msg.stream, "", 0) // ends when the stream's channel closes
+	go m.mail.watch(msg.stream, p.id, p.token) // ends when the stream's channel closes
 	return nil
 }
 
@@ -286,6 +333,9 @@ func (m *Model) onMail(msg mailMsg) tea.Cmd {
 	for _, e := range msg.ended {
 		cmds = append(cmds, m.onStreamEnd(e))
 	}
+	for _, n := range msg.notes {
+		m.setStatus(n, true)
+	}
 	return tea.Batch(cmds...)
 }
 
@@ -302,6 +352,7 @@ func (m *Model) onPaneEvent(e supervisor.PaneEvent) tea.Cmd {
 		}
 		if p != nil {
 			p.state, p.master = paneExited, nil
+			p.closeInput()
 		}
 	case supervisor.EventAttention:
 		if p != nil {
@@ -347,7 +398,7 @@ func (m *Model) dropPane(id string) tea.Cmd {
 	if p == nil {
 		return nil
 	}
-	p.closeStream()
+	p.close()
 	delete(m.panes, id)
 	if m.copy != nil && m.copy.pane == id {
 		m.copy = nil
@@ -358,23 +409,20 @@ func (m *Model) dropPane(id string) tea.Cmd {
 	return tea.Batch(m.syncSizes(), m.saveCmd())
 }
 
-// onStreamEnd notes a stream that ended: the events stream ending means
-// the host connection is gone; a pane's is resubscribed without the master
-// if the pane exited and the host still has it.
+// onStreamEnd notes a stream that ended: the events stream is opened
+// again (update_events.go); a pane's is resubscribed if it fell behind.
 func (m *Model) onStreamEnd(e streamEnd) tea.Cmd {
 	if e.pane == "" {
-		m.hostDown = "the connection to the host ended"
-		if e.err != nil {
-			m.hostDown = fmt.Sprintf("host connection lost: %v", e.err)
-		}
-		m.dirty = true
-		return nil
+		return m.onEventsEnd(e)
 	}
 	p := m.panes[e.pane]
 	if p == nil || p.token != e.token {
 		return nil
 	}
 	p.stream, p.master = nil, nil
+	if p.in != nil {
+		p.in.setMaster(nil) // the master went with the stream: the host delivers
+	}
 	var slow *supervisor.SlowConsumerError
 	if errors.As(e.err, &slow) {
 		return m.subscribe(p) // fell behind: a new subscription starts with a full frame

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"slices"
 	"strings"
@@ -534,4 +535,115 @@ func TestKeyMapOverridesAndRejectsUnknownActions(t *testing.T) {
 	if _, err := NewKeyMap("C-Space", map[string]string{"splt": "v"}); err == nil || !strings.Contains(err.Error(), "splt") {
 		t.Errorf("unknown action error = %v", err)
 	}
+}
+
+// TestEventsEndSubscribesAgainAndListsAfresh pins issue 7 §2: when the
+// host ended the event subscription, the TUI said the host was gone and
+// attention, exit and removal updates stopped for good.
+func TestEventsEndSubscribesAgainAndListsAfresh(t *testing.T) {
+	m, h := twoPanes(t)
+	exited := running("p1", "left")
+	exited.State, exited.ExitReason = "exited", "completed"
+	h.mu.Lock()
+	h.infos = []supervisor.PaneInfo{exited, running("p3", "new")} // what happened meanwhile
+	h.mu.Unlock()
+	_, cmd := m.Update(mailMsg{ended: []streamEnd{{pane: "", err: errors.New("subscriber fell behind")}}})
+	settle(t, m, cmd)
+	if m.hostDown != "" || m.events == nil {
+		t.Fatalf("host down %q, events %v: want a new subscription", m.hostDown, m.events)
+	}
+	if m.panes["p1"].state != paneExited || m.tree.Has("p2") || !m.tree.Has("p3") {
+		t.Errorf("after the new list: p1 %s, tree %s; want p1 exited, p2 gone, p3 added", m.panes["p1"].state, m.tree)
+	}
+}
+
+// TestStatusMessagesExpire pins issue 7 §2: `spawn failed: …` stayed in
+// the status bar until the TUI was restarted. A message expires; the
+// timer of an older one never clears a newer one.
+func TestStatusMessagesExpire(t *testing.T) {
+	m, h := twoPanes(t)
+	h.timers.take()
+	m.Update(spawnedMsg{err: errors.New("no such shell")})
+	if !strings.Contains(m.status, "spawn failed") {
+		t.Fatalf("status %q", m.status)
+	}
+	first := h.timers.take()
+	prefix(t, m)
+	typeText(t, m, "n") // no pane needs input: a newer message
+	newer := m.status
+	second := h.timers.take()
+	if len(first) != 1 || len(second) != 1 {
+		t.Fatalf("timers armed: %v then %v, want one per message", first, second)
+	}
+	m.Update(first[0])
+	if m.status != newer {
+		t.Fatalf("the older message's timer cleared the newer one: %q", m.status)
+	}
+	m.Update(second[0])
+	if m.status != "" || strings.Contains(stripped(m), newer) {
+		t.Errorf("status %q after its timer, want it gone", m.status)
+	}
+}
+
+// TestPasteWithoutClipboardTakesClowdersBuffer pins issue 7 §2: with no
+// xclip/wl-paste and an outer terminal that does not answer an OSC 52
+// read (inside tmux, over ssh), prefix ] did nothing and said nothing.
+// Now y fills clowder's own buffer, and ] pastes it once the terminal
+// has not answered in time; the next ] does not wait for it again.
+func TestPasteWithoutClipboardTakesClowdersBuffer(t *testing.T) {
+	m, h := twoPanes(t)
+	m.opts.Clipboard.(*fakeClipboard).noTool = true
+	_ = m.tree.SetFocus("p1")
+	s := streamOf(t, m, "p1")
+	prefix(t, m)
+	typeText(t, m, "]")
+	wait := clipboardWaits(h.timers.take())
+	if len(wait) != 1 {
+		t.Fatalf("] armed %v, want one wait for the terminal's answer", wait)
+	}
+	settle(t, m, func() tea.Msg { return wait[0] }) // the terminal never answers
+	if !strings.Contains(m.status, "nothing to paste") {
+		t.Fatalf("] with nothing anywhere: status %q, want it to say so", m.status)
+	}
+	frame(t, m, "p1", 39, 22, supervisor.FrameModes{}, "$ echo copied-text")
+	prefix(t, m)
+	typeText(t, m, "[")
+	typeText(t, m, "0v$y") // the screen's first line: "$ echo copied-text"
+	prefix(t, m)
+	typeText(t, m, "]")
+	if got := s.read(t, len("$ echo copied-text")); got != "$ echo copied-text" {
+		t.Errorf("pasted %q, want clowder's buffer", got)
+	}
+}
+
+// TestPasteWaitsForTheTerminalsClipboardFirst: where the outer terminal
+// answers an OSC 52 read in time, its clipboard wins over clowder's buffer,
+// and a late answer pastes nothing twice.
+func TestPasteWaitsForTheTerminalsClipboardFirst(t *testing.T) {
+	m, h := twoPanes(t)
+	m.opts.Clipboard.(*fakeClipboard).noTool = true
+	m.pasteBuf = "from buffer"
+	s := streamOf(t, m, m.tree.Focus())
+	h.timers.take()
+	prefix(t, m)
+	typeText(t, m, "]")
+	wait := clipboardWaits(h.timers.take())
+	if len(wait) != 1 {
+		t.Fatalf("] armed %v, want one wait for the terminal's answer", wait)
+	}
+	_, cmd := m.Update(tea.ClipboardMsg{Content: "from terminal"})
+	settle(t, m, cmd)
+	settle(t, m, func() tea.Msg { return wait[0] }) // the wait ends after the answer: nothing more
+	typeText(t, m, "|")
+	if got := s.read(t, len("from terminal|")); got != "from terminal|" {
+		t.Errorf("pasted %q, want the terminal's clipboard once", got)
+	}
+}
+
+// clipboardWaits keeps the clipboard waits of armed timers.
+func clipboardWaits(armed []tea.Msg) []tea.Msg {
+	return slices.DeleteFunc(armed, func(msg tea.Msg) bool {
+		_, ok := msg.(clipboardWaitMsg)
+		return !ok
+	})
 }

@@ -9,11 +9,12 @@ import (
 )
 
 // newAttach is `clowder attach PANE`: the pane raw in this terminal, like
-// dtach; Ctrl-\ detaches and the pane keeps running.
+// dtach, until it exits (attach then says how) or Ctrl-\ detaches (the
+// pane keeps running).
 func newAttach(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:               "attach PANE",
-		Short:             "show one pane raw in this terminal (Ctrl-\\ detaches; the pane keeps running)",
+		Short:             "show one pane raw in this terminal until it exits (Ctrl-\\ detaches; the pane keeps running)",
 		Args:              exactArgs(1, "PANE"),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -5,6 +5,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestE2EAttachShowsThePaneAndDetaches: attach draws the pane's screen,
@@ -24,4 +25,29 @@ func TestE2EAttachShowsThePaneAndDetaches(t *testing.T) {
 	if p := e.pane(id); p.State != "running" {
 		t.Fatalf("after detach the pane is %s", p.State)
 	}
+}
+
+// TestE2EAttachSaysHowToDetachAndEndsWithThePane pins issue 7 §2: attach
+// said nothing of how to leave it, and when the pane exited it waited for
+// Ctrl-\ without a word. Now it shows the detach key at start (then
+// paints that row back), and returns when the pane exits, saying how.
+func TestE2EAttachSaysHowToDetachAndEndsWithThePane(t *testing.T) {
+	e := newE2E(t)
+	id := strings.TrimSpace(e.must("new", "--", "sh", "-c", "echo before-attach; read x; echo got-$x; exit 3"))
+	e.must("wait", id, "--text", "before-attach", "--timeout", "10s")
+	o := startTmux(t, e, 100, 30, "attach", id)
+	o.waitScreen("before-attach")
+	o.waitScreen("Ctrl-\\ detaches")
+	o.keys("-l", "bye")
+	o.keys("Enter")
+	screen := o.waitScreen("[" + id + " exited with code 3]")
+	if !strings.Contains(screen, "got-bye") {
+		t.Errorf("the pane's last output is missing:\n%s", screen)
+	}
+	if strings.Contains(screen, "detaches") {
+		t.Errorf("the detach hint was left on the screen:\n%s", screen)
+	}
+	e.eventually(10*time.Second, "attach returned", func() bool {
+		return strings.TrimSpace(o.run("display-message", "-p", "-t", "0", "#{pane_dead}")) == "1"
+	})
 }

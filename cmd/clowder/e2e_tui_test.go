@@ -126,3 +126,43 @@ func focusPane(t *testing.T, e *e2eEnv, o *outerTmux, id string) {
 	}
 	t.Fatalf("could not focus pane %s", id)
 }
+
+// TestE2ETUIDetachesCleanlyOnSIGHUP pins issue 7 §2: a SIGHUP (its
+// terminal closed) killed the TUI where it stood: the terminal was not
+// restored and a layout.json write under way left a .layout.json.tmp-*
+// behind. Now it detaches: it exits by itself, layout.json holds the
+// panes, and no temporary file is left.
+func TestE2ETUIDetachesCleanlyOnSIGHUP(t *testing.T) {
+	e, o := tuiEnv(t, 120, 40)
+	state := filepath.Join(e.dir, "state")
+	o.keys("C-Space", "%")
+	e.eventually(10*time.Second, "the split saved", func() bool {
+		raw, _ := os.ReadFile(filepath.Join(state, "layout.json"))
+		return len(e.livePanes()) == 3 && strings.Count(string(raw), `"kind"`) == 3
+	})
+	o.keys("C-Space", "z") // a layout change: layout.json is being written again
+	if err := syscall.Kill(o.pid(), syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	var how string
+	e.eventually(10*time.Second, "the TUI ended", func() bool { // tmux knows how once it reaped it
+		how = strings.TrimSpace(o.run("display-message", "-p", "-t", "0", "status=#{pane_dead_status} signal=#{pane_dead_signal}"))
+		return how != "status= signal="
+	})
+	if how != "status=0 signal=" {
+		t.Errorf("the TUI ended with %s, want it to exit by itself with status 0", how)
+	}
+	tmps, _ := filepath.Glob(filepath.Join(state, ".layout.json.tmp-*"))
+	if len(tmps) != 0 {
+		t.Errorf("temporary files left: %v", tmps)
+	}
+	raw, err := os.ReadFile(filepath.Join(state, "layout.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range e.livePanes() {
+		if !strings.Contains(string(raw), `"`+p.ID+`"`) {
+			t.Errorf("layout.json lacks pane %s:\n%s", p.ID, raw)
+		}
+	}
+}

@@ -1,0 +1,165 @@
+package tui
+
+// This file is the running part of `clowder attach` (attach.go): raw
+// output to the terminal, the detach hint, and the pane's exit.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+
+	"clowder/supervisor"
+)
+
+// session is one attach session; only Attach's goroutine uses it.
+type session struct {
+	out    io.Writer
+	sub    *supervisor.Subscription
+	events <-chan supervisor.Message
+	first  *supervisor.ScreenFrame
+	seq    uint64        // end of the output written so far
+	typed  chan struct{} // the keys goroutine read something
+	keys   chan error    // the keys goroutine ended (ErrDetached: the detach key)
+	hint   bool          // the detach hint is on the screen
+	exit   *supervisor.PaneInfo
+	ended  bool // the pane exited (exit may still be nil if the host said nothing more)
+}
+
+// run copies output until detach, the pane's exit (and its last output),
+// or ctx's end.
+func (s *session) run(ctx context.Context) error {
+	hint := time.NewTimer(hintTTL)
+	defer hint.Stop()
+	var drain <-chan time.Time
+	for !s.ended || (s.exit != nil && s.seq < s.exit.Seq) {
+		select {
+		case err := <-s.keys:
+			if errors.Is(err, ErrDetached) {
+				return nil
+			}
+			return err
+		case <-s.typed:
+			s.clearHint()
+		case <-hint.C:
+			s.clearHint()
+		case m, ok := <-s.sub.C:
+			if !ok {
+				return s.sub.Err()
+			}
+			if err := s.output(m); err != nil {
+				return err
+			}
+		case m, ok := <-s.events:
+			if s.onEvent(m, ok) {
+				drain = time.After(exitDrain)
+			}
+		case <-drain:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// output writes one raw chunk (the hint leaves the screen first).
+func (s *session) output(m supervisor.Message) error {
+	ch, ok := m.(*supervisor.OutputChunk)
+	if !ok {
+		return nil
+	}
+	s.clearHint()
+	if _, err := s.out.Write(ch.Data); err != nil {
+		return err
+	}
+	s.seq = ch.Seq + uint64(len(ch.Data))
+	return nil
+}
+
+// onEvent notes the pane's exit; true when it just exited. An ended
+// events stream counts as the end of the pane only if the host said so.
+func (s *session) onEvent(m supervisor.Message, ok bool) bool {
+	if !ok {
+		s.events = nil // no more events: the output stream still ends the session
+		return false
+	}
+	e, isEvent := m.(*supervisor.PaneEvent)
+	if !isEvent || e.Kind != supervisor.EventExited || s.ended {
+		return false
+	}
+	s.ended, s.exit = true, e.Info
+	return true
+}
+
+// ending is the line printed when the session ends.
+func (s *session) ending(pane string) string {
+	if !s.ended {
+		return "[detached]"
+	}
+	if s.exit == nil {
+		return "[" + pane + " exited]"
+	}
+	return "[" + pane + " " + exitSummary(*s.exit) + "]"
+}
+
+// exitSummary says how a pane ended: "exited with code 3", "killed by
+// SIGTERM", "timed out".
+func exitSummary(info supervisor.PaneInfo) string {
+	switch {
+	case info.ExitSignal != "":
+		sig := info.ExitSignal
+		if !strings.HasPrefix(sig, "SIG") {
+			sig = "SIG" + sig
+		}
+		return "killed by " + sig
+	case info.ExitReason == "timeout" || info.ExitReason == "idle-timeout":
+		return "ended: " + info.ExitReason
+	case info.ExitReason == "completed" || info.ExitReason == "failed":
+		return "exited with code " + strconv.Itoa(info.ExitCode)
+	}
+	return fmt.Sprintf("exited (%s, code %d)", info.ExitReason, info.ExitCode)
+}
+
+// showHint draws how to detach on the bottom row, in reverse video.
+func (s *session) showHint(pane string) {
+	f := s.first
+	if f.Rows == 0 || f.Cols == 0 {
+		return
+	}
+	text := " [attached to " + pane + "; Ctrl-\\ detaches] "
+	if len(text) > int(f.Cols) {
+		text = text[:f.Cols]
+	}
+	io.WriteString(s.out, cup(int(f.Rows)-1, 0)+"\x1b[0;7m"+text+"\x1b[0m"+cursorOf(f))
+	s.hint = true
+}
+
+// clearHint paints the bottom row back as the first frame had it. Nothing
+// was written since the hint, so the screen is the frame's again.
+func (s *session) clearHint() {
+	if !s.hint {
+		return
+	}
+	s.hint = false
+	f := s.first
+	y := int(f.Rows) - 1
+	cv := lipgloss.NewCanvas(int(f.Cols), 1)
+	for _, l := range f.Lines {
+		if int(l.Y) == y {
+			paintCells(cv, 0, 0, int(f.Cols), l.Cells, nil)
+		}
+	}
+	io.WriteString(s.out, cup(y, 0)+"\x1b[0m\x1b[2K"+cv.Render()+"\x1b[0m"+cursorOf(f))
+}
+
+// cup moves the cursor to row y, column x (from 0).
+func cup(y, x int) string { return "\x1b[" + strconv.Itoa(y+1) + ";" + strconv.Itoa(x+1) + "H" }
+
+// cursorOf puts the cursor where the frame has it.
+func cursorOf(f *supervisor.ScreenFrame) string { return cup(int(f.Cursor.Y), int(f.Cursor.X)) }

@@ -1,0 +1,239 @@
+package tui
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"clowder/supervisor"
+)
+
+// program runs a model as bubbletea does: Update on one goroutine (the
+// test's), every Cmd on a goroutine of its own, a batch's Cmds each on
+// their own, so Cmds race exactly as they do in the real program.
+type program struct {
+	t    *testing.T
+	m    *Model
+	msgs chan tea.Msg
+	wg   sync.WaitGroup
+	quit bool // a tea.QuitMsg came: the program ended, nothing more is delivered
+}
+
+func newProgram(t *testing.T, m *Model) *program {
+	return &program{t: t, m: m, msgs: make(chan tea.Msg, 1024)}
+}
+
+// start runs cmd on its own goroutine; its message comes back to update.
+func (p *program) start(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		switch msg := cmd().(type) {
+		case nil:
+		case tea.BatchMsg:
+			for _, c := range msg {
+				p.start(c)
+			}
+		case tea.QuitMsg:
+			p.msgs <- msg
+		default:
+			if !isTeaInternal(msg) { // bubbletea's own (clipboard reads, etc.) stay there
+				p.msgs <- msg
+			}
+		}
+	}()
+}
+
+// update feeds msg to Update and starts what it returns; after a
+// tea.QuitMsg, as in bubbletea, nothing more.
+func (p *program) update(msg tea.Msg) {
+	if _, ok := msg.(tea.QuitMsg); ok || p.quit {
+		if !p.quit {
+			p.m.saver.close() // as Run does once bubbletea returns; then the process ends
+		}
+		p.quit = true
+		return
+	}
+	_, cmd := p.m.Update(msg)
+	p.start(cmd)
+}
+
+// settle feeds messages to Update until no Cmd runs and none is queued.
+func (p *program) settle() {
+	p.t.Helper()
+	idle := make(chan struct{})
+	go func() { p.wg.Wait(); close(idle) }()
+	deadline := time.After(30 * time.Second)
+	for {
+		select {
+		case msg := <-p.msgs:
+			if msg != nil {
+				p.update(msg)
+			}
+		case <-idle:
+			if len(p.msgs) == 0 {
+				return
+			}
+			idle = make(chan struct{})
+			go func() { p.wg.Wait(); close(idle) }()
+		case <-deadline:
+			p.t.Fatal("commands did not settle")
+		}
+	}
+}
+
+// typed is n distinct-looking printable bytes, so a reordering shows.
+func typed(n int) string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+	var b strings.Builder
+	for i := range n {
+		b.WriteByte(alphabet[(i*7+i/len(alphabet))%len(alphabet)])
+	}
+	return b.String()
+}
+
+// fillPipe writes to w until a write misses a short deadline, so that the
+// next write to it blocks, and returns how much it wrote.
+func fillPipe(t *testing.T, w *os.File) int {
+	t.Helper()
+	chunk := make([]byte, 4096)
+	total := 0
+	for {
+		if err := w.SetWriteDeadline(time.Now().Add(50 * time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		n, err := w.Write(chunk)
+		total += n
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return total
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestKeysTypedRightAfterASplitReachTheNewPaneInOrder pins issue 7 §1:
+// keys typed after C-Space % went to the old pane until the host's spawn
+// answer placed the new one, and once it was placed, each key typed
+// before its master arrived became a Cmd of its own. Now they wait, in
+// order, for the new pane's master.
+func TestKeysTypedRightAfterASplitReachTheNewPaneInOrder(t *testing.T) {
+	m, _ := twoPanes(t)
+	old := m.tree.Focus()
+	prefix(t, m)
+	_, spawn := m.Update(tea.KeyPressMsg{Code: '%', Text: "%"}) // the host has not answered yet
+	typeText(t, m, "echo ")
+	var placed tea.Cmd
+	for _, msg := range collect(t, spawn) {
+		_, cmd := m.Update(msg) // placed, its subscription asked for but not answered
+		placed = tea.Batch(placed, cmd)
+	}
+	if m.tree.Focus() == old {
+		t.Fatalf("the new pane did not take the focus: %s", m.tree)
+	}
+	typeText(t, m, "mk864906")
+	settle(t, m, placed)
+	if got := streamOf(t, m, m.tree.Focus()).read(t, len("echo mk864906")); got != "echo mk864906" {
+		t.Errorf("the new pane got %q, want %q", got, "echo mk864906")
+	}
+	settle(t, m, m.focus(old))
+	typeText(t, m, "Z")
+	if got := streamOf(t, m, old).read(t, 1); got != "Z" {
+		t.Errorf("the old pane got %q first, want only what was typed to it", got)
+	}
+}
+
+// collect runs cmd (and the batches it returns) serially and returns the
+// messages, without giving them to Update.
+func collect(t *testing.T, cmd tea.Cmd) []tea.Msg {
+	t.Helper()
+	if cmd == nil {
+		return nil
+	}
+	switch msg := cmd().(type) {
+	case nil:
+		return nil
+	case tea.BatchMsg:
+		var out []tea.Msg
+		for _, c := range msg {
+			out = append(out, collect(t, c)...)
+		}
+		return out
+	default:
+		return []tea.Msg{msg}
+	}
+}
+
+// TestKeysKeepTheirOrderWhenTheMasterIsFull pins issue 7 §1: when a write
+// to the master missed its deadline, each following key became a Cmd of
+// its own, and bubbletea runs Cmds concurrently, so keys raced
+// (`echo mk864906` reached the shell as `ceh om8k6940`).
+func TestKeysKeepTheirOrderWhenTheMasterIsFull(t *testing.T) {
+	m, _ := twoPanes(t)
+	s := streamOf(t, m, m.tree.Focus())
+	filled := fillPipe(t, s.w)
+	p := newProgram(t, m)
+	want := typed(300)
+	for _, r := range want {
+		p.update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	got := readAsync(s, filled+len(want))
+	p.settle()
+	g := <-got
+	if len(g) >= filled {
+		g = g[filled:]
+	}
+	if g != want {
+		t.Errorf("after what filled its input, the pane got\n%q\nwant\n%q", g[:min(len(g), 400)], want)
+	}
+}
+
+// TestKeysKeepTheirOrderThroughTheHost pins issue 7 §1 where no master is
+// passed (a transport without fd passing): every key was an input call on
+// a Cmd of its own, racing the others.
+func TestKeysKeepTheirOrderThroughTheHost(t *testing.T) {
+	h := &fakeHost{infos: []supervisor.PaneInfo{running("p1", "left")}, next: 100, noFd: true, t: t}
+	m := newTestModelOn(t, h)
+	s := streamOf(t, m, "p1")
+	p := newProgram(t, m)
+	want := typed(300)
+	for _, r := range want {
+		p.update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	got := readAsync(s, len(want))
+	p.settle()
+	if g := <-got; g != want {
+		t.Errorf("the pane got\n%q\nwant\n%q", g, want)
+	}
+}
+
+// readAsync reads n bytes of what s's pane received on a goroutine of its
+// own (the test goroutine runs Update meanwhile); a failed read ends the
+// result with the error.
+func readAsync(s *fakeStream, n int) <-chan string {
+	ch := make(chan string, 1)
+	go func() {
+		buf := make([]byte, n)
+		got := 0
+		_ = s.r.SetReadDeadline(time.Now().Add(20 * time.Second))
+		for got < n {
+			k, err := s.r.Read(buf[got:])
+			got += k
+			if err != nil {
+				ch <- string(buf[:got]) + " [" + err.Error() + "]"
+				return
+			}
+		}
+		ch <- string(buf)
+	}()
+	return ch
+}

@@ -5,6 +5,8 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -28,10 +30,23 @@ func stoppedHost(t *testing.T, e *e2eEnv) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Kill(info.Pid, syscall.SIGSTOP); err != nil {
+	stopProcess(t, e, info.Pid)
+}
+
+// stopProcess SIGSTOPs pid, resumes it when the test ends (before e's
+// cleanup stops it), and returns once the kernel shows it stopped: kill
+// returns before every thread has taken the stop.
+func stopProcess(t *testing.T, e *e2eEnv, pid int) {
+	t.Helper()
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = syscall.Kill(info.Pid, syscall.SIGCONT) })
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
+	status := fmt.Sprintf("/proc/%d/status", pid)
+	e.eventually(10*time.Second, "the host stopped", func() bool {
+		b, _ := os.ReadFile(status)
+		return strings.Contains(string(b), "\nState:\tT")
+	})
 }
 
 // TestE2ELsSaysWhenTheHostDoesNotAnswer pins issue 7 §3: `clowder ls`
@@ -65,10 +80,7 @@ func TestCLICallsHaveADeadline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Kill(info.Pid, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = syscall.Kill(info.Pid, syscall.SIGCONT) })
+	stopProcess(t, e, info.Pid)
 	_, err = c.List(context.Background())
 	var na *supervisor.NotAnsweringError
 	if !errors.As(err, &na) || !strings.Contains(err.Error(), info.Socket) {

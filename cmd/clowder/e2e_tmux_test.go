@@ -41,7 +41,9 @@ func startTmux(t *testing.T, e *e2eEnv, cols, rows int, args ...string) *outerTm
 	}
 	cmd = append(cmd, "TERM=xterm-256color", e2eBinary)
 	cmd = append(cmd, args...)
-	o.lastCommand = shellLine(cmd)
+	// exec: the pane's pid is clowder itself, not the shell tmux runs it
+	// with (dash does not exec a lone command), so signals reach the TUI.
+	o.lastCommand = "exec " + shellLine(cmd)
 	full := []string{"new-session", "-d", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows), o.lastCommand}
 	o.run(full...)
 	o.run("set-option", "-g", "remain-on-exit", "on")

@@ -18,6 +18,12 @@ func (c *conn) handle(f Frame) {
 		c.reply(f.ReqID, &ErrorReply{Code: CodeBadRequest, Message: fmt.Sprintf("decode %s: %v", f.Type, err)})
 		return
 	}
+	if v, ok := m.(validator); ok {
+		if err := v.Validate(); err != nil {
+			c.fail(f.ReqID, err) // every field is checked before the host acts (proto_validate.go)
+			return
+		}
+	}
 	switch req := m.(type) {
 	case *ListReq:
 		c.list(f.ReqID, req)

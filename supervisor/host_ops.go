@@ -92,8 +92,8 @@ func (p *pane) submit(s panes.Submission) error {
 
 // resize sets the PTY size (the child gets SIGWINCH) and the screen's.
 func (p *pane) resize(cols, rows int) error {
-	if cols < 1 || rows < 1 || cols > MaxScreenDim || rows > MaxScreenDim || cols*rows > MaxScreenCells {
-		return &ErrorReply{Code: CodeBadRequest, Message: fmt.Sprintf("size %dx%d is out of range (1x1 to %dx%d, %d cells)", cols, rows, MaxScreenDim, MaxScreenDim, MaxScreenCells)}
+	if err := panes.ValidateSize(persist.Size{Cols: cols, Rows: rows}); err != nil {
+		return invalid("cols/rows", "%v", err)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()

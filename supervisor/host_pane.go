@@ -20,6 +20,7 @@ type pane struct {
 	id      string
 	ring    *Ring
 	adapter panes.Adapter // attention rules and key options, resolved once
+	specSum [32]byte      // hash of the spawn request, to tell a retry from a nonce reused for another spec
 
 	mu       sync.Mutex
 	rec      persist.PaneRecord // the durable record (name, argv, state, exit...)
@@ -75,7 +76,17 @@ func (p *pane) followSizeLocked() {
 		return
 	}
 	cols, rows, ok := p.run.termSize()
-	if c, r := p.term.Size(); ok && (c != cols || r != rows) {
+	if !ok {
+		return
+	}
+	if sz := (persist.Size{Cols: cols, Rows: rows}); panes.ValidateSize(sz) != nil {
+		// A client set the PTY out of bounds through its master dup: the
+		// screen and the PTY take the nearest allowed size instead.
+		sz = panes.ClampSize(sz)
+		cols, rows = sz.Cols, sz.Rows
+		_ = p.run.Resize(Size{Cols: uint16(cols), Rows: uint16(rows)}) // best effort: the screen is bounded either way
+	}
+	if c, r := p.term.Size(); c != cols || r != rows {
 		p.term.Resize(cols, rows)
 	}
 }

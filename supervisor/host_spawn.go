@@ -5,6 +5,8 @@ package supervisor
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -20,6 +22,10 @@ import (
 func (c *conn) spawn(id uint32, req *SpawnReq) {
 	h := c.h
 	if p, ok := h.byNonce(req.Nonce); ok {
+		if p.specSum != specSum(req) {
+			c.fail(id, &ErrorReply{Code: CodeConflict, Message: fmt.Sprintf("nonce %q already started pane %s with another spec; use a fresh nonce for a new pane", req.Nonce, p.id)})
+			return
+		}
 		c.reply(id, &SpawnedReply{Pane: p.info(), Existing: true})
 		return
 	}
@@ -104,16 +110,24 @@ func (h *Host) register(req *SpawnReq, kind persist.Kind) (*pane, error) {
 		EnvKeys: []string{"CLOWDER_PANE_ID", "COLORTERM", "TERM"},
 		Size:    persist.Size{Cols: int(orDefault(req.Cols, defaultSize.Cols)), Rows: int(orDefault(req.Rows, defaultSize.Rows))},
 		Timeouts: persist.Timeouts{
-			Overall: persist.Duration(time.Duration(req.TimeoutMS) * time.Millisecond),
-			Idle:    persist.Duration(time.Duration(req.IdleTimeoutMS) * time.Millisecond),
+			Overall: persist.Duration(durationMS(req.TimeoutMS)),
+			Idle:    persist.Duration(durationMS(req.IdleTimeoutMS)),
 		},
 	}
 	p := newPane(h, rec)
+	p.specSum = specSum(req)
 	h.panes = append(h.panes, p)
 	if req.Nonce != "" {
 		h.nonces[req.Nonce] = p
 	}
 	return p, nil
+}
+
+// specSum identifies a spawn request's whole spec: a retry sends the same
+// bytes, so the same sum.
+func specSum(req *SpawnReq) [32]byte {
+	b, _ := json.Marshal(req) // a decoded request always encodes
+	return sha256.Sum256(b)
 }
 
 func orDefault(v, def uint16) uint16 {

@@ -6,6 +6,7 @@ package supervisor
 import (
 	"fmt"
 	"os"
+	"syscall"
 	"time"
 
 	"clowder/panes"
@@ -163,7 +164,11 @@ func (c *conn) signal(id uint32, req *SignalReq) {
 
 func (c *conn) killPane(id uint32, req *KillReq) {
 	c.withPane(id, req.Pane, func(p *pane) {
-		_, err := p.kill(Identity{PID: req.Pid, Start: req.PidStart}, time.Duration(req.GraceMS)*time.Millisecond)
+		var sig syscall.Signal // validated: 0 (the default ladder) or a known signal
+		if req.Signal != "" {
+			sig, _ = parseSignal(req.Signal)
+		}
+		_, err := p.killWith(Identity{PID: req.Pid, Start: req.PidStart}, sig, time.Duration(req.GraceMS)*time.Millisecond)
 		c.replyErr(id, err)
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 
 	"clowder/panes"
@@ -109,10 +110,7 @@ func (h *Host) register(req *SpawnReq, kind persist.Kind) (*pane, error) {
 		Argv: req.Argv, Cwd: req.Cwd, Worktree: req.Worktree, Created: time.Now(), State: persist.StateStarting,
 		EnvKeys: []string{"CLOWDER_PANE_ID", "COLORTERM", "TERM"},
 		Size:    persist.Size{Cols: int(orDefault(req.Cols, defaultSize.Cols)), Rows: int(orDefault(req.Rows, defaultSize.Rows))},
-		Timeouts: persist.Timeouts{
-			Overall: persist.Duration(durationMS(req.TimeoutMS)),
-			Idle:    persist.Duration(durationMS(req.IdleTimeoutMS)),
-		},
+		Timeouts: h.timeouts(req),
 	}
 	p := newPane(h, rec)
 	p.specSum = specSum(req)
@@ -121,6 +119,34 @@ func (h *Host) register(req *SpawnReq, kind persist.Kind) (*pane, error) {
 		h.nonces[req.Nonce] = p
 	}
 	return p, nil
+}
+
+// timeouts are the pane's effective watchdogs: the request's, else the
+// host's defaults from config.toml, or none where the request says so.
+func (h *Host) timeouts(req *SpawnReq) persist.Timeouts {
+	sup := h.opts.Config.Supervisor
+	pick := func(ms int64, none bool, def persist.Duration) persist.Duration {
+		switch {
+		case none:
+			return 0
+		case ms > 0:
+			return persist.Duration(durationMS(ms))
+		}
+		return def
+	}
+	return persist.Timeouts{
+		Overall: pick(req.TimeoutMS, req.NoTimeout, sup.Timeout),
+		Idle:    pick(req.IdleTimeoutMS, req.NoIdleTimeout, sup.IdleTimeout),
+	}
+}
+
+// noneIfZero is a recorded watchdog as a run limit: the host resolved the
+// default already, so a zero means none, which Limits spells negative.
+func noneIfZero(d persist.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d.Std()
 }
 
 // specSum identifies a spawn request's whole spec: a retry sends the same
@@ -186,7 +212,7 @@ func (p *pane) spec(req *SpawnReq) Spec {
 	return Spec{
 		PaneID: p.id, Argv: req.Argv, Dir: req.Cwd, Env: req.Env,
 		PTY:             &PTYArm{Size: Size{Cols: uint16(r.Size.Cols), Rows: uint16(r.Size.Rows)}, Output: p},
-		Limits:          Limits{Timeout: r.Timeouts.Overall.Std(), IdleTimeout: r.Timeouts.Idle.Std()},
+		Limits:          Limits{Timeout: noneIfZero(r.Timeouts.Overall), IdleTimeout: noneIfZero(r.Timeouts.Idle)},
 		AllowSecretArgs: req.AllowSecretArgs,
 		OnExit:          p.exited,
 	}
@@ -253,6 +279,12 @@ func persistReason(r ExitReason) persist.ExitReason {
 // kill runs the kill ladder on the pane's tree and waits for its end. An
 // orphaned pane (from an earlier host) is killed through its identity.
 func (p *pane) kill(expected Identity, grace time.Duration) (Exit, error) {
+	return p.killWith(expected, 0, grace)
+}
+
+// killWith is kill with sig as the ladder's first signal (0: SIGHUP and
+// SIGTERM).
+func (p *pane) killWith(expected Identity, sig syscall.Signal, grace time.Duration) (Exit, error) {
 	p.mu.Lock()
 	run, state := p.run, p.rec.State
 	p.mu.Unlock()
@@ -261,10 +293,10 @@ func (p *pane) kill(expected Identity, grace time.Duration) (Exit, error) {
 		if expected.IsZero() {
 			expected = run.Identity()
 		}
-		e, err := run.Kill(expected, grace)
+		e, err := run.KillWith(expected, sig, grace)
 		return e, identityError(err)
 	case state == persist.StateOrphaned:
-		return Exit{}, p.killOrphan(grace)
+		return Exit{}, p.killOrphan(sig, grace)
 	}
 	return Exit{}, &ErrorReply{Code: CodeExited, Message: fmt.Sprintf("pane %s is not running (%s)", p.id, state)}
 }

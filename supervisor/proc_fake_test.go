@@ -45,6 +45,7 @@ var fakeModes = map[string]func() int{
 	"stream":       fakeStream,     // write FAKE_BYTES bytes of the test stream, then DONE, block
 	"keys":         fakeKeys,       // enable DECCKM and bracketed paste, then print every byte read as hex
 	"dial":         fakeDial,       // connect to DIAL_SOCKET, print the first frame's error
+	"signals":      fakeSignals,    // READY, then "GOT <SIGNAL>" for each HUP, INT, TERM, USR1, USR2; never exits by itself
 }
 
 func fakeAgent(mode string) int {
@@ -231,6 +232,16 @@ func fakeDial() int {
 	fmt.Println(m, err)
 	if e, ok := m.(*ErrorReply); ok {
 		fmt.Println(e.Code, e.Message)
+	}
+	return 0
+}
+
+func fakeSignals() int {
+	got := make(chan os.Signal, 8)
+	signal.Notify(got, syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, syscall.SIGUSR1, syscall.SIGUSR2)
+	fmt.Println("READY")
+	for sig := range got {
+		fmt.Printf("GOT %s\n", unix.SignalName(sig.(syscall.Signal)))
 	}
 	return 0
 }

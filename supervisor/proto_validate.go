@@ -126,6 +126,12 @@ func (r *SpawnReq) validateSize() error {
 }
 
 func (r *SpawnReq) validateTimeouts() error {
+	switch {
+	case r.NoTimeout && r.TimeoutMS != 0:
+		return invalid("no_timeout", "set together with timeout_ms %d; send one of them", r.TimeoutMS)
+	case r.NoIdleTimeout && r.IdleTimeoutMS != 0:
+		return invalid("no_idle_timeout", "set together with idle_timeout_ms %d; send one of them", r.IdleTimeoutMS)
+	}
 	if err := validDuration("timeout_ms", r.TimeoutMS); err != nil {
 		return err
 	}

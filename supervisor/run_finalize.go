@@ -20,9 +20,9 @@ import (
 
 // ending is one exit source's request to finalize.
 type ending struct {
-	reason ExitReason    // ExitCompleted means "the leader exited by itself"
-	err    error         // why, when it is a failure (abort, lost)
-	grace  time.Duration // 0: the run's Grace; negative: SIGKILL at once
+	reason ExitReason     // ExitCompleted means "the leader exited by itself"
+	err    error          // why, when it is a failure (abort, lost)
+	grace  time.Duration  // 0: the run's Grace; negative: SIGKILL at once
 	signal syscall.Signal // the ladder's first signal; 0: SIGHUP+SIGTERM
 }
 

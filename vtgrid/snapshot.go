@@ -15,7 +15,7 @@ type Snapshot struct {
 	// SnapshotScrollback): the compact rows themselves, which are immutable
 	// once pushed, so taking them costs a copy of their headers and every
 	// expansion or rendering happens outside the terminal's lock.
-	history []compactLine
+	history    []compactLine
 	cx, cy     int
 	modes      Modes
 	title, cwd string

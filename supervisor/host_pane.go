@@ -7,6 +7,7 @@ package supervisor
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"clowder/panes"
@@ -31,6 +32,10 @@ type pane struct {
 	attn     attention
 	changed  chan struct{} // closed and replaced on every change: the broadcast to waiters
 	idleTick *time.Timer   // re-evaluates attention once output stops
+
+	// onTextCheck, when set, runs as a wait matches its regexp against a
+	// screen: a test seam that proves the match runs outside mu.
+	onTextCheck atomic.Pointer[func()]
 }
 
 func newPane(h *Host, rec persist.PaneRecord) *pane {

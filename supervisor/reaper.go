@@ -31,9 +31,10 @@ type childTable struct {
 	owned map[int]bool
 	early map[int]syscall.WaitStatus // statuses reaped early (reaper_other.go)
 
-	// passes counts orphan-reaper passes and fullScans those that read all
-	// of /proc; tests prove an idle host makes none.
-	passes, fullScans atomic.Int64
+	// passes counts orphan-reaper passes, wakes the SIGCHLDs that
+	// prompted them and fullScans the passes that read all of /proc; tests
+	// prove that no pass happens without a SIGCHLD and none reads /proc.
+	passes, wakes, fullScans atomic.Int64
 }
 
 // start runs fork (which returns the new pid) under the table lock and

@@ -54,6 +54,7 @@ func reapOrphans() {
 	wake := make(chan os.Signal, 1)
 	signal.Notify(wake, syscall.SIGCHLD)
 	for range wake {
+		children.wakes.Add(1)
 		children.reapOrphans()
 	}
 }

@@ -48,6 +48,7 @@ func TestHostRefusesEveryBadField(t *testing.T) {
 	}{
 		{"negative idle timeout", "idle_timeout_ms", MsgSpawn, `{"nonce":"a",` + argv + `,"idle_timeout_ms":-5}`},
 		{"negative timeout", "timeout_ms", MsgSpawn, `{"nonce":"b",` + argv + `,"timeout_ms":-1}`},
+		{"no timeout and a timeout", "no_timeout", MsgSpawn, `{"nonce":"n",` + argv + `,"timeout_ms":5,"no_timeout":true}`},
 		{"timeout past a year", "timeout_ms", MsgSpawn, `{"nonce":"c",` + argv + `,"timeout_ms":99999999999999}`},
 		{"oversized spawn", "cols/rows", MsgSpawn, `{"nonce":"d",` + argv + `,"cols":2000,"rows":2000}`},
 		{"one-column spawn", "cols/rows", MsgSpawn, `{"nonce":"e",` + argv + `,"cols":1}`},

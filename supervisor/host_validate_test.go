@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -193,5 +194,44 @@ func TestHostClampsASizeSetThroughThePassedMaster(t *testing.T) {
 	ws, err := unix.IoctlGetWinsize(int(master.Fd()), unix.TIOCGWINSZ)
 	if err != nil || int(ws.Col) != int(in.Cols) || int(ws.Row) != int(in.Rows) {
 		t.Fatalf("PTY size %+v (%v), host screen %dx%d", ws, err, in.Cols, in.Rows)
+	}
+}
+
+// TestHostNoTimeoutOverridesTheConfigDefault pins issue 7: timeout_ms 0
+// means "the host's default", so `new --timeout 0` still got config.toml's
+// timeout. no_timeout says "none"; the host records the effective
+// watchdogs and runs the pane without one.
+func TestHostNoTimeoutOverridesTheConfigDefault(t *testing.T) {
+	th := startHost(t, func(c *persist.Config) {
+		c.Supervisor.Timeout = persist.Duration(time.Hour)
+		c.Supervisor.IdleTimeout = persist.Duration(time.Hour)
+	})
+	c := th.dial()
+	env := th.o.env(fakeAgentEnv + "=sleep")
+	none := c.call(&SpawnReq{Nonce: "none", Argv: []string{os.Args[0]}, Env: env, NoTimeout: true, NoIdleTimeout: true}).(*SpawnedReply).Pane
+	def := c.call(&SpawnReq{Nonce: "default", Argv: []string{os.Args[0]}, Env: env}).(*SpawnedReply).Pane
+	limits := func(id string) Limits {
+		p, err := th.host.find(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return p.run.Limits()
+	}
+	if l := limits(none.ID); l.Timeout > 0 || l.IdleTimeout > 0 {
+		t.Errorf("no_timeout pane runs with watchdogs %v / %v", l.Timeout, l.IdleTimeout)
+	}
+	if l := limits(def.ID); l.Timeout != time.Hour || l.IdleTimeout != time.Hour {
+		t.Errorf("defaulted pane runs with watchdogs %v / %v; want config's 1h", l.Timeout, l.IdleTimeout)
+	}
+	for _, rec := range th.registry().Panes {
+		want := persist.Duration(time.Hour)
+		if rec.ID == none.ID {
+			want = 0
+		}
+		if rec.Timeouts.Overall != want || rec.Timeouts.Idle != want {
+			t.Errorf("agents.json records %s with timeouts %+v; want %v", rec.ID, rec.Timeouts, want)
+		}
 	}
 }

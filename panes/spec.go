@@ -14,13 +14,20 @@ import (
 	"clowder/persist"
 )
 
-// Limits a spec must keep.
+// Limits a spec must keep. The size limits are the only definition of how
+// big a pane may be: the CLI's --size, the host's spawn and resize (and so
+// every client's resize, the TUI's and attach's) and the protocol's screen
+// frames all use them (docs/protocol.md, "Limits"). MaxCells bounds the
+// screen's memory (a cell costs about 50 bytes in the host) and one screen
+// frame; 1000 columns is wider than any real display, and MaxCells still
+// allows 1000x131 or 362x362.
 const (
 	MaxNameLen = 40
 	MinCols    = 2
 	MinRows    = 2
 	MaxCols    = 1000
-	MaxRows    = 500
+	MaxRows    = 1000
+	MaxCells   = 1 << 17
 )
 
 // DefaultSize is a pane's size until a client shows it (docs/cli.md).
@@ -161,11 +168,19 @@ func nameRune(r rune) bool {
 
 // ValidateSize checks a pane size against the bounds.
 func ValidateSize(sz persist.Size) error {
-	if sz.Cols < MinCols || sz.Cols > MaxCols || sz.Rows < MinRows || sz.Rows > MaxRows {
-		return fmt.Errorf("size %dx%d is out of bounds; give COLSxROWS with %d-%d columns and %d-%d rows",
-			sz.Cols, sz.Rows, MinCols, MaxCols, MinRows, MaxRows)
+	if sz.Cols < MinCols || sz.Cols > MaxCols || sz.Rows < MinRows || sz.Rows > MaxRows || sz.Cols*sz.Rows > MaxCells {
+		return fmt.Errorf("size %dx%d is out of bounds; give COLSxROWS with %d-%d columns, %d-%d rows and at most %d cells",
+			sz.Cols, sz.Rows, MinCols, MaxCols, MinRows, MaxRows, MaxCells)
 	}
 	return nil
+}
+
+// ClampSize is the size nearest to sz within the bounds: columns and rows
+// clamped, then rows cut to keep at most MaxCells.
+func ClampSize(sz persist.Size) persist.Size {
+	cols := min(max(sz.Cols, MinCols), MaxCols)
+	rows := min(max(sz.Rows, MinRows), MaxRows, MaxCells/cols)
+	return persist.Size{Cols: cols, Rows: rows}
 }
 
 // ParseSize reads COLSxROWS ("120x40") and checks the bounds.

@@ -34,6 +34,9 @@ func TestSpecValidate(t *testing.T) {
 		{"env value with NUL", func(s *Spec) { s.Env = map[string]string{"A": "x\x00"} }, "NUL"},
 		{"too narrow", func(s *Spec) { s.Size = persist.Size{Cols: 1, Rows: 24} }, "out of bounds"},
 		{"too tall", func(s *Spec) { s.Size = persist.Size{Cols: 80, Rows: MaxRows + 1} }, "out of bounds"},
+		// Regression: 1000x500 passed the CLI, but its 500,000 cells are more
+		// than a screen frame may carry, so no client could ever show it.
+		{"too many cells", func(s *Spec) { s.Size = persist.Size{Cols: MaxCols, Rows: 500} }, "at most 131072 cells"},
 		{"negative timeout", func(s *Spec) { s.Timeouts.Idle = -1 }, "negative"},
 		{"worktree without name", func(s *Spec) { s.Name, s.Worktree = "", &WorktreeSpec{} }, "--name"},
 	}
@@ -105,5 +108,17 @@ func TestSpecCommandAndSize(t *testing.T) {
 	}
 	if (Spec{}).SizeOrDefault() != DefaultSize {
 		t.Error("zero size is not the default")
+	}
+}
+
+func TestClampSizeStaysInBounds(t *testing.T) {
+	for _, sz := range []persist.Size{{Cols: 0, Rows: 0}, {Cols: 65535, Rows: 65535}, {Cols: 1000, Rows: 1000}, {Cols: 80, Rows: 24}, {Cols: 1, Rows: 5000}} {
+		got := ClampSize(sz)
+		if err := ValidateSize(got); err != nil {
+			t.Errorf("ClampSize(%v) = %v: %v", sz, got, err)
+		}
+		if ValidateSize(sz) == nil && got != sz {
+			t.Errorf("ClampSize changed the valid size %v to %v", sz, got)
+		}
 	}
 }

@@ -6,6 +6,7 @@ package supervisor
 import (
 	"fmt"
 	"os"
+	"syscall"
 	"time"
 
 	"clowder/panes"
@@ -17,6 +18,12 @@ func (c *conn) handle(f Frame) {
 	if err != nil {
 		c.reply(f.ReqID, &ErrorReply{Code: CodeBadRequest, Message: fmt.Sprintf("decode %s: %v", f.Type, err)})
 		return
+	}
+	if v, ok := m.(validator); ok {
+		if err := v.Validate(); err != nil {
+			c.fail(f.ReqID, err) // every field is checked before the host acts (proto_validate.go)
+			return
+		}
 	}
 	switch req := m.(type) {
 	case *ListReq:
@@ -162,7 +169,11 @@ func (c *conn) signal(id uint32, req *SignalReq) {
 
 func (c *conn) killPane(id uint32, req *KillReq) {
 	c.withPane(id, req.Pane, func(p *pane) {
-		_, err := p.kill(Identity{PID: req.Pid, Start: req.PidStart}, time.Duration(req.GraceMS)*time.Millisecond)
+		var sig syscall.Signal // validated: 0 (the default ladder) or a known signal
+		if req.Signal != "" {
+			sig, _ = parseSignal(req.Signal)
+		}
+		_, err := p.killWith(Identity{PID: req.Pid, Start: req.PidStart}, sig, time.Duration(req.GraceMS)*time.Millisecond)
 		c.replyErr(id, err)
 	})
 }

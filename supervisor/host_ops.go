@@ -92,8 +92,8 @@ func (p *pane) submit(s panes.Submission) error {
 
 // resize sets the PTY size (the child gets SIGWINCH) and the screen's.
 func (p *pane) resize(cols, rows int) error {
-	if cols < 1 || rows < 1 || cols > MaxScreenDim || rows > MaxScreenDim || cols*rows > MaxScreenCells {
-		return &ErrorReply{Code: CodeBadRequest, Message: fmt.Sprintf("size %dx%d is out of range (1x1 to %dx%d, %d cells)", cols, rows, MaxScreenDim, MaxScreenDim, MaxScreenCells)}
+	if err := panes.ValidateSize(persist.Size{Cols: cols, Rows: rows}); err != nil {
+		return invalid("cols/rows", "%v", err)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -120,6 +120,10 @@ func (p *pane) signal(expected Identity, sig syscall.Signal) error {
 	}
 	return identityError(run.Signal(expected, sig))
 }
+
+// ParseSignal takes "TERM", "SIGTERM", "term" or a number; an unknown
+// signal is an error that names it.
+func ParseSignal(s string) (syscall.Signal, error) { return parseSignal(s) }
 
 // parseSignal takes "TERM", "SIGTERM", "term" or a number.
 func parseSignal(s string) (syscall.Signal, error) {
@@ -181,13 +185,18 @@ func (p *pane) historyRows(req *HistoryReq) *HistoryRows {
 }
 
 // killOrphan ends an orphaned pane's tree (left by an earlier host) through
-// its identity: its group gets SIGHUP+SIGTERM, then SIGKILL after grace.
-func (p *pane) killOrphan(grace time.Duration) error {
+// its identity: its group gets sig (default SIGHUP+SIGTERM), then SIGKILL
+// after grace.
+func (p *pane) killOrphan(sig syscall.Signal, grace time.Duration) error {
 	id := p.identity()
 	if grace <= 0 {
 		grace = DefaultLimits().Grace
 	}
-	if err := signalGroup(id, syscall.SIGHUP, syscall.SIGTERM); err != nil {
+	first := []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM}
+	if sig != 0 {
+		first = []syscall.Signal{sig}
+	}
+	if err := signalGroup(id, first...); err != nil {
 		return identityError(err)
 	}
 	if !waitGone(id, grace) {

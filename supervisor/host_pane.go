@@ -7,6 +7,7 @@ package supervisor
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"clowder/panes"
@@ -20,6 +21,7 @@ type pane struct {
 	id      string
 	ring    *Ring
 	adapter panes.Adapter // attention rules and key options, resolved once
+	specSum [32]byte      // hash of the spawn request, to tell a retry from a nonce reused for another spec
 
 	mu       sync.Mutex
 	rec      persist.PaneRecord // the durable record (name, argv, state, exit...)
@@ -30,6 +32,10 @@ type pane struct {
 	attn     attention
 	changed  chan struct{} // closed and replaced on every change: the broadcast to waiters
 	idleTick *time.Timer   // re-evaluates attention once output stops
+
+	// onTextCheck, when set, runs as a wait matches its regexp against a
+	// screen: a test seam that proves the match runs outside mu.
+	onTextCheck atomic.Pointer[func()]
 }
 
 func newPane(h *Host, rec persist.PaneRecord) *pane {
@@ -75,7 +81,17 @@ func (p *pane) followSizeLocked() {
 		return
 	}
 	cols, rows, ok := p.run.termSize()
-	if c, r := p.term.Size(); ok && (c != cols || r != rows) {
+	if !ok {
+		return
+	}
+	if sz := (persist.Size{Cols: cols, Rows: rows}); panes.ValidateSize(sz) != nil {
+		// A client set the PTY out of bounds through its master dup: the
+		// screen and the PTY take the nearest allowed size instead.
+		sz = panes.ClampSize(sz)
+		cols, rows = sz.Cols, sz.Rows
+		_ = p.run.Resize(Size{Cols: uint16(cols), Rows: uint16(rows)}) // best effort: the screen is bounded either way
+	}
+	if c, r := p.term.Size(); c != cols || r != rows {
 		p.term.Resize(cols, rows)
 	}
 }

@@ -5,10 +5,13 @@ package supervisor
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 
 	"clowder/panes"
@@ -20,6 +23,10 @@ import (
 func (c *conn) spawn(id uint32, req *SpawnReq) {
 	h := c.h
 	if p, ok := h.byNonce(req.Nonce); ok {
+		if p.specSum != specSum(req) {
+			c.fail(id, &ErrorReply{Code: CodeConflict, Message: fmt.Sprintf("nonce %q already started pane %s with another spec; use a fresh nonce for a new pane", req.Nonce, p.id)})
+			return
+		}
 		c.reply(id, &SpawnedReply{Pane: p.info(), Existing: true})
 		return
 	}
@@ -101,19 +108,52 @@ func (h *Host) register(req *SpawnReq, kind persist.Kind) (*pane, error) {
 	rec := persist.PaneRecord{
 		ID: "p" + strconv.Itoa(h.nextID), Name: name, Kind: kind, Adapter: req.Adapter,
 		Argv: req.Argv, Cwd: req.Cwd, Worktree: req.Worktree, Created: time.Now(), State: persist.StateStarting,
-		EnvKeys: []string{"CLOWDER_PANE_ID", "COLORTERM", "TERM"},
-		Size:    persist.Size{Cols: int(orDefault(req.Cols, defaultSize.Cols)), Rows: int(orDefault(req.Rows, defaultSize.Rows))},
-		Timeouts: persist.Timeouts{
-			Overall: persist.Duration(time.Duration(req.TimeoutMS) * time.Millisecond),
-			Idle:    persist.Duration(time.Duration(req.IdleTimeoutMS) * time.Millisecond),
-		},
+		EnvKeys:  []string{"CLOWDER_PANE_ID", "COLORTERM", "TERM"},
+		Size:     persist.Size{Cols: int(orDefault(req.Cols, defaultSize.Cols)), Rows: int(orDefault(req.Rows, defaultSize.Rows))},
+		Timeouts: h.timeouts(req),
 	}
 	p := newPane(h, rec)
+	p.specSum = specSum(req)
 	h.panes = append(h.panes, p)
 	if req.Nonce != "" {
 		h.nonces[req.Nonce] = p
 	}
 	return p, nil
+}
+
+// timeouts are the pane's effective watchdogs: the request's, else the
+// host's defaults from config.toml, or none where the request says so.
+func (h *Host) timeouts(req *SpawnReq) persist.Timeouts {
+	sup := h.opts.Config.Supervisor
+	pick := func(ms int64, none bool, def persist.Duration) persist.Duration {
+		switch {
+		case none:
+			return 0
+		case ms > 0:
+			return persist.Duration(durationMS(ms))
+		}
+		return def
+	}
+	return persist.Timeouts{
+		Overall: pick(req.TimeoutMS, req.NoTimeout, sup.Timeout),
+		Idle:    pick(req.IdleTimeoutMS, req.NoIdleTimeout, sup.IdleTimeout),
+	}
+}
+
+// noneIfZero is a recorded watchdog as a run limit: the host resolved the
+// default already, so a zero means none, which Limits spells negative.
+func noneIfZero(d persist.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d.Std()
+}
+
+// specSum identifies a spawn request's whole spec: a retry sends the same
+// bytes, so the same sum.
+func specSum(req *SpawnReq) [32]byte {
+	b, _ := json.Marshal(req) // a decoded request always encodes
+	return sha256.Sum256(b)
 }
 
 func orDefault(v, def uint16) uint16 {
@@ -172,7 +212,7 @@ func (p *pane) spec(req *SpawnReq) Spec {
 	return Spec{
 		PaneID: p.id, Argv: req.Argv, Dir: req.Cwd, Env: req.Env,
 		PTY:             &PTYArm{Size: Size{Cols: uint16(r.Size.Cols), Rows: uint16(r.Size.Rows)}, Output: p},
-		Limits:          Limits{Timeout: r.Timeouts.Overall.Std(), IdleTimeout: r.Timeouts.Idle.Std()},
+		Limits:          Limits{Timeout: noneIfZero(r.Timeouts.Overall), IdleTimeout: noneIfZero(r.Timeouts.Idle)},
 		AllowSecretArgs: req.AllowSecretArgs,
 		OnExit:          p.exited,
 	}
@@ -239,6 +279,12 @@ func persistReason(r ExitReason) persist.ExitReason {
 // kill runs the kill ladder on the pane's tree and waits for its end. An
 // orphaned pane (from an earlier host) is killed through its identity.
 func (p *pane) kill(expected Identity, grace time.Duration) (Exit, error) {
+	return p.killWith(expected, 0, grace)
+}
+
+// killWith is kill with sig as the ladder's first signal (0: SIGHUP and
+// SIGTERM).
+func (p *pane) killWith(expected Identity, sig syscall.Signal, grace time.Duration) (Exit, error) {
 	p.mu.Lock()
 	run, state := p.run, p.rec.State
 	p.mu.Unlock()
@@ -247,10 +293,10 @@ func (p *pane) kill(expected Identity, grace time.Duration) (Exit, error) {
 		if expected.IsZero() {
 			expected = run.Identity()
 		}
-		e, err := run.Kill(expected, grace)
+		e, err := run.KillWith(expected, sig, grace)
 		return e, identityError(err)
 	case state == persist.StateOrphaned:
-		return Exit{}, p.killOrphan(grace)
+		return Exit{}, p.killOrphan(sig, grace)
 	}
 	return Exit{}, &ErrorReply{Code: CodeExited, Message: fmt.Sprintf("pane %s is not running (%s)", p.id, state)}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"clowder/panes"
+	"clowder/vtgrid"
 )
 
 func (c *conn) wait(id uint32, req *WaitReq) {
@@ -30,8 +31,10 @@ func (c *conn) wait(id uint32, req *WaitReq) {
 	})
 }
 
-// waitLoop checks the conditions after every change until one holds, the
-// timeout passes or the connection ends.
+// waitLoop checks the conditions until one holds, the timeout passes or
+// the connection ends. Checks coalesce: the broadcast channel is taken
+// before each check, so however many chunks arrive during one, the next
+// check runs once, on the newest screen.
 func (c *conn) waitLoop(id uint32, p *pane, req *WaitReq, re *regexp.Regexp) {
 	var timeout <-chan time.Time
 	if req.TimeoutMS > 0 {
@@ -68,28 +71,51 @@ func (c *conn) waitLoop(id uint32, p *pane, req *WaitReq, re *regexp.Regexp) {
 }
 
 // check evaluates the conditions in a fixed order; quietFor is how long the
-// pane has been silent.
+// pane has been silent. Under the pane lock it takes only the state and an
+// immutable snapshot of the screen (unchanged rows are shared, so it costs
+// the changed rows); the text and the regexp run outside the lock, so a
+// pending wait never holds up the pane's output.
 func (p *pane) check(req *WaitReq, re *regexp.Regexp, idle time.Duration) (met, match string, quietFor time.Duration) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	quietFor = time.Since(p.lastOut)
-	if p.lastOut.IsZero() {
-		quietFor = time.Since(p.rec.Created)
-	}
-	exited := p.rec.Exit != nil // set by the run's end, a lost record or an orphan's kill
+	st := p.waitState(re != nil)
 	if re != nil {
-		text := p.term.Snapshot().Text()
+		if hook := p.onTextCheck.Load(); hook != nil {
+			(*hook)()
+		}
+		text := st.screen.Text()
 		if loc := re.FindStringIndex(text); loc != nil {
-			return "text", text[loc[0]:loc[1]], quietFor
+			return "text", text[loc[0]:loc[1]], st.quietFor
 		}
 	}
 	switch {
-	case req.Exit && exited:
-		return "exit", "", quietFor
-	case req.NeedsInput && p.attn.state == panes.NeedsInput:
-		return "needs-input", "", quietFor
-	case idle > 0 && quietFor >= idle:
-		return "idle", "", quietFor
+	case req.Exit && st.exited:
+		return "exit", "", st.quietFor
+	case req.NeedsInput && st.attn == panes.NeedsInput:
+		return "needs-input", "", st.quietFor
+	case idle > 0 && st.quietFor >= idle:
+		return "idle", "", st.quietFor
 	}
-	return "", "", quietFor
+	return "", "", st.quietFor
+}
+
+// waitState is what a wait checks, taken at one moment.
+type waitState struct {
+	quietFor time.Duration
+	exited   bool
+	attn     panes.Attention
+	screen   *vtgrid.Snapshot // nil unless asked for
+}
+
+// waitState takes the state a wait checks under the pane lock.
+func (p *pane) waitState(screen bool) waitState {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	st := waitState{quietFor: time.Since(p.lastOut), attn: p.attn.state}
+	if p.lastOut.IsZero() {
+		st.quietFor = time.Since(p.rec.Created)
+	}
+	st.exited = p.rec.Exit != nil // set by the run's end, a lost record or an orphan's kill
+	if screen {
+		st.screen = p.term.Snapshot()
+	}
+	return st
 }

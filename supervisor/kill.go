@@ -24,11 +24,16 @@ type KillReport struct {
 	Forced bool `json:"forced,omitempty"`
 }
 
-// ladder runs the kill ladder with the given grace, then keeps killing for
-// at most killWait until the tree is empty.
-func (t *procTree) ladder(grace, killWait time.Duration) KillReport {
+// ladder runs the kill ladder: first (default SIGHUP+SIGTERM) and SIGCONT,
+// the given grace, then SIGKILL for at most killWait until the tree is
+// empty.
+func (t *procTree) ladder(first syscall.Signal, grace, killWait time.Duration) KillReport {
 	if !t.empty() {
-		t.signalAll(syscall.SIGHUP, syscall.SIGTERM, syscall.SIGCONT)
+		if first == 0 {
+			t.signalAll(syscall.SIGHUP, syscall.SIGTERM, syscall.SIGCONT)
+		} else {
+			t.signalAll(first, syscall.SIGCONT)
+		}
 		waitUntil(grace, t.empty)
 	}
 	var rep KillReport

@@ -34,12 +34,15 @@ func TestKillLadderLeavesNothingAlive(t *testing.T) {
 		mode       string
 		argv       []string // overrides the fake agent
 		ready      string
+		readies    int // how many ready lines the tree prints; 0 means 1
 		wantForced bool
 		escapes    bool // a grandchild outside the group must be reported
 	}{
 		{name: "child ignores SIGTERM", mode: "ignore-term", ready: "READY", wantForced: true},
-		{name: "setsid grandchild", mode: "setsid", ready: "READY", wantForced: true, escapes: true},
-		{name: "background job", mode: "bg-job", ready: "READY", wantForced: true, escapes: true},
+		// The grandchild prints READY too, and may do so before its parent
+		// prints CHILD: wait for both READY lines, so CHILD is in the text.
+		{name: "setsid grandchild", mode: "setsid", ready: "READY", readies: 2, wantForced: true, escapes: true},
+		{name: "background job", mode: "bg-job", ready: "READY", readies: 2, wantForced: true, escapes: true},
 		{name: "sleep spawner", argv: []string{"sh", "-c", "echo READY; while :; do sleep 1 & done"}, ready: "READY"},
 	}
 	for _, cm := range cgroupModes {
@@ -53,7 +56,7 @@ func TestKillLadderLeavesNothingAlive(t *testing.T) {
 					spec.Argv = tc.argv
 				}
 				r := start(t, sp, spec)
-				text := out.waitContains(t, tc.ready)
+				text := out.waitCount(t, tc.ready, max(tc.readies, 1))
 				if got := r.Containment().Kind; (got == ContainCgroup) != (cm.mode == CgroupRequired) {
 					t.Fatalf("containment %v for mode %v", r.Containment(), cm.mode)
 				}

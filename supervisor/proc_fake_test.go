@@ -45,6 +45,8 @@ var fakeModes = map[string]func() int{
 	"stream":       fakeStream,     // write FAKE_BYTES bytes of the test stream, then DONE, block
 	"keys":         fakeKeys,       // enable DECCKM and bracketed paste, then print every byte read as hex
 	"dial":         fakeDial,       // connect to DIAL_SOCKET, print the first frame's error
+	"flood":        fakeFlood,      // READY, read a line, then FAKE_LINES lines and "FLOOD-END N", block
+	"signals":      fakeSignals,    // READY, then "GOT <SIGNAL>" for each HUP, INT, TERM, USR1, USR2; never exits by itself
 }
 
 func fakeAgent(mode string) int {
@@ -237,4 +239,27 @@ func fakeDial() int {
 		fmt.Println(e.Code, e.Message)
 	}
 	return 0
+}
+
+func fakeSignals() int {
+	got := make(chan os.Signal, 8)
+	signal.Notify(got, syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, syscall.SIGUSR1, syscall.SIGUSR2)
+	fmt.Println("READY")
+	for sig := range got {
+		fmt.Printf("GOT %s\n", unix.SignalName(sig.(syscall.Signal)))
+	}
+	return 0
+}
+
+func fakeFlood() int {
+	fmt.Println("READY")
+	_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
+	w := bufio.NewWriterSize(os.Stdout, 1<<16)
+	n := envInt("FAKE_LINES")
+	for i := range n {
+		fmt.Fprintf(w, "flood line %d of a long burst of output\n", i)
+	}
+	fmt.Fprintf(w, "FLOOD-END %d\n", n)
+	_ = w.Flush()
+	return block()
 }

@@ -53,16 +53,23 @@ func (b *syncBuffer) String() string {
 // waitContains waits until the output contains s, failing after waitFor.
 func (b *syncBuffer) waitContains(t *testing.T, s string) string {
 	t.Helper()
+	return b.waitCount(t, s, 1)
+}
+
+// waitCount waits until the output contains s at least n times, failing
+// after waitFor.
+func (b *syncBuffer) waitCount(t *testing.T, s string, n int) string {
+	t.Helper()
 	deadline := time.NewTimer(waitFor)
 	defer deadline.Stop()
 	for {
-		if out := b.String(); strings.Contains(out, s) {
+		if out := b.String(); strings.Count(out, s) >= n {
 			return out
 		}
 		select {
 		case <-b.wake:
 		case <-deadline.C:
-			t.Fatalf("output never contained %q; got %q", s, b.String())
+			t.Fatalf("output never contained %q %d times; got %q", s, n, b.String())
 		}
 	}
 }

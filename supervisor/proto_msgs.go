@@ -58,19 +58,23 @@ type PaneListReply struct {
 // request with the same nonce returns the pane the first one made
 // (SpawnedReply.Existing) instead of starting a second one.
 type SpawnReq struct {
-	Nonce           string   `json:"nonce"`
-	Argv            []string `json:"argv"`
-	Name            string   `json:"name,omitempty"`
-	Kind            string   `json:"kind,omitempty"` // agent | shell | run
-	Adapter         string   `json:"adapter,omitempty"`
-	Cwd             string   `json:"cwd,omitempty"`
-	Env             []string `json:"env,omitempty"` // KEY=VALUE, the client's environment
-	Cols            uint16   `json:"cols,omitempty"`
-	Rows            uint16   `json:"rows,omitempty"`
-	TimeoutMS       int64    `json:"timeout_ms,omitempty"`
-	IdleTimeoutMS   int64    `json:"idle_timeout_ms,omitempty"`
-	Cgroup          string   `json:"cgroup,omitempty"` // off | auto | required
-	AllowSecretArgs bool     `json:"allow_secret_args,omitempty"`
+	Nonce   string   `json:"nonce"`
+	Argv    []string `json:"argv"`
+	Name    string   `json:"name,omitempty"`
+	Kind    string   `json:"kind,omitempty"` // agent | shell | run
+	Adapter string   `json:"adapter,omitempty"`
+	Cwd     string   `json:"cwd,omitempty"`
+	Env     []string `json:"env,omitempty"` // KEY=VALUE, the client's environment
+	Cols    uint16   `json:"cols,omitempty"`
+	Rows    uint16   `json:"rows,omitempty"`
+	// TimeoutMS and IdleTimeoutMS are the watchdogs; 0 takes the host's
+	// default (config.toml), unless NoTimeout / NoIdleTimeout say "none".
+	TimeoutMS       int64  `json:"timeout_ms,omitempty"`
+	IdleTimeoutMS   int64  `json:"idle_timeout_ms,omitempty"`
+	NoTimeout       bool   `json:"no_timeout,omitempty"`
+	NoIdleTimeout   bool   `json:"no_idle_timeout,omitempty"`
+	Cgroup          string `json:"cgroup,omitempty"` // off | auto | required
+	AllowSecretArgs bool   `json:"allow_secret_args,omitempty"`
 	// Worktree is the git worktree the client made for the pane; the host
 	// records it in agents.json.
 	Worktree *persist.Worktree `json:"worktree,omitempty"`

@@ -9,13 +9,16 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+
+	"clowder/panes"
 )
 
 // Screen limits: a frame's Cols×Rows (and a history page's Cols×lines) is
-// at most MaxScreenCells, which bounds what a decoder allocates.
+// at most MaxScreenCells, which bounds what a decoder allocates. They are
+// the pane size limits of package panes, the one definition.
 const (
-	MaxScreenDim   = 4096
-	MaxScreenCells = 1 << 17
+	MaxScreenDim   = max(panes.MaxCols, panes.MaxRows)
+	MaxScreenCells = panes.MaxCells
 )
 
 // ModeFlags are the terminal modes a client needs to encode keys and mouse

@@ -77,7 +77,7 @@ func TestFrameEncodeRejectsInvalid(t *testing.T) {
 		want   string
 	}{
 		{"zero size", func(s *ScreenFrame) { s.Cols = 0 }, "outside"},
-		{"too many cells", func(s *ScreenFrame) { s.Cols, s.Rows = 4096, 4096 }, "exceeds"},
+		{"too many cells", func(s *ScreenFrame) { s.Cols, s.Rows = MaxScreenDim, MaxScreenDim }, "exceeds"},
 		{"cursor off screen", func(s *ScreenFrame) { s.Cursor.Y = 2 }, "cursor"},
 		{"row too wide", func(s *ScreenFrame) { s.Lines[0].Cells = textCells("abcde", FrameCell{Width: 1}) }, "cells"},
 		{"rows out of order", func(s *ScreenFrame) { s.Lines = []FrameRow{{Y: 1}, {Y: 0}} }, "increase"},

@@ -19,6 +19,7 @@ package supervisor
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -29,6 +30,11 @@ type childTable struct {
 	mu    sync.Mutex
 	owned map[int]bool
 	early map[int]syscall.WaitStatus // statuses reaped early (reaper_other.go)
+
+	// passes counts orphan-reaper passes, wakes the SIGCHLDs that
+	// prompted them and fullScans the passes that read all of /proc; tests
+	// prove that no pass happens without a SIGCHLD and none reads /proc.
+	passes, wakes, fullScans atomic.Int64
 }
 
 // start runs fork (which returns the new pid) under the table lock and

@@ -10,17 +10,15 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
-
-// orphanSweep is how often the orphan reaper scans without a SIGCHLD, as a
-// backstop for signals that arrive during a scan's unlock window.
-const orphanSweep = 2 * time.Second
 
 var (
 	subreaperOn   atomic.Bool
@@ -48,37 +46,77 @@ func StartSubreaper() error {
 // subreaper reports whether StartSubreaper has succeeded.
 func subreaper() bool { return subreaperOn.Load() }
 
-// reapOrphans wakes on SIGCHLD (coalesced into a 1-slot channel) or every
-// orphanSweep, and reaps unowned zombie children.
+// reapOrphans makes a pass on every SIGCHLD and at no other time, so an
+// idle host does no work. The 1-slot channel coalesces signals without
+// losing one: a SIGCHLD during a pass leaves the slot full, and the next
+// pass sees every zombie that exists by then.
 func reapOrphans() {
 	wake := make(chan os.Signal, 1)
 	signal.Notify(wake, syscall.SIGCHLD)
-	tick := time.NewTicker(orphanSweep)
-	for {
-		select {
-		case <-wake:
-		case <-tick.C:
-		}
+	for range wake {
+		children.wakes.Add(1)
 		children.reapOrphans()
 	}
 }
 
 // reapOrphans reaps every zombie child that is not owned and not in our own
-// process group (see the rules in reaper.go). It holds the table lock for
-// the whole scan so no child can be forked and exit unregistered meanwhile.
+// process group (see the rules in reaper.go). It reads only this process's
+// children (their number, not the machine's process count, bounds the
+// work) and holds the table lock for the whole pass so no child can be
+// forked and exit unregistered meanwhile.
 func (t *childTable) reapOrphans() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	procs, err := listProcs()
+	t.passes.Add(1)
+	pids, err := t.childPids()
 	if err != nil {
-		return // the next wake retries; nothing else to do with the error
+		return // the next SIGCHLD retries; nothing else to do with the error
 	}
 	self, group := os.Getpid(), unix.Getpgrp()
-	for pid, p := range procs {
-		if p.PPID != self || p.State != 'Z' || t.owned[pid] || p.PGID == group {
+	for _, pid := range pids {
+		if t.owned[pid] {
+			continue
+		}
+		p, err := readProc(pid)
+		if err != nil || p.PPID != self || p.State != 'Z' || p.PGID == group {
 			continue
 		}
 		var ws unix.WaitStatus
 		_, _ = unix.Wait4(pid, &ws, unix.WNOHANG, nil) // best effort: a racing owner makes this ECHILD
 	}
+}
+
+// childPids lists this process's children from /proc/self/task/*/children
+// (each thread lists the children it forked or was given as a subreaper).
+// Without that file (a kernel without CONFIG_PROC_CHILDREN) it falls back
+// to a scan of all of /proc.
+func (t *childTable) childPids() ([]int, error) {
+	files, err := filepath.Glob(procRoot + "/self/task/*/children")
+	if err != nil || len(files) == 0 {
+		return t.scanChildPids()
+	}
+	var pids []int
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue // the thread exited; its children moved to another one
+		}
+		for _, field := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(field); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids, nil
+}
+
+// scanChildPids is the fallback of childPids: every process whose parent
+// is this one, from a scan of all of /proc.
+func (t *childTable) scanChildPids() ([]int, error) {
+	t.fullScans.Add(1)
+	procs, err := listProcs()
+	if err != nil {
+		return nil, err
+	}
+	return procs.children(os.Getpid()), nil
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+	"time"
 )
 
 // TestOrphanReaperDoesNotStealPlainChildren pins the "one wait owner"
@@ -43,5 +44,46 @@ func TestOrphanZombiesAreReaped(t *testing.T) {
 	}
 	if !waitUntil(waitFor, func() bool { p, err := readProc(pid); return err != nil || p.PPID != os.Getpid() }) {
 		t.Fatalf("orphan %d is still an unreaped child of ours", pid)
+	}
+}
+
+// TestOrphanReaperIsQuietWhenIdle pins issue 7: the orphan reaper woke
+// every 2 s and read every process's stat in /proc with the child table
+// locked, so an idle host's cost grew with the machine's process count.
+// It now runs only on SIGCHLD: over an idle window it makes no pass that
+// a SIGCHLD did not prompt (and an idle process gets none).
+func TestOrphanReaperIsQuietWhenIdle(t *testing.T) {
+	mustSubreaper(t)
+	passes, wakes := children.passes.Load(), children.wakes.Load()
+	<-time.After(5 * time.Second) // the idle window observed, not a wait for a condition
+	p, w := children.passes.Load()-passes, children.wakes.Load()-wakes
+	t.Logf("in 5 idle seconds: %d reaper passes, %d SIGCHLDs", p, w)
+	if p > w {
+		t.Fatalf("the orphan reaper made %d passes with only %d SIGCHLDs; want none unprompted", p, w)
+	}
+}
+
+// TestOrphanReaperReadsOnlyOurChildren: a pass after a SIGCHLD reads this
+// process's children list, never the whole of /proc, and still reaps an
+// escaped orphan.
+func TestOrphanReaperReadsOnlyOurChildren(t *testing.T) {
+	mustSubreaper(t)
+	o := newOracle(t)
+	before := children.fullScans.Load()
+	passes := children.passes.Load()
+	out := newSyncBuffer()
+	spec := Spec{PaneID: "orphan-" + o.mark, Argv: []string{"sh", "-c", "sleep 1000 & echo CHILD $!"},
+		Env: o.env(), Pipe: &PipeArm{Stdout: out}}
+	r := start(t, NewSpawner(Options{CgroupMode: CgroupOff}), spec)
+	pid := childPid(t, out.waitContains(t, "CHILD"))
+	waitExit(t, r)
+	if !waitUntil(waitFor, func() bool { p, err := readProc(pid); return err != nil || p.PPID != os.Getpid() }) {
+		t.Fatalf("orphan %d is still an unreaped child of ours", pid)
+	}
+	if children.passes.Load() == passes {
+		t.Fatal("no reaper pass ran after the orphan's SIGCHLD")
+	}
+	if n := children.fullScans.Load() - before; n != 0 {
+		t.Fatalf("the orphan reaper scanned all of /proc %d times", n)
 	}
 }

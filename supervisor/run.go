@@ -138,10 +138,16 @@ func (r *Run) Signal(expected Identity, sig syscall.Signal) error {
 // gives a *MismatchError and kills nothing. Killing a finished run returns
 // its record.
 func (r *Run) Kill(expected Identity, grace time.Duration) (Exit, error) {
+	return r.KillWith(expected, 0, grace)
+}
+
+// KillWith is Kill with sig as the ladder's first signal (instead of
+// SIGHUP+SIGTERM; 0 keeps them): sig, grace, then SIGKILL.
+func (r *Run) KillWith(expected Identity, sig syscall.Signal, grace time.Duration) (Exit, error) {
 	if err := verifyIdentity("kill", expected, r.id); err != nil {
 		return Exit{}, err
 	}
-	r.finalize(ending{reason: ExitKilled, grace: grace})
+	r.finalize(ending{reason: ExitKilled, grace: grace, signal: sig})
 	<-r.done
 	return r.exit, nil
 }

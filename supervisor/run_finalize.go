@@ -20,9 +20,10 @@ import (
 
 // ending is one exit source's request to finalize.
 type ending struct {
-	reason ExitReason    // ExitCompleted means "the leader exited by itself"
-	err    error         // why, when it is a failure (abort, lost)
-	grace  time.Duration // 0: the run's Grace; negative: SIGKILL at once
+	reason ExitReason     // ExitCompleted means "the leader exited by itself"
+	err    error          // why, when it is a failure (abort, lost)
+	grace  time.Duration  // 0: the run's Grace; negative: SIGKILL at once
+	signal syscall.Signal // the ladder's first signal; 0: SIGHUP+SIGTERM
 }
 
 // startLoops starts the readers, the waiter and the watchdog.
@@ -70,7 +71,7 @@ func (r *Run) finalize(e ending) {
 	case grace < 0:
 		grace = 0
 	}
-	rep := r.tree.ladder(grace, r.limits.KillWait)
+	rep := r.tree.ladder(e.signal, grace, r.limits.KillWait)
 	exit := r.collect(e.reason)
 	exit.Kill = rep
 	exit.Err = errors.Join(e.err, exit.Err, r.release())

@@ -105,6 +105,24 @@ func (s *Spec) validate() error {
 	if err := CheckArgs(s.Argv); err != nil && !s.AllowSecretArgs {
 		return err
 	}
+	return checkDir(s.Dir)
+}
+
+// checkDir names a missing working directory: the kernel's chdir failure
+// would otherwise read as the command not existing.
+func checkDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("working directory %s does not exist; create it or give another --cwd", dir)
+	case err != nil:
+		return fmt.Errorf("working directory %s: %w", dir, err)
+	case !st.IsDir():
+		return fmt.Errorf("working directory %s is not a directory; give a directory as --cwd", dir)
+	}
 	return nil
 }
 

@@ -11,7 +11,9 @@ import (
 )
 
 // Limits are the per-run time limits. A zero field means "use the default"
-// (DefaultLimits); for Timeout and IdleTimeout the default is "none".
+// (Options.Limits, then DefaultLimits); for Timeout and IdleTimeout the
+// default is "none" unless the spawner's options set one, and a negative
+// Timeout or IdleTimeout means "none" even over such a default.
 type Limits struct {
 	Timeout      time.Duration `json:"timeout,omitempty"`       // whole run; 0 = none
 	IdleTimeout  time.Duration `json:"idle_timeout,omitempty"`  // no output for this long; 0 = none

@@ -25,9 +25,13 @@ func (s *Snapshot) Text() string {
 // HistoryText is Text for the scrollback rows the snapshot carries followed
 // by the screen.
 func (s *Snapshot) HistoryText() string {
-	var b []byte
-	for _, row := range s.history {
-		b = appendRowText(b, row)
+	size := 0
+	for i := range s.history {
+		size += len(s.history[i].text) + 1
+	}
+	b := make([]byte, 0, size)
+	for i := range s.history {
+		b = s.history[i].appendText(b)
 		b = append(b, '\n')
 	}
 	return string(b) + s.Text()
@@ -69,8 +73,10 @@ func (s *Snapshot) ANSI() string {
 func (s *Snapshot) HistoryANSI() string {
 	var w ansiWriter
 	w.links = s.links
-	for _, row := range s.history {
-		w.row(row)
+	var cells []Cell // reused: each row is written before the next is decoded
+	for i := range s.history {
+		cells = s.history[i].appendCells(cells[:0])
+		w.row(cells)
 		w.b = append(w.b, "\r\n"...)
 	}
 	w.setStyle(Style{}, 0)

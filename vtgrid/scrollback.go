@@ -6,6 +6,7 @@ package vtgrid
 // keep their cells as they are (rare).
 
 import (
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -127,13 +128,27 @@ func addRun(runs []styleRun, c *Cell, n int, wide bool) []styleRun {
 	return append(runs, styleRun{n: uint16(n), link: c.link, wide: wide, st: c.style})
 }
 
+// appendText appends the row's characters with trailing blanks trimmed, as
+// appendRowText does for its expansion, without expanding it: text already
+// holds one character per cell, continuation cells omitted.
+func (cl *compactLine) appendText(b []byte) []byte {
+	if cl.ext != nil {
+		return appendRowText(b, cl.ext.cells)
+	}
+	return append(b, strings.TrimRight(cl.text, " ")...)
+}
+
 // expand decodes the row into cells (its natural length, no padding).
 func (cl *compactLine) expand() []Cell {
+	return cl.appendCells(make([]Cell, 0, len(cl.text)))
+}
+
+// appendCells appends the row's cells to out.
+func (cl *compactLine) appendCells(out []Cell) []Cell {
 	if cl.ext != nil {
-		return append([]Cell(nil), cl.ext.cells...)
+		return append(out, cl.ext.cells...)
 	}
 	runs := cl.runs
-	out := make([]Cell, 0, len(cl.text))
 	ri, left := 0, 0
 	var run styleRun
 	for _, r := range cl.text {

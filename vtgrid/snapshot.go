@@ -11,8 +11,11 @@ type Snapshot struct {
 	grid       [][]Cell // rows; shared with other snapshots, never written
 	wrapped    []bool
 	dirty      []bool
-	history    [][]Cell // scrollback rows, oldest first (only with SnapshotScrollback)
-	histWrap   []bool
+	// history holds scrollback rows, oldest first (only with
+	// SnapshotScrollback): the compact rows themselves, which are immutable
+	// once pushed, so taking them costs a copy of their headers and every
+	// expansion or rendering happens outside the terminal's lock.
+	history    []compactLine
 	cx, cy     int
 	modes      Modes
 	title, cwd string
@@ -52,18 +55,17 @@ func (t *Terminal) Snapshot() *Snapshot {
 }
 
 // SnapshotScrollback is Snapshot plus the newest n scrollback rows (all of
-// them when n < 0), for capture and copy mode.
+// them when n < 0), for capture and copy mode. It copies references to the
+// rows, not their cells: cheap enough to take under a pane's lock.
 func (t *Terminal) SnapshotScrollback(n int) *Snapshot {
 	s := t.Snapshot()
 	total := t.sb.len()
 	if n < 0 || n > total {
 		n = total
 	}
-	s.history = make([][]Cell, n)
-	s.histWrap = make([]bool, n)
-	for i := 0; i < n; i++ {
-		cl := t.sb.at(total - n + i)
-		s.history[i], s.histWrap[i] = cl.expand(), cl.wrapped
+	s.history = make([]compactLine, n)
+	for i := range n {
+		s.history[i] = *t.sb.at(total - n + i)
 	}
 	return s
 }
@@ -159,8 +161,9 @@ func (s *Snapshot) Seq() uint64 { return s.seq }
 // HistoryLen is the number of scrollback rows the snapshot carries.
 func (s *Snapshot) HistoryLen() int { return len(s.history) }
 
-// HistoryRow returns scrollback row i (0 = oldest carried), unpadded.
-func (s *Snapshot) HistoryRow(i int) []Cell { return s.history[i] }
+// HistoryRow returns scrollback row i (0 = oldest carried), unpadded, in
+// a new slice.
+func (s *Snapshot) HistoryRow(i int) []Cell { return s.history[i].expand() }
 
 // cutLink splits an interned link key into its params and URI.
 func cutLink(key string) (params, uri string, ok bool) {

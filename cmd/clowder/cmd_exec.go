@@ -24,7 +24,8 @@ import (
 
 // execOpts are the flags of `clowder exec`.
 type execOpts struct {
-	timeout, idle time.Duration
+	watchdogs     watchdogFlags
+	timeout, idle time.Duration // effective, for the exit message
 	pty           bool
 }
 
@@ -40,12 +41,13 @@ func newExec(a *app) *cobra.Command {
 			"bytes are passed through untouched. Stdin is not forwarded.",
 		Args: minArgs(1, "a CMD to run"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.watchdogs.mark(cmd)
 			return o.run(cmd.Context(), a, args)
 		},
 	}
 	c.Flags().SetInterspersed(false) // flags end at CMD: `exec sh -c ...` needs no --
-	c.Flags().DurationVar(&o.timeout, "timeout", 0, "kill the run after D and exit 124")
-	c.Flags().DurationVar(&o.idle, "idle-timeout", 0, "kill the run after D without output and exit 124")
+	o.watchdogs.add(c, "kill the run after D and exit 124 (0 = never, even over config.toml's timeout)",
+		"kill the run after D without output and exit 124 (0 = never, even over config.toml's idle_timeout)")
 	c.Flags().BoolVar(&o.pty, "pty", false, "pass the terminal output through untouched (CR LF and escapes)")
 	return c
 }
@@ -89,11 +91,12 @@ func (o *execOpts) spawnReq(a *app, argv []string) (supervisor.SpawnReq, error) 
 	}
 	req := supervisor.SpawnReq{Nonce: nonce, Argv: argv, Kind: persist.KindRun.String(), Cwd: cwd,
 		Env: a.environ(), KillOnDisconnect: true}
-	if req.TimeoutMS, err = millis("timeout", o.timeout); err != nil {
+	_, cfg, err := a.setup()
+	if err != nil {
 		return req, err
 	}
-	req.IdleTimeoutMS, err = millis("idle-timeout", o.idle)
-	return req, err
+	o.timeout, o.idle = o.watchdogs.effective(cfg)
+	return req, o.watchdogs.apply(&req)
 }
 
 // stream copies the run's output to stdout until it has exited.

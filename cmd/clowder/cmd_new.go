@@ -24,7 +24,52 @@ type newOpts struct {
 	name, agent, cwd, size string
 	shell, worktree, json  bool
 	allowSecret            bool
-	timeout, idle          time.Duration
+	watchdogs              watchdogFlags
+}
+
+// watchdogFlags are --timeout and --idle-timeout of new and exec. An
+// explicit 0 means none, even where config.toml sets a default; an absent
+// flag takes that default.
+type watchdogFlags struct {
+	timeout, idle       time.Duration
+	timeoutSet, idleSet bool
+}
+
+// add declares the flags on c.
+func (w *watchdogFlags) add(c *cobra.Command, timeoutHelp, idleHelp string) {
+	c.Flags().DurationVar(&w.timeout, "timeout", 0, timeoutHelp)
+	c.Flags().DurationVar(&w.idle, "idle-timeout", 0, idleHelp)
+}
+
+// mark notes which flags the command line set.
+func (w *watchdogFlags) mark(c *cobra.Command) {
+	w.timeoutSet, w.idleSet = c.Flags().Changed("timeout"), c.Flags().Changed("idle-timeout")
+}
+
+// apply puts the watchdogs in req: an explicit 0 as "none".
+func (w *watchdogFlags) apply(req *supervisor.SpawnReq) (err error) {
+	if req.TimeoutMS, err = millis("timeout", w.timeout); err != nil {
+		return err
+	}
+	if req.IdleTimeoutMS, err = millis("idle-timeout", w.idle); err != nil {
+		return err
+	}
+	req.NoTimeout = w.timeoutSet && req.TimeoutMS == 0
+	req.NoIdleTimeout = w.idleSet && req.IdleTimeoutMS == 0
+	return nil
+}
+
+// effective are the watchdogs the host applies: the flags, else cfg's
+// defaults.
+func (w *watchdogFlags) effective(cfg persist.Config) (timeout, idle time.Duration) {
+	timeout, idle = w.timeout, w.idle
+	if !w.timeoutSet {
+		timeout = cfg.Supervisor.Timeout.Std()
+	}
+	if !w.idleSet {
+		idle = cfg.Supervisor.IdleTimeout.Std()
+	}
+	return timeout, idle
 }
 
 func newNew(a *app) *cobra.Command {
@@ -36,6 +81,7 @@ func newNew(a *app) *cobra.Command {
 			"With --agent the adapter's command runs, with any CMD ARGS appended; with --shell\n" +
 			"(the default without a command) your $SHELL; otherwise CMD ARGS.",
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.watchdogs.mark(cmd)
 			req, err := o.spawnReq(cmd.Context(), a, args)
 			if err != nil {
 				return err
@@ -57,8 +103,8 @@ func newNew(a *app) *cobra.Command {
 	f.StringVar(&o.cwd, "cwd", "", "working directory (default: the current one)")
 	f.BoolVar(&o.worktree, "worktree", false, "run in a new git worktree of the repository at --cwd, on branch clowder/NAME (needs --name)")
 	f.StringVar(&o.size, "size", "", "initial size COLSxROWS (default 80x24 until a client shows it)")
-	f.DurationVar(&o.timeout, "timeout", 0, "kill the pane after this long (e.g. 30m; 0 = never)")
-	f.DurationVar(&o.idle, "idle-timeout", 0, "kill the pane after this long without output (0 = never)")
+	o.watchdogs.add(c, "kill the pane after this long (e.g. 30m; 0 = never, even over config.toml's timeout)",
+		"kill the pane after this long without output (0 = never, even over config.toml's idle_timeout)")
 	f.BoolVar(&o.allowSecret, "allow-secret-args", false, "allow credentials in the command line (redacted on disk; the pane cannot be resumed)")
 	f.BoolVar(&o.json, "json", false, "print the new pane as JSON")
 	return c
@@ -137,11 +183,7 @@ func (o *newOpts) common(req *supervisor.SpawnReq, a *app) error {
 		}
 		req.Cols, req.Rows = uint16(sz.Cols), uint16(sz.Rows)
 	}
-	if req.TimeoutMS, err = millis("timeout", o.timeout); err != nil {
-		return err
-	}
-	req.IdleTimeoutMS, err = millis("idle-timeout", o.idle)
-	return err
+	return o.watchdogs.apply(req)
 }
 
 // makeWorktree creates the pane's worktree.

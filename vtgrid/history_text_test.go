@@ -1,0 +1,32 @@
+package vtgrid
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestHistoryTextNeedsNoExpansion: capture renders scrollback text from
+// the compact rows directly (no cells allocated, outside the pane lock);
+// it must equal the text of the expanded cells for every kind of row.
+func TestHistoryTextNeedsNoExpansion(t *testing.T) {
+	term := New(20, 3, Options{ScrollbackLines: 100})
+	rows := []string{
+		"plain ascii", "\x1b[31mred\x1b[0m and \x1b[1mbold\x1b[0m", "wide 日本語 chars", "e\u0301 cluster",
+		"\x1b[44m   \x1b[0m", "trailing   ", "", "a\tb", strings.Repeat("w", 25), "\x1b[7mreverse tail   \x1b[0m",
+	}
+	for _, r := range rows {
+		term.Write([]byte(r + "\r\n"))
+	}
+	term.Write([]byte("\n\n\n"))
+	s := term.SnapshotScrollback(-1)
+	if s.HistoryLen() < len(rows) {
+		t.Fatalf("scrollback holds %d rows, want at least %d", s.HistoryLen(), len(rows))
+	}
+	for i := range s.history {
+		got := string(s.history[i].appendText(nil))
+		want := string(appendRowText(nil, s.HistoryRow(i)))
+		if got != want {
+			t.Errorf("row %d: text %q, from its cells %q", i, got, want)
+		}
+	}
+}

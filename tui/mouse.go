@@ -22,7 +22,7 @@ type dragState struct{ border layout.Border }
 
 // onMouse routes a mouse event.
 func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
-	if m.overlay != overlayNone {
+	if m.help.shown || m.prompt != nil {
 		return nil
 	}
 	ev := msg.Mouse()

@@ -20,11 +20,10 @@ type repeatEndMsg struct{ seq int }
 
 // onKey routes one key press.
 func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
-	switch m.overlay {
-	case overlayHelp:
-		m.overlay, m.dirty = overlayNone, true
-		return nil
-	case overlayPrompt:
+	if m.help.shown {
+		return m.helpKey(k)
+	}
+	if m.prompt != nil {
 		return m.promptKey(k)
 	}
 	switch m.mode {
@@ -44,6 +43,16 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.copyKey(k)
 	}
 	return m.sendKey(k)
+}
+
+// helpKey hands a key to the help overlay, which any key closes.
+func (m *Model) helpKey(k tea.KeyPressMsg) tea.Cmd {
+	var out tea.Msg
+	m.help, out = m.help.Update(k)
+	if _, closed := out.(helpClosedMsg); closed {
+		m.dirty = true
+	}
+	return nil
 }
 
 // prefixKey handles the key after the prefix: the prefix again sends it to

@@ -40,7 +40,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if m.copy != nil {
-		return m.copyKey(k)
+		return m.toCopy(k)
 	}
 	return m.sendKey(k)
 }

@@ -161,7 +161,7 @@ func (m *Model) cursor() *tea.Cursor {
 		return nil
 	}
 	if c := m.copy; c != nil && c.pane == p.id {
-		return tea.NewCursor(r.X+min(c.cur.x, r.W-1), r.Y+c.cur.y-c.top)
+		return tea.NewCursor(c.cursor(r))
 	}
 	cur := p.scr.cursor
 	if !cur.Visible || p.state.gone() || int(cur.Y) >= r.H {

@@ -1,8 +1,8 @@
 package tui
 
-// This file routes key presses: an overlay (help, prompt) takes them
-// first; then the prefix state machine; then copy mode; everything else
-// goes to the focused pane, encoded for its modes.
+// This file routes key presses: an overlay component (help, prompt) takes
+// them first; then the prefix state machine; then the copy-mode component;
+// everything else goes to the focused pane, encoded for its modes.
 
 import (
 	"time"

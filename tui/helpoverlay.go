@@ -12,6 +12,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	uv "github.com/charmbracelet/ultraviolet"
 )
 
 // helpOverlay is the keymap's help; shown says whether it covers the panes.
@@ -51,8 +52,17 @@ func (o helpOverlay) Update(msg tea.Msg) (helpOverlay, tea.Msg) {
 	return o, helpClosedMsg{}
 }
 
-// View is the box, its columns fitted to at most width cells where they can be.
-func (o helpOverlay) View(width int) string {
+// View draws the box over the middle of cv.
+func (o helpOverlay) View(cv *lipgloss.Canvas) {
+	box := o.box(cv.Width())
+	x := max((cv.Width()-lipgloss.Width(box))/2, 0)
+	y := max((cv.Height()-lipgloss.Height(box))/2, 0)
+	uv.NewStyledString(box).Draw(cv, uv.Rect(x, y, lipgloss.Width(box), lipgloss.Height(box)))
+}
+
+// box is the keymap in a box, its columns fitted to at most width cells
+// where they can be.
+func (o helpOverlay) box(width int) string {
 	title := lipgloss.NewStyle().Bold(true).Foreground(o.theme.TitleFocus).
 		Render("clowder keys: press " + o.km.Prefix.Help().Key + ", then a key below (any key closes)")
 	body := lipgloss.JoinVertical(lipgloss.Left, title, "", o.columns(width-6))

@@ -29,9 +29,20 @@ func TestHelpOverlayAnyKeyClosesIt(t *testing.T) {
 	}
 }
 
+func TestHelpOverlayViewDrawsTheBoxInTheMiddle(t *testing.T) {
+	o := helpFor(t)
+	box := o.box(120)
+	cv := lipgloss.NewCanvas(120, 40)
+	o.View(cv)
+	x, y := (120-lipgloss.Width(box))/2, (40-lipgloss.Height(box))/2
+	if got := cv.CellAt(x, y).Content + cv.CellAt(x+lipgloss.Width(box)-1, y+lipgloss.Height(box)-1).Content; got != "╭╯" {
+		t.Errorf("corners at %d,%d: %q", x, y, got)
+	}
+}
+
 func TestHelpOverlayViewStacksColumnsWhenNarrow(t *testing.T) {
 	o := helpFor(t)
-	wide, narrow := o.View(200), o.View(60)
+	wide, narrow := o.box(200), o.box(60)
 	if !strings.Contains(wide, "clowder keys: press C-Space") {
 		t.Errorf("no title in\n%s", wide)
 	}

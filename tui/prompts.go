@@ -34,25 +34,22 @@ func (m *Model) openPrompt(p prompt, then func(*Model, string) tea.Cmd) tea.Cmd 
 	return nil
 }
 
-// promptKey hands a key to the open prompt and acts on its end.
+// promptKey hands a key to the open prompt. When that ends it, the prompt
+// closes and, on an answer, what it was for runs (which may open the next
+// prompt).
 func (m *Model) promptKey(k tea.KeyPressMsg) tea.Cmd {
 	p, out := m.prompt.Update(k)
 	m.prompt, m.dirty = &p, true
-	if done, ok := out.(promptDoneMsg); ok {
-		return m.onPromptDone(done)
-	}
-	return nil
-}
-
-// onPromptDone closes the prompt and, on an answer, runs what it was for
-// (which may open the next prompt).
-func (m *Model) onPromptDone(msg promptDoneMsg) tea.Cmd {
-	then := m.answer
-	m.prompt, m.answer, m.dirty = nil, nil, true
-	if !msg.ok {
+	done, ended := out.(promptDoneMsg)
+	if !ended {
 		return nil
 	}
-	return then(m, msg.answer)
+	then := m.answer
+	m.prompt, m.answer = nil, nil
+	if !done.ok {
+		return nil
+	}
+	return then(m, done.answer)
 }
 
 // agentDraft collects the new-agent answers across its three questions.

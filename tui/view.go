@@ -39,7 +39,7 @@ func (m *Model) render() tea.View {
 	m.paintEmpty(cv, geo)
 	m.paintStatus(cv)
 	if m.help.shown {
-		m.paintHelp(cv)
+		m.help.View(cv)
 	}
 	if m.draw != nil {
 		m.canvas = cv // the terminal copies its cells: no string to build and parse again
@@ -135,14 +135,6 @@ func (m *Model) needsInput() []string {
 		}
 	}
 	return names
-}
-
-// paintHelp draws the help overlay's box over the middle of the screen.
-func (m *Model) paintHelp(cv *lipgloss.Canvas) {
-	box := m.help.View(m.width)
-	x := max((m.width-lipgloss.Width(box))/2, 0)
-	y := max((m.height-lipgloss.Height(box))/2, 0)
-	uv.NewStyledString(box).Draw(cv, uv.Rect(x, y, lipgloss.Width(box), lipgloss.Height(box)))
 }
 
 // cursor places the terminal's cursor: in the prompt, at copy mode's

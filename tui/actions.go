@@ -47,7 +47,7 @@ func (m *Model) run(a Action, k tea.KeyPressMsg) tea.Cmd {
 	case ActPaste:
 		return m.pasteClipboard()
 	case ActHelp:
-		m.overlay = overlayHelp
+		m.help = m.help.show()
 		return nil
 	case ActDetach:
 		return m.quit()

@@ -1,11 +1,16 @@
 package tui
 
-// This file is scroll and copy mode over a pane's history: the host's
-// scrollback (fetched in pages by absolute line number, newest first, up
-// to copyMaxLines) followed by the screen as it was on entry. It has a
-// cursor, search forward and back with every match highlighted, and a
-// stream selection that y copies to the outer terminal (OSC 52) and the
-// system clipboard.
+// This file is the copy-mode component: scroll and copy mode over a
+// pane's history, the host's scrollback (fetched in pages by absolute line
+// number, newest first, up to copyMaxLines) followed by the screen as it
+// was on entry. It has a cursor, search forward and back with every match
+// highlighted, and a stream selection that y hands to the root to copy.
+//
+// Like a bubbles component it has its own model, Update and View and does
+// no I/O: what it needs of the root (a page of history, the search prompt,
+// a status message, its end with the copied text) it returns from Update
+// as a result message, which the root acts on in the same Update
+// (copying.go).
 //
 // Lines are indexed from 0 (the oldest loaded); fetching older pages
 // prepends and shifts every index by the page's length.
@@ -15,7 +20,11 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/rivo/uniseg"
 
+	"clowder/layout"
 	"clowder/supervisor"
 )
 
@@ -50,66 +59,99 @@ type copyMode struct {
 	backward bool
 }
 
-// startCopy enters copy mode on p with its current screen, and fetches
-// the newest page of history.
-func (m *Model) startCopy(p *pane) tea.Cmd {
-	r, _ := m.geometry().Pane(p.id)
-	c := &copyMode{pane: p.id, w: max(r.W, 1), h: max(r.H, 1)}
-	for y := range p.scr.rows {
-		c.lines = append(c.lines, copyLine{cells: p.scr.cells[y], wrapped: p.scr.wrapped[y]})
+// Messages the root sends copy mode.
+type (
+	copyScrollMsg struct{ lines int } // the wheel: scroll by lines (negative: up)
+	copySearchMsg struct {            // the search prompt's answer
+		query string
+		back  bool
 	}
-	c.cur = textPos{y: min(int(p.scr.cursor.Y), max(len(c.lines)-1, 0)), x: min(int(p.scr.cursor.X), max(c.w-1, 0))}
+	copySizeMsg struct{ w, h int } // the pane's size as drawn
+)
+
+// Result messages copy mode returns from Update for the root.
+type (
+	// copyDoneMsg ends copy mode; copied says y took text (possibly "").
+	copyDoneMsg struct {
+		text   string
+		copied bool
+	}
+	// copyAskMsg asks for the search prompt, starting with initial.
+	copyAskMsg struct {
+		back    bool
+		initial string
+	}
+	// copyFetchMsg asks for a page of pane's history (historyCmd's arguments).
+	copyFetchMsg struct {
+		pane   string
+		from   uint64
+		count  int
+		newest bool
+	}
+	// copyStatusMsg is a message for the status bar.
+	copyStatusMsg struct {
+		text  string
+		isErr bool
+	}
+)
+
+// newCopyMode is copy mode on pane id, whose screen is scr, shown in r;
+// it returns the request for the newest page of history.
+func newCopyMode(id string, scr *screen, r layout.Rect) (copyMode, copyFetchMsg) {
+	c := copyMode{pane: id, w: max(r.W, 1), h: max(r.H, 1)}
+	for y := range scr.rows {
+		c.lines = append(c.lines, copyLine{cells: scr.cells[y], wrapped: scr.wrapped[y]})
+	}
+	c.cur = textPos{y: min(int(scr.cursor.Y), max(len(c.lines)-1, 0)), x: min(int(scr.cursor.X), max(c.w-1, 0))}
 	c.top = max(len(c.lines)-c.h, 0)
 	c.loading = true
-	m.copy, m.dirty = c, true
-	return m.historyCmd(p.id, 0, c.page(p), true)
+	page := max(1, min(1000, supervisor.MaxScreenCells/max(scr.cols, 1)))
+	return c, copyFetchMsg{pane: id, count: page, newest: true}
 }
 
-// page is how many lines one history request asks for.
-func (c *copyMode) page(p *pane) int {
-	return max(1, min(1000, supervisor.MaxScreenCells/max(p.scr.cols, 1)))
-}
-
-// enterCopy is the copy-mode action; entered with PageUp it pages up at once.
-func (m *Model) enterCopy(k tea.KeyPressMsg) tea.Cmd {
-	p := m.focused()
-	if p == nil || p.state == paneMissing {
-		return nil
+// Update handles a key, a page of history or a message from the root, and
+// returns copy mode as it now is and a result message for the root, or nil.
+func (c copyMode) Update(msg tea.Msg) (copyMode, tea.Msg) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return c.key(msg.String())
+	case historyMsg:
+		return c.onHistory(msg)
+	case copyScrollMsg:
+		atBottom := c.scroll(msg.lines)
+		if msg.lines > 0 && atBottom && c.anchor == nil && !c.loading {
+			return c, copyDoneMsg{} // scrolled back to the bottom: leave, as tmux does
+		}
+	case copySearchMsg:
+		c.search, c.backward = msg.query, msg.back
+		return c.searchNext(msg.back)
+	case copySizeMsg:
+		c.w, c.h = max(msg.w, 1), max(msg.h, 1)
 	}
-	var cmd tea.Cmd
-	if m.copy == nil || m.copy.pane != p.id {
-		cmd = m.startCopy(p)
-	}
-	if k.String() == "pgup" {
-		m.copy.move(-m.copy.h, 0)
-	}
-	return cmd
+	return c, nil
 }
 
 // onHistory prepends a page of history and asks for the one before it.
-func (m *Model) onHistory(msg historyMsg) tea.Cmd {
-	c := m.copy
-	if c == nil || c.pane != msg.pane {
-		return nil
+func (c copyMode) onHistory(msg historyMsg) (copyMode, tea.Msg) {
+	if c.pane != msg.pane {
+		return c, nil
 	}
 	c.loading = false
 	if msg.err != nil {
-		m.setStatus(fmt.Sprintf("history: %v", msg.err), true)
-		return nil
+		return c, copyStatusMsg{text: fmt.Sprintf("history: %v", msg.err), isErr: true}
 	}
 	c.prepend(msg.rows)
 	if c.pending != 0 {
 		c.scroll(c.pending)
 		c.pending = 0
 	}
-	m.dirty = true
 	rows := msg.rows
 	if len(rows.Lines) == 0 || rows.First <= rows.Oldest || c.history >= copyMaxLines {
-		return nil
+		return c, nil
 	}
 	count := int(min(uint64(len(rows.Lines)), rows.First-rows.Oldest))
 	c.loading = true
-	return m.historyCmd(c.pane, rows.First-uint64(count), count, false)
+	return c, copyFetchMsg{pane: c.pane, from: rows.First - uint64(count), count: count}
 }
 
 // prepend puts older lines before the loaded ones.
@@ -127,7 +169,9 @@ func (c *copyMode) prepend(rows *supervisor.HistoryRows) {
 	c.top += n
 	c.cur.y += n
 	if c.anchor != nil {
-		c.anchor.y += n
+		a := *c.anchor // a new one: the copy mode this one came from keeps its own
+		a.y += n
+		c.anchor = &a
 	}
 }
 
@@ -168,13 +212,11 @@ func (c *copyMode) scroll(n int) bool {
 // clamp limits v to lo..hi.
 func clamp(v, lo, hi int) int { return max(lo, min(v, hi)) }
 
-// copyKey handles a key in copy mode.
-func (m *Model) copyKey(k tea.KeyPressMsg) tea.Cmd {
-	c := m.copy
-	m.dirty = true
-	switch k.String() {
+// key handles a key press: moves, search, selection, copy and leave.
+func (c copyMode) key(s string) (copyMode, tea.Msg) {
+	switch s {
 	case "q", "esc", "ctrl+c":
-		m.copy = nil
+		return c, copyDoneMsg{}
 	case "up", "k":
 		c.move(-1, 0)
 	case "down", "j":
@@ -200,29 +242,20 @@ func (m *Model) copyKey(k tea.KeyPressMsg) tea.Cmd {
 	case "$":
 		c.move(0, c.w)
 	default:
-		return m.copyCommand(k.String())
+		return c.command(s)
 	}
-	return nil
+	return c, nil
 }
 
-// copyCommand handles the copy-mode keys that search, select and copy.
-func (m *Model) copyCommand(s string) tea.Cmd {
-	c := m.copy
+// command handles the keys that search, select and copy.
+func (c copyMode) command(s string) (copyMode, tea.Msg) {
 	switch s {
 	case "/", "?":
-		back := s == "?"
-		return m.ask("search "+map[bool]string{false: "forward", true: "back"}[back]+":", c.search,
-			func(m *Model, q string) tea.Cmd {
-				if m.copy != nil && q != "" {
-					m.copy.search, m.copy.backward = q, back
-					m.copySearch(back)
-				}
-				return nil
-			})
+		return c, copyAskMsg{back: s == "?", initial: c.search}
 	case "n":
-		m.copySearch(c.backward)
+		return c.searchNext(c.backward)
 	case "N":
-		m.copySearch(!c.backward)
+		return c.searchNext(!c.backward)
 	case "v", "space":
 		if c.anchor != nil {
 			c.anchor = nil
@@ -231,27 +264,23 @@ func (m *Model) copyCommand(s string) tea.Cmd {
 			c.anchor = &a
 		}
 	case "y", "enter":
-		text := c.selection()
-		m.copy = nil
-		m.setStatus(fmt.Sprintf("copied %d characters", len([]rune(text))), false)
-		return m.copyText(text)
+		return c, copyDoneMsg{text: c.selection(), copied: true}
 	}
-	return nil
+	return c, nil
 }
 
-// copySearch moves the cursor to the next match of the search, back or
+// searchNext moves the cursor to the next match of the search, back or
 // forward from the cursor, wrapping around.
-func (m *Model) copySearch(back bool) {
-	c := m.copy
+func (c copyMode) searchNext(back bool) (copyMode, tea.Msg) {
 	if c.search == "" {
-		return
+		return c, nil
 	}
 	if p, ok := c.find(back); ok {
 		c.cur = p
 		c.show()
-		return
+		return c, nil
 	}
-	m.setStatus(fmt.Sprintf("%q not found", c.search), false)
+	return c, copyStatusMsg{text: fmt.Sprintf("%q not found", c.search)}
 }
 
 // find returns the next match position after (or before) the cursor.
@@ -372,4 +401,46 @@ func (c *copyMode) selection() string {
 // position describes where the view is, for the pane's title.
 func (c *copyMode) position() string {
 	return fmt.Sprintf("[copy %d/%d]", c.cur.y+1, len(c.lines))
+}
+
+// View paints copy mode's lines into r of cv, matches and selection
+// marked with th's colours.
+func (c copyMode) View(cv *lipgloss.Canvas, r layout.Rect, th Theme) {
+	for y := 0; y < r.H; y++ {
+		ly := c.top + y
+		var row []supervisor.FrameCell
+		if ly < len(c.lines) {
+			row = c.lines[ly].cells
+		}
+		marks := c.matchMask(ly, len(row))
+		paintCells(cv, r.X, r.Y+y, r.W, row, func(x int, s *uv.Style) {
+			switch {
+			case c.selected(x, ly):
+				s.Fg, s.Bg, s.Attrs = th.CopySelectFg, th.CopySelectBg, 0
+			case x < len(marks) && marks[x]:
+				s.Fg, s.Bg, s.Attrs = th.CopyMatchFg, th.CopyMatchBg, 0
+			}
+		})
+	}
+}
+
+// matchMask marks the cells of line y that are inside a search match.
+func (c copyMode) matchMask(y, n int) []bool {
+	cols := c.matches(y)
+	if len(cols) == 0 {
+		return nil
+	}
+	mask := make([]bool, n)
+	width := uniseg.StringWidth(c.search)
+	for _, x := range cols {
+		for i := x; i < x+width && i < n; i++ {
+			mask[i] = true
+		}
+	}
+	return mask
+}
+
+// cursor is where the terminal's cursor goes when copy mode is shown in r.
+func (c copyMode) cursor(r layout.Rect) (x, y int) {
+	return r.X + min(c.cur.x, r.W-1), r.Y + c.cur.y - c.top
 }

@@ -1,30 +1,101 @@
 // Package tui is the bubbletea program: layout, focus, keybindings, prompts
 // and rendering of the host's screen frames. It never parses terminal output.
 //
-// Data model: a layout.Tree of pane ids (focus and zoom included) and, per
-// pane, a cell grid kept up to date from the host's screen frames, its
-// modes, its subscription and the PTY master dup the host passed. Only
-// Update changes the model; Cmds (conn.go) do host I/O and return messages.
-// The one exception is input: keys are encoded for the pane's modes and
-// handed to the pane's one input queue (inputqueue.go), which writes them
-// to its master from Update when it can at once, else from its drainer, so
-// they keep their order (never one Cmd per key) and reach the pane at once.
+// # Data model
 //
-// Goroutines: bubbletea's own; one watcher per open stream (mailbox.go),
-// which exits when its stream closes; one drainer per input queue, which
-// exits when the queue is closed; and the Cmds bubbletea runs. Frames
-// from the watchers coalesce in the mailbox, so a flood in one pane is one
-// Update and one render; nothing ticks while idle (a status message arms
-// one timer to fade it).
+// A layout.Tree of pane ids (focus and zoom included) and, per pane, a
+// cell grid kept up to date from the host's screen frames, its modes, its
+// subscription, the PTY master dup the host passed and its input queue.
+// Only Update changes the model; Cmds (conn.go) do host I/O and return
+// messages. The one exception is input: keys are encoded for the pane's
+// modes and handed to the pane's one input queue (inputqueue.go), which
+// writes them to its master from Update when it can at once, else from its
+// drainer, so they keep their order (never one Cmd per key) and reach the
+// pane at once.
 //
-// Files: model.go (state), update*.go (message handlers; update_events.go
-// keeps the event subscription open), actions.go and keymap.go (the
-// prefix keymap), prompt.go, copymode.go, mouse.go, input.go and
-// keyconv.go (key encoding), inputqueue.go (ordered delivery per pane),
-// render.go and view.go (drawing), layoutfile.go (layout.json), conn.go
-// and host.go (host I/O), theme.go, clipboard.go (copy, paste, clowder's
-// buffer), run.go, attach.go and attach_session.go (`clowder attach`).
+// # Components
 //
-// Boundaries: tui may import every package of ours but cmd. It is the only
-// package that imports bubbletea, lipgloss and bubbles.
+// The root Model composes three components in the style of bubbles, each
+// with its own model, Update and View and no access to the root: the
+// prompt (prompt.go), copy mode (copymode.go) and the help overlay
+// (helpoverlay.go). The root routes keys to the one that is active (help,
+// then a prompt, then the prefix keymap, then copy mode, else the focused
+// pane) and acts on the result message its Update returns (promptDoneMsg,
+// copyDoneMsg, copyFetchMsg, ...) within the same Update, not through a
+// Cmd: a key typed right after must find the result applied (the next
+// prompt open, the closed pane gone). The root's sides are prompts.go and
+// copying.go. Components are values: Update returns a new one.
+//
+// # Goroutines and loops (docs/adr/0002)
+//
+// Owner, what it may touch, and how it ends:
+//
+//   - The event loop (bubbletea's Program.Run, started by Run): the only
+//     goroutine that runs Update and so the only one that touches the
+//     Model. It ends on a tea.QuitMsg (detach, kill-all, a signal) or when
+//     Run's context ends.
+//   - The input loop (bubbletea's, started by Run): reads the terminal and
+//     decodes keys, mouse, pastes and focus into messages for the event
+//     loop. It ends with the program.
+//   - Cmds (bubbletea runs each on a goroutine of its own, a batch's Cmds
+//     each on their own, so they race): host calls (conn.go), clipboard
+//     tools, timers. Each reads only what Update copied into its closure,
+//     returns one message and never writes the model; host calls are
+//     bounded by callTimeout or killTimeout, clipboard tools by
+//     clipTimeout. One of them is the mailbox's wait, one at a time, which
+//     returns when the mailbox signals or is closed.
+//   - Host frames: one watcher per open stream (mailbox.watch, started by
+//     Update when a subscription is answered) files frames, events and the
+//     stream's end into the mailbox (mutex; frames merged per pane) and
+//     signals a capacity-1 channel; it never touches the model. It ends
+//     when its stream's channel closes: Update closes a pane's stream when
+//     it subscribes again or the pane leaves, Model.Close closes them all
+//     once the program has ended, and the host may end one (a subscriber
+//     that fell behind, a lost connection).
+//   - Input queues: one drainer per pane queue (inputqueue.go, started by
+//     newInputQueue from Update, for a pane or a spawn in flight) delivers
+//     what Update could not write at once, in order, to the master or
+//     through the host. The queue is shared under its mutex; Update's own
+//     write and the drainer's never overlap. It ends when its queue is
+//     closed: by Update when the pane leaves or is replaced (or a spawn's
+//     queue is merged into one the pane already had), by Model.Close once
+//     the program has ended; a write under way ends within drainDeadline.
+//   - Drawing: terminal.loop (terminal.go, started by openTerminal in Run)
+//     draws the newest frame Update handed over (terminal.show, capacity
+//     1, newest wins) and the terminal commands queued between frames,
+//     then hands the canvas back for reuse; it never sees the model. Run
+//     ends it with terminal.close after the program ends, and waits for it.
+//   - Signals: terminal.followSize (SIGWINCH, as a WindowSizeMsg) and
+//     forwardSignals (SIGHUP, SIGTERM, SIGINT, as signalMsg) send to the
+//     program; Run starts them and closes their done channel when it
+//     returns.
+//   - The host connection's reader belongs to the client (Host); Run
+//     closes the Host when it returns, which ends it.
+//
+// Frames from the watchers coalesce in the mailbox, so a flood in one pane
+// is one Update and one render; nothing ticks while idle (a status message
+// arms one timer to fade it, a repeatable action one to end its window).
+// `clowder attach` (attach.go) is a separate, smaller loop: see its file
+// comment.
+//
+// Tests run Cmds in two modes (harness_test.go): in order on the test's
+// goroutine, and concurrently, each Cmd on a goroutine of its own with
+// their messages fed back to Update on one goroutine, as bubbletea does.
+//
+// # Files
+//
+// model.go (state), update*.go (message handlers; update_events.go keeps
+// the event subscription open), actions.go and keymap.go (the prefix
+// keymap), prompt.go and prompts.go, copymode.go and copying.go,
+// helpoverlay.go, mouse.go, input.go and keyconv.go (key encoding),
+// inputqueue.go (ordered delivery per pane), mailbox.go, render.go and
+// view.go (drawing), terminal.go (the outer terminal), layoutfile.go
+// (layout.json), conn.go and host.go (host I/O), theme.go, clipboard.go
+// (copy, paste, clowder's buffer), run.go, attach.go and
+// attach_session.go (`clowder attach`).
+//
+// # Boundaries
+//
+// tui may import every package of ours but cmd. It is the only package
+// that imports bubbletea, lipgloss and bubbles.
 package tui

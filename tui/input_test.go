@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,83 +11,6 @@ import (
 
 	"clowder/supervisor"
 )
-
-// program runs a model as bubbletea does: Update on one goroutine (the
-// test's), every Cmd on a goroutine of its own, a batch's Cmds each on
-// their own, so Cmds race exactly as they do in the real program.
-type program struct {
-	t    *testing.T
-	m    *Model
-	msgs chan tea.Msg
-	wg   sync.WaitGroup
-	quit bool // a tea.QuitMsg came: the program ended, nothing more is delivered
-}
-
-func newProgram(t *testing.T, m *Model) *program {
-	return &program{t: t, m: m, msgs: make(chan tea.Msg, 1024)}
-}
-
-// start runs cmd on its own goroutine; its message comes back to update.
-func (p *program) start(cmd tea.Cmd) {
-	if cmd == nil {
-		return
-	}
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		switch msg := cmd().(type) {
-		case nil:
-		case tea.BatchMsg:
-			for _, c := range msg {
-				p.start(c)
-			}
-		case tea.QuitMsg:
-			p.msgs <- msg
-		default:
-			if !isTeaInternal(msg) { // bubbletea's own (clipboard reads, etc.) stay there
-				p.msgs <- msg
-			}
-		}
-	}()
-}
-
-// update feeds msg to Update and starts what it returns; after a
-// tea.QuitMsg, as in bubbletea, nothing more.
-func (p *program) update(msg tea.Msg) {
-	if _, ok := msg.(tea.QuitMsg); ok || p.quit {
-		if !p.quit {
-			p.m.saver.close() // as Run does once bubbletea returns; then the process ends
-		}
-		p.quit = true
-		return
-	}
-	_, cmd := p.m.Update(msg)
-	p.start(cmd)
-}
-
-// settle feeds messages to Update until no Cmd runs and none is queued.
-func (p *program) settle() {
-	p.t.Helper()
-	idle := make(chan struct{})
-	go func() { p.wg.Wait(); close(idle) }()
-	deadline := time.After(30 * time.Second)
-	for {
-		select {
-		case msg := <-p.msgs:
-			if msg != nil {
-				p.update(msg)
-			}
-		case <-idle:
-			if len(p.msgs) == 0 {
-				return
-			}
-			idle = make(chan struct{})
-			go func() { p.wg.Wait(); close(idle) }()
-		case <-deadline:
-			p.t.Fatal("commands did not settle")
-		}
-	}
-}
 
 // typed is n distinct-looking printable bytes, so a reordering shows.
 func typed(n int) string {

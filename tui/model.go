@@ -10,7 +10,6 @@ import (
 	"os"
 	"time"
 
-	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -60,7 +59,7 @@ type Model struct {
 	host  Host
 	km    KeyMap
 	theme Theme
-	help  help.Model
+	help  helpOverlay // the help overlay component
 	mail  *mailbox
 	saver *layoutSaver
 
@@ -70,10 +69,10 @@ type Model struct {
 	height int
 
 	mode      inputMode
-	repeatSeq int // identifies the current repeat window
-	presetIdx int // the preset next-preset applied last
-	overlay   overlay
-	prompt    *prompt
+	repeatSeq int                          // identifies the current repeat window
+	presetIdx int                          // the preset next-preset applied last
+	prompt    *prompt                      // the open prompt component, or nil
+	answer    func(*Model, string) tea.Cmd // what the open prompt's answer is for
 	copy      *copyMode
 	drag      *dragState
 
@@ -116,25 +115,6 @@ type Model struct {
 	view    tea.View
 }
 
-// overlay is what covers the panes.
-type overlay uint8
-
-const (
-	overlayNone overlay = iota
-	overlayHelp
-	overlayPrompt
-)
-
-var overlayNames = [...]string{"none", "help", "prompt"}
-
-// String names the overlay.
-func (o overlay) String() string {
-	if int(o) < len(overlayNames) {
-		return overlayNames[o]
-	}
-	return "overlay(?)"
-}
-
 // New builds the model. It fails on a bad keymap or theme in the config.
 func New(opts Options) (*Model, error) {
 	if opts.Config.TUI.Prefix == "" {
@@ -158,10 +138,9 @@ func New(opts Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{opts: opts, host: opts.Host, km: km, theme: theme, help: newHelp(theme),
+	m := &Model{opts: opts, host: opts.Host, km: km, theme: theme, help: newHelpOverlay(km, theme),
 		mail: newMailbox(), saver: &layoutSaver{path: layoutPath(opts.Paths)},
 		tree: &layout.Tree{}, panes: map[string]*pane{}, dirty: true, after: tick}
-	m.help.ShowAll = true
 	return m, nil
 }
 

@@ -22,7 +22,7 @@ type dragState struct{ border layout.Border }
 
 // onMouse routes a mouse event.
 func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
-	if m.overlay != overlayNone {
+	if m.help.shown || m.prompt != nil {
 		return nil
 	}
 	ev := msg.Mouse()
@@ -99,13 +99,11 @@ func (m *Model) mouseWheel(ev tea.Mouse) tea.Cmd {
 		cmd = m.focus(id)
 		cmd = tea.Batch(cmd, m.startCopy(p))
 	}
-	m.dirty = true
+	lines := wheelLines
 	if up {
-		m.copy.scroll(-wheelLines)
-	} else if m.copy.scroll(wheelLines) && m.copy.anchor == nil && !m.copy.loading {
-		m.copy = nil // scrolled back to the bottom: leave copy mode, as tmux does
+		lines = -wheelLines
 	}
-	return cmd
+	return tea.Batch(cmd, m.toCopy(copyScrollMsg{lines: lines})) // at the bottom copy mode ends, as in tmux
 }
 
 // passMouse encodes ev for pane id, relative to its rectangle, if the pane

@@ -1,21 +1,23 @@
 package tui
 
-// This file is the one-line prompt over the status bar: yes/no
-// confirmations and text questions (new agent, rename, send-keys). A prompt
-// holds what to do with the answer as a function of the model, which
-// Update calls.
+// This file is the prompt component: the one-line question over the
+// status bar, a yes/no confirmation or a line of text. Like a bubbles
+// component it has its own model, Update and View, and knows nothing of
+// the root Model: what to do with the answer stays with the root
+// (prompts.go), which hands keys to Update and acts on the promptDoneMsg
+// that ends the prompt.
+//
+// The text is edited by grapheme cluster (an emoji with a skin-tone
+// modifier is one step of the cursor), and View places the cursor by
+// display width, the width putText draws with, so it lines up after wide
+// characters.
 
 import (
-	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-
-	"clowder/layout"
-	"clowder/panes"
-	"clowder/persist"
+	"github.com/rivo/uniseg"
 )
 
 // promptKind is what a prompt asks for.
@@ -36,193 +38,103 @@ func (k promptKind) String() string {
 	return fmt.Sprintf("promptKind(%d)", uint8(k))
 }
 
-// prompt is an open question.
+// prompt is an open question. The zero value is not useful: build one
+// with newConfirm or newAsk.
 type prompt struct {
-	kind     promptKind
-	label    string
-	input    []rune
-	pos      int
-	onYes    func(*Model) tea.Cmd
-	onSubmit func(*Model, string) tea.Cmd
+	kind  promptKind
+	label string
+	text  string // the answer so far
+	pos   int    // the cursor: a byte offset into text, on a grapheme boundary
 }
 
-// confirm asks a yes/no question.
-func (m *Model) confirm(label string, yes func(*Model) tea.Cmd) tea.Cmd {
-	m.prompt = &prompt{kind: promptConfirm, label: label, onYes: yes}
-	m.overlay, m.dirty = overlayPrompt, true
-	return nil
+// promptDoneMsg ends a prompt: ok is true for a yes or a submitted line
+// (answer, trimmed), false for a no or a cancel. The root receives it from
+// Update in the same key press, not through a Cmd, so a key typed right
+// after finds the prompt closed (or the next one open).
+type promptDoneMsg struct {
+	answer string
+	ok     bool
 }
 
-// ask asks for a line of text, starting with initial.
-func (m *Model) ask(label, initial string, submit func(*Model, string) tea.Cmd) tea.Cmd {
-	in := []rune(initial)
-	m.prompt = &prompt{kind: promptText, label: label, input: in, pos: len(in), onSubmit: submit}
-	m.overlay, m.dirty = overlayPrompt, true
-	return nil
+// newConfirm is a yes/no question.
+func newConfirm(label string) prompt { return prompt{kind: promptConfirm, label: label} }
+
+// newAsk asks for a line of text, starting with initial, the cursor at its end.
+func newAsk(label, initial string) prompt {
+	return prompt{kind: promptText, label: label, text: initial, pos: len(initial)}
 }
 
-// closePrompt removes the prompt.
-func (m *Model) closePrompt() {
-	m.prompt, m.overlay, m.dirty = nil, overlayNone, true
-}
-
-// promptKey edits or answers the prompt.
-func (m *Model) promptKey(k tea.KeyPressMsg) tea.Cmd {
-	p := m.prompt
-	m.dirty = true
+// Update handles a key press and returns the prompt as it now is and, when
+// the key ended it, a promptDoneMsg (else nil). Other messages change nothing.
+func (p prompt) Update(msg tea.Msg) (prompt, tea.Msg) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return p, nil
+	}
 	if p.kind == promptConfirm {
-		m.closePrompt()
-		if s := k.String(); s == "y" || s == "Y" {
-			return p.onYes(m)
-		}
-		return nil
+		s := k.String()
+		return p, promptDoneMsg{answer: s, ok: s == "y" || s == "Y"}
 	}
 	switch k.String() {
 	case "enter":
-		m.closePrompt()
-		return p.onSubmit(m, strings.TrimSpace(string(p.input)))
+		return p, promptDoneMsg{answer: strings.TrimSpace(p.text), ok: true}
 	case "esc", "ctrl+c", "ctrl+g":
-		m.closePrompt()
-	default:
-		p.edit(k)
+		return p, promptDoneMsg{}
 	}
-	return nil
+	return p.edit(k), nil
 }
 
 // edit applies an editing key to the input line.
-func (p *prompt) edit(k tea.KeyPressMsg) {
+func (p prompt) edit(k tea.KeyPressMsg) prompt {
 	switch k.String() {
 	case "backspace", "ctrl+h":
-		if p.pos > 0 {
-			p.input = slices.Delete(p.input, p.pos-1, p.pos)
-			p.pos--
-		}
+		n := lastCluster(p.text[:p.pos])
+		p.text, p.pos = p.text[:p.pos-n]+p.text[p.pos:], p.pos-n
 	case "delete", "ctrl+d":
-		if p.pos < len(p.input) {
-			p.input = slices.Delete(p.input, p.pos, p.pos+1)
-		}
+		n := firstCluster(p.text[p.pos:])
+		p.text = p.text[:p.pos] + p.text[p.pos+n:]
 	case "left", "ctrl+b":
-		p.pos = max(p.pos-1, 0)
+		p.pos -= lastCluster(p.text[:p.pos])
 	case "right", "ctrl+f":
-		p.pos = min(p.pos+1, len(p.input))
+		p.pos += firstCluster(p.text[p.pos:])
 	case "home", "ctrl+a":
 		p.pos = 0
 	case "end", "ctrl+e":
-		p.pos = len(p.input)
+		p.pos = len(p.text)
 	case "ctrl+u":
-		p.input, p.pos = p.input[p.pos:], 0
+		p.text, p.pos = p.text[p.pos:], 0
 	default:
 		if t := k.Key().Text; t != "" {
-			r := []rune(t)
-			p.input = slices.Insert(p.input, p.pos, r...)
-			p.pos += len(r)
+			p.text = p.text[:p.pos] + t + p.text[p.pos:]
+			p.pos += len(t)
 		}
 	}
+	return p
 }
 
-// line is the prompt as shown: label, input, and where the cursor is.
-func (p *prompt) line() (string, int) {
-	text := p.label + " "
+// firstCluster is the length in bytes of s's first grapheme cluster (0 for "").
+func firstCluster(s string) int {
+	g, _, _, _ := uniseg.FirstGraphemeClusterInString(s, -1)
+	return len(g)
+}
+
+// lastCluster is the length in bytes of s's last grapheme cluster (0 for "").
+func lastCluster(s string) int {
+	n, state := 0, -1
+	for s != "" {
+		var g string
+		g, s, _, state = uniseg.FirstGraphemeClusterInString(s, state)
+		n = len(g)
+	}
+	return n
+}
+
+// View is the prompt as shown, label and input, and the cursor's column
+// in it: the display width of what is left of the cursor.
+func (p prompt) View() (line string, cursor int) {
+	line = p.label + " "
 	if p.kind == promptConfirm {
-		return text, len([]rune(text))
+		return line, uniseg.StringWidth(line)
 	}
-	return text + string(p.input), len([]rune(text)) + p.pos
-}
-
-// agentDraft collects the new-agent answers across its three questions.
-type agentDraft struct {
-	adapter, name string
-	target        string
-	axis          layout.Axis
-}
-
-// openAgentPrompt asks for the adapter, then a name, then (with a name)
-// whether to make a worktree.
-func (m *Model) openAgentPrompt() tea.Cmd {
-	_, axis := m.splitAxisOfFocus()
-	d := agentDraft{target: m.tree.Focus(), axis: axis}
-	var agents []string
-	for _, n := range m.opts.Adapters.Names() {
-		if ad, err := m.opts.Adapters.Get(n); err == nil && ad.Kind == persist.KindAgent {
-			agents = append(agents, n)
-		}
-	}
-	label := fmt.Sprintf("new agent (%s):", strings.Join(agents, ", "))
-	return m.ask(label, m.opts.Config.TUI.DefaultAdapter, func(m *Model, s string) tea.Cmd {
-		ad, err := m.opts.Adapters.Get(s)
-		if err != nil || ad.Kind != persist.KindAgent {
-			m.setStatus(fmt.Sprintf("%q is not an agent adapter; want one of %s", s, strings.Join(agents, ", ")), true)
-			return nil
-		}
-		d.adapter = ad.Name
-		return m.askAgentName(d)
-	})
-}
-
-// askAgentName is the new-agent name question.
-func (m *Model) askAgentName(d agentDraft) tea.Cmd {
-	return m.ask("name (optional):", "", func(m *Model, s string) tea.Cmd {
-		if s != "" {
-			if err := panes.ValidateName(s); err != nil {
-				m.setStatus(err.Error(), true)
-				return nil
-			}
-		}
-		d.name = s
-		if s == "" {
-			return m.spawnAgent(d, false)
-		}
-		return m.confirm("in a new git worktree (branch clowder/"+s+")? y/n", func(m *Model) tea.Cmd {
-			return m.spawnAgent(d, true)
-		})
-	})
-}
-
-// spawnAgent starts the drafted agent beside the pane focused when asked.
-func (m *Model) spawnAgent(d agentDraft, worktree bool) tea.Cmd {
-	dir := m.opts.Cwd
-	if p := m.panes[d.target]; p != nil && p.meta.Cwd != "" {
-		dir = p.meta.Cwd
-	}
-	s := spawnSpec{kind: persist.KindAgent, adapter: d.adapter, cwd: dir, name: d.name, worktree: worktree}
-	return m.spawn(s, placement{target: d.target, axis: d.axis, side: layout.After})
-}
-
-// openRename asks for the focused pane's label. The host has no rename
-// message yet, so the label is the TUI's, kept in layout.json.
-func (m *Model) openRename() tea.Cmd {
-	p := m.focused()
-	if p == nil {
-		return nil
-	}
-	id := p.id
-	return m.ask("rename pane:", p.name(), func(m *Model, s string) tea.Cmd {
-		if q := m.panes[id]; q != nil {
-			q.meta.Label = s
-			m.dirty = true
-		}
-		rename := m.callCmd("rename", callTimeout, func(ctx context.Context, h Host) error { return h.Rename(ctx, id, s) })
-		return tea.Batch(m.saveCmd(), rename)
-	})
-}
-
-// openSendKeys asks for tmux key names and sends them to the focused pane.
-func (m *Model) openSendKeys() tea.Cmd {
-	p := m.focused()
-	if p == nil {
-		return nil
-	}
-	id := p.id
-	return m.ask("send keys (e.g. C-c Enter):", "", func(m *Model, s string) tea.Cmd {
-		keys, err := panes.ParseKeys(strings.Fields(s))
-		q := m.panes[id]
-		if err != nil || q == nil {
-			if err != nil {
-				m.setStatus(err.Error(), true)
-			}
-			return nil
-		}
-		m.sendBytes(q, panes.EncodeKeys(keys, vtModes(q.scr.modes), m.encodeOptions(q)))
-		return nil
-	})
+	return line + p.text, uniseg.StringWidth(line + p.text[:p.pos])
 }

@@ -97,20 +97,3 @@ func (r *realHost) model() (*Model, *supervisor.Client) {
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	return m, c
 }
-
-// until feeds messages to Update (Cmds running concurrently, as in
-// bubbletea) until cond holds, failing after a generous deadline.
-func (p *program) until(what string, cond func() bool) {
-	p.t.Helper()
-	deadline := time.After(30 * time.Second)
-	for !cond() {
-		select {
-		case msg := <-p.msgs:
-			if msg != nil {
-				p.update(msg)
-			}
-		case <-deadline:
-			p.t.Fatalf("%s: not within 30s", what)
-		}
-	}
-}

@@ -1,7 +1,7 @@
 package tui
 
 // This file paints the panes: each pane's cells from its screen grid (or
-// copy mode's lines) into its rectangle, the border lines between panes
+// copy mode's View, copymode.go) into its rectangle, the border lines between panes
 // with box-drawing junctions, and each pane's title on the line above it.
 // All coordinates are absolute cells of the window; row 0 is the top line
 // (the titles of the top panes), the last row the status bar.
@@ -78,7 +78,7 @@ func paintCells(cv *lipgloss.Canvas, x0, y, w int, cells []supervisor.FrameCell,
 // paintPane paints pane p into r: its screen, or copy mode's view of it.
 func (m *Model) paintPane(cv *lipgloss.Canvas, p *pane, r layout.Rect) {
 	if c := m.copy; c != nil && c.pane == p.id {
-		m.paintCopy(cv, c, r)
+		c.View(cv, r, m.theme)
 		return
 	}
 	for y := 0; y < r.H; y++ {
@@ -106,43 +106,6 @@ func (m *Model) paintGone(cv *lipgloss.Canvas, p *pane, r layout.Rect) {
 	msg += " — " + m.km.Prefix.Help().Key + " " + firstKey(m.km.Bindings[ActRespawn].Help().Key) + " respawns "
 	style := uv.Style{Fg: m.theme.ExitedText, Attrs: uv.AttrReverse}
 	putText(cv, r.X, r.Y+r.H-1, r.W, msg, style)
-}
-
-// paintCopy paints copy mode's lines with matches and selection marked.
-func (m *Model) paintCopy(cv *lipgloss.Canvas, c *copyMode, r layout.Rect) {
-	c.w, c.h = max(r.W, 1), max(r.H, 1)
-	for y := 0; y < r.H; y++ {
-		ly := c.top + y
-		var row []supervisor.FrameCell
-		if ly < len(c.lines) {
-			row = c.lines[ly].cells
-		}
-		marks := matchMask(c, ly, len(row))
-		paintCells(cv, r.X, r.Y+y, r.W, row, func(x int, s *uv.Style) {
-			switch {
-			case c.selected(x, ly):
-				s.Fg, s.Bg, s.Attrs = m.theme.CopySelectFg, m.theme.CopySelectBg, 0
-			case x < len(marks) && marks[x]:
-				s.Fg, s.Bg, s.Attrs = m.theme.CopyMatchFg, m.theme.CopyMatchBg, 0
-			}
-		})
-	}
-}
-
-// matchMask marks the cells of line y that are inside a search match.
-func matchMask(c *copyMode, y, n int) []bool {
-	cols := c.matches(y)
-	if len(cols) == 0 {
-		return nil
-	}
-	mask := make([]bool, n)
-	width := uniseg.StringWidth(c.search)
-	for _, x := range cols {
-		for i := x; i < x+width && i < n; i++ {
-			mask[i] = true
-		}
-	}
-	return mask
 }
 
 // putText writes s at (x, y), at most w cells, and returns the cells used.

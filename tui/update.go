@@ -14,6 +14,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(cmd, t)
 	}
 	if m.dirty {
+		m.sizeCopy() // copy mode pages by the size its pane is drawn at
 		m.view = m.render()
 		m.dirty = false
 		if m.draw != nil {

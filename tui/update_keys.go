@@ -1,8 +1,8 @@
 package tui
 
-// This file routes key presses: an overlay (help, prompt) takes them
-// first; then the prefix state machine; then copy mode; everything else
-// goes to the focused pane, encoded for its modes.
+// This file routes key presses: an overlay component (help, prompt) takes
+// them first; then the prefix state machine; then the copy-mode component;
+// everything else goes to the focused pane, encoded for its modes.
 
 import (
 	"time"
@@ -20,11 +20,10 @@ type repeatEndMsg struct{ seq int }
 
 // onKey routes one key press.
 func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
-	switch m.overlay {
-	case overlayHelp:
-		m.overlay, m.dirty = overlayNone, true
-		return nil
-	case overlayPrompt:
+	if m.help.shown {
+		return m.helpKey(k)
+	}
+	if m.prompt != nil {
 		return m.promptKey(k)
 	}
 	switch m.mode {
@@ -41,9 +40,19 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if m.copy != nil {
-		return m.copyKey(k)
+		return m.toCopy(k)
 	}
 	return m.sendKey(k)
+}
+
+// helpKey hands a key to the help overlay, which any key closes.
+func (m *Model) helpKey(k tea.KeyPressMsg) tea.Cmd {
+	var out tea.Msg
+	m.help, out = m.help.Update(k)
+	if _, closed := out.(helpClosedMsg); closed {
+		m.dirty = true
+	}
+	return nil
 }
 
 // prefixKey handles the key after the prefix: the prefix again sends it to

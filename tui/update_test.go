@@ -431,17 +431,39 @@ func TestWheelPassesThroughWhenPaneAskedForMouse(t *testing.T) {
 }
 
 func TestWheelScrollsIntoCopyMode(t *testing.T) {
-	m, h := twoPanes(t)
-	h.history = historyRows(100, 50)
-	frame(t, m, "p1", 39, 22, supervisor.FrameModes{}, "$")
-	_, cmd := m.Update(tea.MouseWheelMsg{X: 2, Y: 3, Button: tea.MouseWheelUp})
-	settle(t, m, cmd)
-	if m.copy == nil || m.copy.pane != "p1" || m.copy.history != 50 {
-		t.Fatalf("copy mode: %+v", m.copy)
-	}
-	if m.copy.top != 50-wheelLines {
-		t.Errorf("top %d, want %d", m.copy.top, 50-wheelLines)
-	}
+	bothModes(t, func(t *testing.T, mode cmdMode) {
+		m, h := twoPanes(t)
+		h.history = historyRows(100, 50)
+		frame(t, m, "p1", 39, 22, supervisor.FrameModes{}, "$")
+		d := newDriver(t, m, mode)
+		d.send(tea.MouseWheelMsg{X: 2, Y: 3, Button: tea.MouseWheelUp})
+		d.settle()
+		if m.copy == nil || m.copy.pane != "p1" || m.copy.history != 50 {
+			t.Fatalf("copy mode: %+v", m.copy)
+		}
+		if m.copy.top != 50-wheelLines {
+			t.Errorf("top %d, want %d", m.copy.top, 50-wheelLines)
+		}
+	})
+}
+
+// TestWheelScrollsBeforeHistoryArrivesAreKept: wheel steps that come
+// while the first page of history is on its way (concurrently, before or
+// after it lands) all count once it is there.
+func TestWheelScrollsBeforeHistoryArrivesAreKept(t *testing.T) {
+	bothModes(t, func(t *testing.T, mode cmdMode) {
+		m, h := twoPanes(t)
+		h.history = historyRows(100, 50)
+		frame(t, m, "p1", 39, 22, supervisor.FrameModes{}, "$")
+		d := newDriver(t, m, mode)
+		for range 3 {
+			d.send(tea.MouseWheelMsg{X: 2, Y: 3, Button: tea.MouseWheelUp})
+		}
+		d.settle()
+		if m.copy == nil || m.copy.history != 50 || m.copy.top != 50-3*wheelLines {
+			t.Fatalf("copy mode after three wheel steps up: %+v, want top %d", m.copy, 50-3*wheelLines)
+		}
+	})
 }
 
 // historyRows is a page of n lines "line N" ending at absolute line end.
@@ -462,31 +484,36 @@ func itoa3(i int) string {
 }
 
 func TestCopyModeSearchesSelectsAndCopies(t *testing.T) {
-	m, h := twoPanes(t)
-	h.history = historyRows(100, 50)
-	_ = m.tree.SetFocus("p1")
-	frame(t, m, "p1", 39, 22, supervisor.FrameModes{}, "$ echo done")
-	prefix(t, m)
-	typeText(t, m, "[")
-	if m.copy == nil || len(m.copy.lines) != 72 {
-		t.Fatalf("copy mode lines: %+v", m.copy)
-	}
-	typeText(t, m, "?")
-	typeText(t, m, "line 060")
-	press(t, m, tea.Key{Code: tea.KeyEnter})
-	if m.copy.cur != (textPos{y: 10, x: 0}) {
-		t.Fatalf("search back: cursor %+v, want line 10", m.copy.cur)
-	}
-	if !strings.Contains(stripped(m), "line 060") {
-		t.Error("match not shown")
-	}
-	typeText(t, m, "v")
-	typeText(t, m, "j$")
-	typeText(t, m, "y")
-	clip := m.opts.Clipboard.(*fakeClipboard)
-	if m.copy != nil || len(clip.copied) != 1 || clip.copied[0] != "line 060\nline 061" {
-		t.Errorf("copied %q (copy mode %v)", clip.copied, m.copy != nil)
-	}
+	bothModes(t, func(t *testing.T, mode cmdMode) {
+		m, h := twoPanes(t)
+		h.history = historyRows(100, 50)
+		_ = m.tree.SetFocus("p1")
+		frame(t, m, "p1", 39, 22, supervisor.FrameModes{}, "$ echo done")
+		d := newDriver(t, m, mode)
+		d.prefix()
+		d.typeText("[")
+		d.settle() // the history is in: what follows is typed ahead of every Cmd
+		if m.copy == nil || len(m.copy.lines) != 72 {
+			t.Fatalf("copy mode lines: %+v", m.copy)
+		}
+		d.typeText("?")
+		d.typeText("line 060")
+		d.press(tea.Key{Code: tea.KeyEnter})
+		if m.copy.cur != (textPos{y: 10, x: 0}) {
+			t.Fatalf("search back: cursor %+v, want line 10", m.copy.cur)
+		}
+		if !strings.Contains(stripped(m), "line 060") {
+			t.Error("match not shown")
+		}
+		d.typeText("v")
+		d.typeText("j$")
+		d.typeText("y")
+		d.settle()
+		clip := m.opts.Clipboard.(*fakeClipboard)
+		if m.copy != nil || len(clip.copied) != 1 || clip.copied[0] != "line 060\nline 061" {
+			t.Errorf("copied %q (copy mode %v)", clip.copied, m.copy != nil)
+		}
+	})
 }
 
 func TestMergeFramesKeepsNewestRows(t *testing.T) {

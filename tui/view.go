@@ -1,7 +1,7 @@
 package tui
 
 // This file builds the view: panes and borders (render.go), the status bar
-// (or the prompt in its place), the help overlay, and where the terminal's
+// (or the prompt in its place), the help overlay (helpoverlay.go), and where the terminal's
 // cursor goes. Update calls render when the model changed; View returns
 // the result.
 
@@ -9,8 +9,6 @@ import (
 	"image/color"
 	"strings"
 
-	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	uv "github.com/charmbracelet/ultraviolet"
@@ -22,15 +20,6 @@ import (
 
 // rgb is a truecolor value.
 func rgb(r, g, b uint8) color.Color { return ansi.RGBColor{R: r, G: g, B: b} }
-
-// newHelp is the help model styled with the theme.
-func newHelp(t Theme) help.Model {
-	h := help.New()
-	h.Styles.FullKey = lipgloss.NewStyle().Foreground(t.BorderFocus).Bold(true)
-	h.Styles.FullDesc = lipgloss.NewStyle().Foreground(t.OverlayFg)
-	h.Styles.FullSeparator = lipgloss.NewStyle()
-	return h
-}
 
 // render builds the whole view.
 func (m *Model) render() tea.View {
@@ -49,8 +38,8 @@ func (m *Model) render() tea.View {
 	m.paintTitles(cv, geo)
 	m.paintEmpty(cv, geo)
 	m.paintStatus(cv)
-	if m.overlay == overlayHelp {
-		m.paintHelp(cv)
+	if m.help.shown {
+		m.help.View(cv)
 	}
 	if m.draw != nil {
 		m.canvas = cv // the terminal copies its cells: no string to build and parse again
@@ -98,7 +87,7 @@ func (m *Model) paintStatus(cv *lipgloss.Canvas) {
 		cv.SetCell(x, y, &uv.Cell{Content: " ", Width: 1, Style: base})
 	}
 	if m.prompt != nil {
-		text, _ := m.prompt.line()
+		text, _ := m.prompt.View()
 		putText(cv, 0, y, m.width, " "+text, uv.Style{Fg: m.theme.OverlayFg, Bg: m.theme.OverlayBg, Attrs: uv.AttrBold})
 		return
 	}
@@ -148,47 +137,14 @@ func (m *Model) needsInput() []string {
 	return names
 }
 
-// paintHelp draws the keymap in a box over the middle of the screen.
-func (m *Model) paintHelp(cv *lipgloss.Canvas) {
-	title := lipgloss.NewStyle().Bold(true).Foreground(m.theme.TitleFocus).
-		Render("clowder keys: press " + m.km.Prefix.Help().Key + ", then a key below (any key closes)")
-	body := lipgloss.JoinVertical(lipgloss.Left, title, "", m.helpColumns(m.width-6))
-	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(m.theme.OverlayBorder).
-		Padding(0, 1).Render(body)
-	x := max((m.width-lipgloss.Width(box))/2, 0)
-	y := max((m.height-lipgloss.Height(box))/2, 0)
-	uv.NewStyledString(box).Draw(cv, uv.Rect(x, y, lipgloss.Width(box), lipgloss.Height(box)))
-}
-
-// helpColumns lays the keymap's columns side by side, in as many rows of
-// columns as the width needs.
-func (m *Model) helpColumns(width int) string {
-	groups := m.km.FullHelp()
-	for per := len(groups); per > 1; per-- {
-		if out := m.helpRows(groups, per); lipgloss.Width(out) <= width {
-			return out
-		}
-	}
-	return m.helpRows(groups, 1)
-}
-
-// helpRows renders groups per columns to a row, rows separated by a blank line.
-func (m *Model) helpRows(groups [][]key.Binding, per int) string {
-	var rows []string
-	for i := 0; i < len(groups); i += per {
-		rows = append(rows, m.help.FullHelpView(groups[i:min(i+per, len(groups))]))
-	}
-	return strings.Join(rows, "\n\n")
-}
-
 // cursor places the terminal's cursor: in the prompt, at copy mode's
 // cursor, or at the focused pane's own cursor when it shows one.
 func (m *Model) cursor() *tea.Cursor {
 	if m.prompt != nil {
-		_, at := m.prompt.line()
+		_, at := m.prompt.View()
 		return tea.NewCursor(min(1+at, m.width-1), m.height-1)
 	}
-	if m.overlay == overlayHelp {
+	if m.help.shown {
 		return nil
 	}
 	p := m.focused()
@@ -197,7 +153,7 @@ func (m *Model) cursor() *tea.Cursor {
 		return nil
 	}
 	if c := m.copy; c != nil && c.pane == p.id {
-		return tea.NewCursor(r.X+min(c.cur.x, r.W-1), r.Y+c.cur.y-c.top)
+		return tea.NewCursor(c.cursor(r))
 	}
 	cur := p.scr.cursor
 	if !cur.Visible || p.state.gone() || int(cur.Y) >= r.H {

@@ -1,0 +1,151 @@
+package tui
+
+// This file is the root's side of the prompt component (prompt.go): the
+// questions the actions ask (new agent, rename, send-keys, and the
+// confirmations) and what is done with their answers. The root keeps the
+// answer's continuation, a function of the model that Update calls when
+// the prompt ends with an answer; the prompt itself never sees the model.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"clowder/layout"
+	"clowder/panes"
+	"clowder/persist"
+)
+
+// confirm asks a yes/no question; yes runs on a yes.
+func (m *Model) confirm(label string, yes func(*Model) tea.Cmd) tea.Cmd {
+	return m.openPrompt(newConfirm(label), func(m *Model, _ string) tea.Cmd { return yes(m) })
+}
+
+// ask asks for a line of text, starting with initial; submit gets the answer.
+func (m *Model) ask(label, initial string, submit func(*Model, string) tea.Cmd) tea.Cmd {
+	return m.openPrompt(newAsk(label, initial), submit)
+}
+
+// openPrompt shows p; then gets its answer if it is given.
+func (m *Model) openPrompt(p prompt, then func(*Model, string) tea.Cmd) tea.Cmd {
+	m.prompt, m.answer, m.dirty = &p, then, true
+	return nil
+}
+
+// promptKey hands a key to the open prompt. When that ends it, the prompt
+// closes and, on an answer, what it was for runs (which may open the next
+// prompt).
+func (m *Model) promptKey(k tea.KeyPressMsg) tea.Cmd {
+	p, out := m.prompt.Update(k)
+	m.prompt, m.dirty = &p, true
+	done, ended := out.(promptDoneMsg)
+	if !ended {
+		return nil
+	}
+	then := m.answer
+	m.prompt, m.answer = nil, nil
+	if !done.ok {
+		return nil
+	}
+	return then(m, done.answer)
+}
+
+// agentDraft collects the new-agent answers across its three questions.
+type agentDraft struct {
+	adapter, name string
+	target        string
+	axis          layout.Axis
+}
+
+// openAgentPrompt asks for the adapter, then a name, then (with a name)
+// whether to make a worktree.
+func (m *Model) openAgentPrompt() tea.Cmd {
+	_, axis := m.splitAxisOfFocus()
+	d := agentDraft{target: m.tree.Focus(), axis: axis}
+	var agents []string
+	for _, n := range m.opts.Adapters.Names() {
+		if ad, err := m.opts.Adapters.Get(n); err == nil && ad.Kind == persist.KindAgent {
+			agents = append(agents, n)
+		}
+	}
+	label := fmt.Sprintf("new agent (%s):", strings.Join(agents, ", "))
+	return m.ask(label, m.opts.Config.TUI.DefaultAdapter, func(m *Model, s string) tea.Cmd {
+		ad, err := m.opts.Adapters.Get(s)
+		if err != nil || ad.Kind != persist.KindAgent {
+			m.setStatus(fmt.Sprintf("%q is not an agent adapter; want one of %s", s, strings.Join(agents, ", ")), true)
+			return nil
+		}
+		d.adapter = ad.Name
+		return m.askAgentName(d)
+	})
+}
+
+// askAgentName is the new-agent name question.
+func (m *Model) askAgentName(d agentDraft) tea.Cmd {
+	return m.ask("name (optional):", "", func(m *Model, s string) tea.Cmd {
+		if s != "" {
+			if err := panes.ValidateName(s); err != nil {
+				m.setStatus(err.Error(), true)
+				return nil
+			}
+		}
+		d.name = s
+		if s == "" {
+			return m.spawnAgent(d, false)
+		}
+		return m.confirm("in a new git worktree (branch clowder/"+s+")? y/n", func(m *Model) tea.Cmd {
+			return m.spawnAgent(d, true)
+		})
+	})
+}
+
+// spawnAgent starts the drafted agent beside the pane focused when asked.
+func (m *Model) spawnAgent(d agentDraft, worktree bool) tea.Cmd {
+	dir := m.opts.Cwd
+	if p := m.panes[d.target]; p != nil && p.meta.Cwd != "" {
+		dir = p.meta.Cwd
+	}
+	s := spawnSpec{kind: persist.KindAgent, adapter: d.adapter, cwd: dir, name: d.name, worktree: worktree}
+	return m.spawn(s, placement{target: d.target, axis: d.axis, side: layout.After})
+}
+
+// openRename asks for the focused pane's label. The host has no rename
+// message yet, so the label is the TUI's, kept in layout.json.
+func (m *Model) openRename() tea.Cmd {
+	p := m.focused()
+	if p == nil {
+		return nil
+	}
+	id := p.id
+	return m.ask("rename pane:", p.name(), func(m *Model, s string) tea.Cmd {
+		if q := m.panes[id]; q != nil {
+			q.meta.Label = s
+			m.dirty = true
+		}
+		rename := m.callCmd("rename", callTimeout, func(ctx context.Context, h Host) error { return h.Rename(ctx, id, s) })
+		return tea.Batch(m.saveCmd(), rename)
+	})
+}
+
+// openSendKeys asks for tmux key names and sends them to the focused pane.
+func (m *Model) openSendKeys() tea.Cmd {
+	p := m.focused()
+	if p == nil {
+		return nil
+	}
+	id := p.id
+	return m.ask("send keys (e.g. C-c Enter):", "", func(m *Model, s string) tea.Cmd {
+		keys, err := panes.ParseKeys(strings.Fields(s))
+		q := m.panes[id]
+		if err != nil || q == nil {
+			if err != nil {
+				m.setStatus(err.Error(), true)
+			}
+			return nil
+		}
+		m.sendBytes(q, panes.EncodeKeys(keys, vtModes(q.scr.modes), m.encodeOptions(q)))
+		return nil
+	})
+}

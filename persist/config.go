@@ -22,10 +22,10 @@ type Config struct {
 	Host       HostConfig       `toml:"host"`
 	Supervisor SupervisorConfig `toml:"supervisor"`
 	TUI        TUIConfig        `toml:"tui"`
-	// Keys maps a TUI action name to a key string ("split-right" = "%").
+	// Keys maps a TUI action name to its keys (split-right = ["%", "|"]).
 	// It overrides entries of the TUI's own keymap, which owns the action
 	// names and rejects unknown ones.
-	Keys map[string]string `toml:"keys"`
+	Keys map[string]KeyList `toml:"keys"`
 	// Agents are the agent adapters by name ([agents.claude]). A table in
 	// the file overrides the named adapter field by field, or adds one.
 	Agents    map[string]AgentConfig `toml:"agents"`
@@ -95,7 +95,7 @@ func DefaultConfig() Config {
 			Cgroup:    CgroupAuto,
 		},
 		TUI:    TUIConfig{Prefix: DefaultPrefix, Theme: "default", DefaultAdapter: "claude"},
-		Keys:   map[string]string{},
+		Keys:   map[string]KeyList{},
 		Agents: defaultAgents(),
 	}
 }

@@ -74,7 +74,8 @@ func (c Config) checkAgents() error {
 	return errors.Join(errs...)
 }
 
-// checkKeys validates [keys]: every action needs a key.
+// checkKeys validates [keys]: every action needs at least one key, and
+// each item is one key.
 func (c Config) checkKeys() error {
 	actions := make([]string, 0, len(c.Keys))
 	for a := range c.Keys {
@@ -83,8 +84,8 @@ func (c Config) checkKeys() error {
 	sort.Strings(actions)
 	var errs []error
 	for _, action := range actions {
-		if c.Keys[action] == "" {
-			errs = append(errs, fmt.Errorf("keys.%s is empty", action))
+		if err := c.Keys[action].check(); err != nil {
+			errs = append(errs, fmt.Errorf("keys.%s %w", action, err))
 		}
 	}
 	return errors.Join(errs...)

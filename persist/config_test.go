@@ -30,7 +30,7 @@ func TestConfigDefaults(t *testing.T) {
 	if err := c.Validate(); err != nil {
 		t.Errorf("defaults do not validate: %v", err)
 	}
-	c.Keys["x"] = "y"
+	c.Keys["x"] = KeyList{"y"}
 	c.Agents["claude"] = AgentConfig{}
 	if d := DefaultConfig(); len(d.Keys) != 0 || len(d.Agents["claude"].Command) == 0 {
 		t.Error("DefaultConfig shares maps between calls")
@@ -99,7 +99,7 @@ base = "/w"
 		CgroupParent: "/sys/fs/cgroup/clowder", Timeout: Duration(2 * time.Hour), IdleTimeout: Duration(10 * time.Minute),
 	}
 	want.TUI = TUIConfig{Prefix: "C-q", Theme: "dark", DefaultAdapter: "mine"}
-	want.Keys = map[string]string{"split-right": "%", "zoom": "z"}
+	want.Keys = map[string]KeyList{"split-right": {"%"}, "zoom": {"z"}}
 	want.Agents["mine"] = AgentConfig{
 		Command: []string{"my-agent", "--fast"},
 		Resume:  []string{"my-agent", "--session", "{session}"},

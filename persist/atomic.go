@@ -42,15 +42,23 @@ func systemOps() fileOps {
 // WriteFile is not safe for concurrent writers of the same path; persist's
 // callers have a single writer per file.
 func WriteFile(path string, data []byte, perm fs.FileMode) error {
-	if err := writeAtomic(systemOps(), path, data, perm); err != nil {
+	if err := writeAtomic(systemOps(), path, data, perm, withBackup); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
 }
 
-// writeAtomic is WriteFile with injectable steps and errors that name the
-// step but not the path (the caller adds it once).
-func writeAtomic(ops fileOps, path string, data []byte, perm fs.FileMode) (err error) {
+// backupMode says whether a write keeps the file it replaces as .bak.
+type backupMode bool
+
+const (
+	withBackup    backupMode = true  // the replaced file becomes path.bak
+	withoutBackup backupMode = false // path.bak is left exactly as it is
+)
+
+// writeAtomic is WriteFile with injectable steps, a choice about .bak, and
+// errors that name the step but not the path (the caller adds it once).
+func writeAtomic(ops fileOps, path string, data []byte, perm fs.FileMode, bak backupMode) (err error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -66,8 +74,10 @@ func writeAtomic(ops fileOps, path string, data []byte, perm fs.FileMode) (err e
 	if err := fillTemp(ops, tmp, data, perm); err != nil {
 		return err
 	}
-	if err := keepBackup(ops, path); err != nil {
-		return err
+	if bak == withBackup {
+		if err := keepBackup(ops, path); err != nil {
+			return err
+		}
 	}
 	if err := ops.rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("rename temp file into place: %w", err)

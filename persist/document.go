@@ -98,10 +98,11 @@ func peekVersion(data []byte) (int, error) {
 	return *h.SchemaVersion, nil
 }
 
-// saveDocument stamps, validates and atomically writes doc to path. It
-// refuses to overwrite a file written by a newer schema, so running an
-// older clowder after a newer one cannot destroy the newer state.
-func saveDocument(kind docKind, path string, doc document) error {
+// saveDocument stamps, validates and atomically writes doc to path, keeping
+// the replaced file as .bak when bak says so. It refuses to overwrite a
+// file written by a newer schema, so running an older clowder after a
+// newer one cannot destroy the newer state.
+func saveDocument(kind docKind, path string, doc document, bak backupMode) error {
 	doc.setSchemaVersion(kind.version)
 	if err := doc.check(); err != nil {
 		return fmt.Errorf("save %s %s: %w", kind.what, path, err)
@@ -113,7 +114,7 @@ func saveDocument(kind docKind, path string, doc document) error {
 	if err != nil {
 		return fmt.Errorf("save %s %s: encode: %w", kind.what, path, err)
 	}
-	if err := writeAtomic(systemOps(), path, append(data, '\n'), 0o600); err != nil {
+	if err := writeAtomic(systemOps(), path, append(data, '\n'), 0o600, bak); err != nil {
 		return fmt.Errorf("save %s %s: %w", kind.what, path, err)
 	}
 	return nil

@@ -28,9 +28,10 @@ func (e *NewerSchemaError) Error() string {
 // not JSON, wrong types, no schema_version, inconsistent content). The file
 // has been moved to MovedTo, unless moving failed (then MoveErr says why and
 // the file is still at Path). The caller decides what to do next; persist
-// never replaces it with an empty document. Note that the next save keeps
-// the file it replaces as .bak, so a caller that wants to offer the Backup
-// must do so before saving twice.
+// never replaces it with an empty document. A normal save keeps the file it
+// replaces as .bak, so a caller that offers the Backup must save with
+// Registry.SavePreservingBackup from then on, or the copy it pointed at is
+// gone after its second save.
 type CorruptError struct {
 	What    string // "registry", "layout"
 	Path    string

@@ -50,5 +50,5 @@ func LoadLayout(path string) (json.RawMessage, error) {
 // SaveLayout writes the TUI's document to path atomically, keeping the
 // previous copy as path.bak. The document must be valid JSON.
 func SaveLayout(path string, layout json.RawMessage) error {
-	return saveDocument(layoutKind, path, &layoutDoc{Layout: layout})
+	return saveDocument(layoutKind, path, &layoutDoc{Layout: layout}, withBackup)
 }

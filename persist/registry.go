@@ -108,10 +108,23 @@ func LoadRegistry(path string) (*Registry, error) {
 // those are. It refuses an inconsistent registry (see check) and a path
 // that holds a newer schema.
 func (r *Registry) Save(path string) error {
+	return r.save(path, withBackup)
+}
+
+// SavePreservingBackup is Save without touching path.bak. A host that
+// started from a corrupt agents.json uses it for its whole life: the
+// CorruptError pointed the user at .bak as the last good copy, and that
+// copy must survive until a person restores it or starts afresh.
+func (r *Registry) SavePreservingBackup(path string) error {
+	return r.save(path, withoutBackup)
+}
+
+// save is Save with the choice about .bak.
+func (r *Registry) save(path string, bak backupMode) error {
 	if r.Panes == nil {
 		r.Panes = []PaneRecord{} // "panes": [] reads better than null
 	}
-	return saveDocument(registryKind, path, r)
+	return saveDocument(registryKind, path, r, bak)
 }
 
 // Get returns the record with the given id.

@@ -16,23 +16,58 @@ import (
 	"clowder/persist"
 )
 
-// loadRegistry reads agents.json into panes without processes. A corrupt
-// or newer file is reported (host status, log) and the host serves anyway.
+// loadRegistry reads agents.json into panes without processes. A file
+// that cannot be loaded is reported (host status, log) and the host serves
+// anyway, but never destroys what a person may still need: after a corrupt
+// file (moved aside) it leaves agents.json.bak, the last good copy, alone;
+// after any other failure (unreadable, refused, from a newer clowder) it
+// does not write agents.json at all.
 func (h *Host) loadRegistry() {
 	path := h.opts.Paths.AgentsFile()
 	reg, err := persist.LoadRegistry(path)
 	if err != nil {
-		h.regIssue = err.Error()
-		h.log.Printf("agents.json: %v", err)
-		var newer *persist.NewerSchemaError
-		if errors.As(err, &newer) {
-			h.regReadOnly = true // never overwrite what a newer clowder wrote
-		}
+		h.registryUnloaded(path, err)
 		return
 	}
 	for _, rec := range reg.Panes {
 		h.adoptRecord(rec)
 	}
+}
+
+// registryUnloaded decides how the host writes agents.json after loading
+// it failed with err, and says so in host status.
+func (h *Host) registryUnloaded(path string, err error) {
+	var corrupt *persist.CorruptError
+	switch {
+	case errors.As(err, &corrupt) && corrupt.MoveErr == nil && corrupt.Backup != "":
+		h.regKeepBak = true
+		h.regLoad = err.Error() + "; it is kept until you restore it: " + restoreCommand(corrupt.Backup, path) +
+			" (the panes started since are dropped from the list)"
+	case errors.As(err, &corrupt) && corrupt.MoveErr == nil:
+		h.regLoad = err.Error()
+	default:
+		h.regReadOnly = true
+		h.regLoad = err.Error() + "; this host is not saving agents.json, so new panes are not recorded; " +
+			"fix or move the file, then restart the host (clowder host stop)"
+	}
+	h.regIssue = h.regLoad
+	h.log.Printf("agents.json: %s", h.regLoad)
+}
+
+// restoreCommand is the shell command that puts the last good copy back.
+// The host must be stopped first: it would otherwise overwrite the copy
+// with its own list at its next save, and again when it stops.
+func restoreCommand(bak, path string) string {
+	return "clowder host stop && cp " + shellQuote(bak) + " " + shellQuote(path)
+}
+
+// shellQuote quotes s for a POSIX shell unless it needs no quoting.
+func shellQuote(s string) string {
+	const plain = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:,@%"
+	if s != "" && strings.IndexFunc(s, func(r rune) bool { return !strings.ContainsRune(plain, r) }) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // adoptRecord turns a recorded pane into a pane of this host.
@@ -77,12 +112,29 @@ func (h *Host) saveRegistry() {
 		reg.Panes = append(reg.Panes, p.record())
 	}
 	h.mu.Unlock()
-	if err := reg.Save(h.opts.Paths.AgentsFile()); err != nil {
-		h.log.Printf("save agents.json: %v", err)
-		h.mu.Lock()
-		h.regIssue = err.Error()
-		h.mu.Unlock()
+	save := reg.Save
+	if h.regKeepBak {
+		save = reg.SavePreservingBackup
 	}
+	err := save(h.opts.Paths.AgentsFile())
+	if err != nil {
+		h.log.Printf("save agents.json: %v", err)
+	}
+	h.mu.Lock()
+	h.regIssue = joinIssues(h.regLoad, err)
+	h.mu.Unlock()
+}
+
+// joinIssues is host status's registry line: the problem found at start,
+// if any, then the last save's error, if any.
+func joinIssues(load string, save error) string {
+	switch {
+	case save == nil:
+		return load
+	case load == "":
+		return save.Error()
+	}
+	return load + "; then: " + save.Error()
 }
 
 // record is a copy of the pane's durable record.

@@ -61,22 +61,83 @@ func liveHeap() uint64 {
 	return m.HeapAlloc
 }
 
-// Regression: every adopted record cost a full pane (an 8 MiB output ring
-// and two screens of cells), about 115 KB of memory each in use, so a
-// 200,000-record agents.json grew the host to 14.8 GB. A record whose
-// process is gone has no output; it must cost kilobytes.
-func TestAdoptedRecordCostsKilobytes(t *testing.T) {
-	const n, limit = 500, 8 << 10
-	if got := heapPerRecord(t, n); got > limit {
-		t.Fatalf("each adopted record keeps %d bytes of heap; want at most %d", got, limit)
+// saveGood writes recs to agents.json twice, so that agents.json.bak is a
+// good copy of them too.
+func saveGood(t *testing.T, path string, recs []persist.PaneRecord) {
+	t.Helper()
+	for range 2 {
+		if err := (&persist.Registry{Panes: recs}).Save(path); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
-func BenchmarkAdoptRecords(b *testing.B) {
-	for range b.N {
-		b.ReportMetric(float64(heapPerRecord(b, 1000)), "B/record")
+// Regression (issue 7 §4): after a corrupt agents.json the host said "the
+// last good copy is agents.json.bak", but its next saves replaced .bak
+// with the new, nearly empty registry, so following the advice lost every
+// record. A host that started from a corrupt file keeps .bak untouched
+// and says exactly how to restore it.
+func TestCorruptRegistryKeepsLastGoodCopyUntilRestored(t *testing.T) {
+	th := newTestHost(t)
+	path := th.paths.AgentsFile()
+	saveGood(t, path, exitedRecords(3))
+	if err := os.WriteFile(path, []byte(`{"schema_version": 1, "pan`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	th.serve(persist.DefaultConfig())
+	c := th.dial()
+	a := th.spawnFake(c, "sleep") // the first save: no agents.json yet
+	b := th.spawnFake(c, "sleep") // the second: used to replace .bak
+	c.call(&RenameReq{Pane: b.ID, Name: "third-save"})
+	bak, err := persist.LoadRegistry(path + persist.BackupSuffix)
+	if err != nil || len(bak.Panes) != 3 || bak.Panes[0].ID != "p1" {
+		t.Fatalf("agents.json.bak after saves = %+v, %v; want the 3 old records", bak, err)
+	}
+	cur, err := persist.LoadRegistry(path)
+	if err != nil || len(cur.Panes) != 2 || cur.Panes[0].ID != a.ID {
+		t.Fatalf("agents.json = %+v, %v; want the 2 new panes", cur, err)
+	}
+	st := c.call(&HostStatusReq{}).(*HostInfoReply)
+	restore := "clowder host stop && cp " + path + persist.BackupSuffix + " " + path
+	if !strings.Contains(st.Registry, restore) {
+		t.Fatalf("host status registry %q; want the restore command %q", st.Registry, restore)
 	}
 }
 
-var _ = os.Getpid
-var _ = strings.Contains
+// An agents.json the host cannot read (here a directory) is left alone,
+// and so is .bak: the host saves nothing until a person acts.
+func TestUnreadableRegistryIsNeverOverwritten(t *testing.T) {
+	th := newTestHost(t)
+	path := th.paths.AgentsFile()
+	saveGood(t, path+persist.BackupSuffix, exitedRecords(2))
+	if err := os.Mkdir(path, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	th.serve(persist.DefaultConfig())
+	c := th.dial()
+	th.spawnFake(c, "sleep")
+	th.spawnFake(c, "sleep")
+	if fi, err := os.Lstat(path); err != nil || !fi.IsDir() {
+		t.Fatalf("agents.json was replaced: %v", err)
+	}
+	if bak, err := persist.LoadRegistry(path + persist.BackupSuffix); err != nil || len(bak.Panes) != 2 {
+		t.Fatalf("agents.json.bak = %+v, %v; want the 2 old records", bak, err)
+	}
+	st := c.call(&HostStatusReq{}).(*HostInfoReply)
+	if !strings.Contains(st.Registry, path) || !strings.Contains(st.Registry, "not saving") {
+		t.Fatalf("host status registry %q; want the file and that nothing is saved", st.Registry)
+	}
+}
+
+func TestShellQuoteKeepsPathsIntact(t *testing.T) {
+	for in, want := range map[string]string{
+		"/home/u/.local/state/clowder/agents.json": "/home/u/.local/state/clowder/agents.json",
+		"/home/my dir/agents.json":                 "'/home/my dir/agents.json'",
+		"/tmp/it's":                                `'/tmp/it'\''s'`,
+		"/x/$(rm -rf ~)":                           "'/x/$(rm -rf ~)'",
+	} {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

@@ -84,7 +84,11 @@ func (h *Host) adoptRecord(rec persist.PaneRecord) {
 			rec.Exit = &persist.Exit{Code: -1, Reason: persist.ExitLost, At: time.Now()}
 		}
 	}
-	p := newPane(h, rec)
+	// Its process, if alive, is not ours to read: the pane never gets
+	// output. So it gets a one-byte ring and a one-cell screen, not
+	// ring_bytes (8 MiB) and two screens of cells at its size (100 KB at
+	// 80x24), which made each record cost as much as a live pane.
+	p := newPaneSized(h, rec, 1, 1, 1)
 	p.attn.state = attnOf(rec.State)
 	h.panes = append(h.panes, p)
 }
@@ -143,7 +147,17 @@ func (p *pane) record() persist.PaneRecord {
 	defer p.mu.Unlock()
 	r := p.rec
 	r.Argv = append([]string(nil), r.Argv...)
-	cols, rows := p.term.Size()
+	cols, rows := p.sizeLocked()
 	r.Size = persist.Size{Cols: cols, Rows: rows}
 	return r
+}
+
+// sizeLocked is the pane's size: its screen's while this host runs it (the
+// screen follows the PTY), else the recorded one, since a pane adopted
+// from agents.json has a one-cell screen (see adoptRecord).
+func (p *pane) sizeLocked() (cols, rows int) {
+	if p.run == nil {
+		return p.rec.Size.Cols, p.rec.Size.Rows
+	}
+	return p.term.Size()
 }

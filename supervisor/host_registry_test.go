@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -27,38 +28,78 @@ func exitedRecords(n int) []persist.PaneRecord {
 	return recs
 }
 
-// heapPerRecord loads n exited records into a host (not serving) and
-// returns the live heap they cost, per record.
-func heapPerRecord(t testing.TB, n int) uint64 {
+// adoptCost loads n exited records into a host (not serving) and returns
+// the live heap and the resident memory they cost, per record.
+func adoptCost(t testing.TB, n int) (heap, rss int64) {
 	dir := t.TempDir()
 	paths := persist.Paths{RuntimeDir: dir + "/run", StateDir: dir}
 	reg := &persist.Registry{Panes: exitedRecords(n)}
 	if err := reg.Save(paths.AgentsFile()); err != nil {
 		t.Fatal(err)
 	}
+	reg = nil
 	h, err := NewHost(HostOptions{Paths: paths, Config: persist.DefaultConfig(), IdleExit: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := liveHeap()
+	heap0, rss0 := liveHeap(), residentBytes(t)
 	h.loadRegistry()
-	after := liveHeap()
+	heap1, rss1 := liveHeap(), residentBytes(t)
 	if len(h.panes) != n {
 		t.Fatalf("loaded %d panes of %d (%s)", len(h.panes), n, h.regIssue)
 	}
 	runtime.KeepAlive(h)
-	if after < before {
-		return 0
-	}
-	return (after - before) / uint64(n)
+	return (heap1 - heap0) / int64(n), (rss1 - rss0) / int64(n)
 }
 
 // liveHeap is the heap in use after a full collection.
-func liveHeap() uint64 {
+func liveHeap() int64 {
 	runtime.GC()
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
+	return int64(m.HeapAlloc)
+}
+
+// residentBytes is this process's resident set size (0 where /proc has
+// no status file).
+func residentBytes(t testing.TB) int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) == 3 && f[0] == "VmRSS:" {
+			kb, err := strconv.ParseInt(f[1], 10, 64)
+			if err != nil {
+				t.Fatalf("VmRSS %q: %v", l, err)
+			}
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// Regression (issue 7 §4): every adopted record cost a whole pane, an
+// output ring of ring_bytes (8 MiB of heap) and two screens of cells at
+// its recorded size (114 KB resident at 80x24, 839 KB at 200x50), so a
+// 200,000-record agents.json grew the host to 14.8 GB. A record whose
+// process this host does not run never gets output; it must cost
+// kilobytes.
+func TestAdoptedRecordCostsKilobytes(t *testing.T) {
+	const n, limit = 500, 8 << 10
+	if heap, _ := adoptCost(t, n); heap > limit {
+		t.Fatalf("each adopted record keeps %d bytes of heap; want at most %d", heap, limit)
+	}
+}
+
+// BenchmarkAdoptRecords reports what one record of agents.json costs the
+// host once loaded: live heap and resident memory.
+func BenchmarkAdoptRecords(b *testing.B) {
+	for range b.N {
+		heap, rss := adoptCost(b, 5000)
+		b.ReportMetric(float64(heap), "heap-B/record")
+		b.ReportMetric(float64(rss), "rss-B/record")
+	}
 }
 
 // saveGood writes recs to agents.json twice, so that agents.json.bak is a

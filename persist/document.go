@@ -31,8 +31,9 @@ type document interface {
 // docKind names one kind of versioned file: what it is called in errors,
 // and the newest schema version this build reads and writes.
 type docKind struct {
-	what    string // "registry", "layout"
-	version int
+	what     string // "registry", "layout"
+	version  int
+	maxBytes int64 // larger files are moved aside unread
 }
 
 // header is the part of every versioned file read before the rest.
@@ -42,13 +43,20 @@ type header struct {
 
 // loadDocument reads path into doc. It returns found=false and no error
 // when the file does not exist. A newer schema gives *NewerSchemaError and
-// leaves the file; a corrupt file is moved aside and gives *CorruptError.
+// leaves the file; a file that must not be trusted gives *RefusedError
+// and is left too (see trust.go); a corrupt file, or one over a limit, is
+// moved aside and gives *CorruptError.
 func loadDocument(kind docKind, path string, doc document) (found bool, err error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	data, err := readTrusted(kind, path)
+	var refused *RefusedError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return false, nil
-	}
-	if err != nil {
+	case errors.Is(err, ErrTooLarge):
+		return false, moveAside(kind, path, err)
+	case errors.As(err, &refused):
+		return false, err
+	case err != nil:
 		return false, fmt.Errorf("load %s %s: %w", kind.what, path, err)
 	}
 	if err := decodeDocument(kind, path, data, doc); err != nil {

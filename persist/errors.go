@@ -25,7 +25,8 @@ func (e *NewerSchemaError) Error() string {
 }
 
 // CorruptError reports a file that could not be decoded (empty, truncated,
-// not JSON, wrong types, no schema_version, inconsistent content). The file
+// not JSON, wrong types, no schema_version, inconsistent content) or is
+// over a limit (then Err matches ErrTooLarge). The file
 // has been moved to MovedTo, unless moving failed (then MoveErr says why and
 // the file is still at Path). The caller decides what to do next; persist
 // never replaces it with an empty document. A normal save keeps the file it
@@ -43,7 +44,11 @@ type CorruptError struct {
 
 // Error implements error.
 func (e *CorruptError) Error() string {
-	msg := fmt.Sprintf("%s %s is corrupt (%v)", e.What, e.Path, e.Err)
+	state := "is corrupt"
+	if errors.Is(e.Err, ErrTooLarge) {
+		state = "is too large to load"
+	}
+	msg := fmt.Sprintf("%s %s %s (%v)", e.What, e.Path, state, e.Err)
 	if e.MoveErr != nil {
 		msg += fmt.Sprintf("; moving it aside failed (%v), so it is still there", e.MoveErr)
 	} else {

@@ -12,7 +12,7 @@ import "encoding/json"
 // reads and writes.
 const LayoutVersion = 1
 
-var layoutKind = docKind{what: "layout", version: LayoutVersion}
+var layoutKind = docKind{what: "layout", version: LayoutVersion, maxBytes: MaxLayoutBytes}
 
 // layoutDoc is the whole of layout.json.
 type layoutDoc struct {

@@ -29,6 +29,9 @@ func (h *Host) loadRegistry() {
 		h.registryUnloaded(path, err)
 		return
 	}
+	if gone := reg.TrimExited(h.keepExited()); len(gone) > 0 {
+		h.log.Printf("agents.json: forgot %d exited panes beyond host.keep_exited = %d", len(gone), h.keepExited())
+	}
 	for _, rec := range reg.Panes {
 		h.adoptRecord(rec)
 	}
@@ -102,20 +105,22 @@ func paneNumber(id string) int {
 	return n
 }
 
-// saveRegistry writes every pane's record. Failures are logged and shown in
-// host status; the previous file stays intact (persist writes atomically).
+// saveRegistry forgets the exited panes beyond host.keep_exited, then
+// writes every pane's record. Failures are logged and shown in host
+// status; the previous file stays intact (persist writes atomically).
 func (h *Host) saveRegistry() {
 	h.regMu.Lock()
 	defer h.regMu.Unlock()
-	if h.regReadOnly {
-		return
-	}
 	h.mu.Lock()
 	reg := &persist.Registry{SchemaVersion: persist.RegistryVersion}
 	for _, p := range h.panes {
 		reg.Panes = append(reg.Panes, p.record())
 	}
 	h.mu.Unlock()
+	h.forgetTrimmed(reg.TrimExited(h.keepExited()))
+	if h.regReadOnly {
+		return
+	}
 	save := reg.Save
 	if h.regKeepBak {
 		save = reg.SavePreservingBackup
@@ -127,6 +132,38 @@ func (h *Host) saveRegistry() {
 	h.mu.Lock()
 	h.regIssue = joinIssues(h.regLoad, err)
 	h.mu.Unlock()
+}
+
+// keepExited is host.keep_exited, or its default for a config built by
+// hand without it.
+func (h *Host) keepExited() int {
+	if n := h.opts.Config.Host.KeepExited; n > 0 {
+		return n
+	}
+	return persist.DefaultKeepExited
+}
+
+// forgetTrimmed drops the panes whose records TrimExited removed, as `rm`
+// would (they have exited: nothing to kill).
+func (h *Host) forgetTrimmed(ids []string) {
+	for _, id := range ids {
+		if p := h.paneByID(id); p != nil {
+			h.forget(p)
+			h.events.publish(PaneEvent{Kind: EventRemoved, Pane: id})
+		}
+	}
+}
+
+// paneByID is the pane with that id, or nil.
+func (h *Host) paneByID(id string) *pane {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, p := range h.panes {
+		if p.id == id {
+			return p
+		}
+	}
+	return nil
 }
 
 // joinIssues is host status's registry line: the problem found at start,

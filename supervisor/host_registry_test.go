@@ -1,8 +1,10 @@
 package supervisor
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -38,7 +40,9 @@ func adoptCost(t testing.TB, n int) (heap, rss int64) {
 		t.Fatal(err)
 	}
 	reg = nil
-	h, err := NewHost(HostOptions{Paths: paths, Config: persist.DefaultConfig(), IdleExit: -1})
+	cfg := persist.DefaultConfig()
+	cfg.Host.KeepExited = n
+	h, err := NewHost(HostOptions{Paths: paths, Config: cfg, IdleExit: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,5 +184,151 @@ func TestShellQuoteKeepsPathsIntact(t *testing.T) {
 		if got := shellQuote(in); got != want {
 			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// ids lists the panes' ids in order.
+func ids(panes []PaneInfo) string {
+	var s []string
+	for _, p := range panes {
+		s = append(s, p.ID)
+	}
+	return strings.Join(s, ",")
+}
+
+// Issue 7 §4: the registry is bounded. Beyond host.keep_exited, the panes
+// whose process is gone are forgotten, oldest exit first, by the host and
+// in agents.json; a running pane never is.
+func TestExitedPanesBeyondKeepExitedAreForgotten(t *testing.T) {
+	th := startHost(t, func(c *persist.Config) { c.Host.KeepExited = 2 })
+	c := th.dial()
+	live := th.spawnFake(c, "sleep")
+	for range 4 {
+		p := th.spawnFake(c, "env")
+		c.call(&WaitReq{Pane: p.ID, Exit: true, TimeoutMS: 20000})
+	}
+	want := live.ID + ",p4,p5"
+	eventually(t, "two exited panes kept", func() bool {
+		return ids(c.call(&ListReq{}).(*PaneListReply).Panes) == want
+	})
+	eventually(t, "agents.json trimmed", func() bool {
+		var got []string
+		for _, r := range th.registry().Panes {
+			got = append(got, r.ID)
+		}
+		return strings.Join(got, ",") == want
+	})
+}
+
+// A file written before the limit existed (or under a larger one) is
+// trimmed as it is adopted.
+func TestAdoptionKeepsOnlyTheNewestExited(t *testing.T) {
+	th := newTestHost(t)
+	recs := exitedRecords(5)
+	for i := range recs {
+		recs[i].Exit.At = recs[i].Exit.At.Add(time.Duration(5-i) * time.Minute) // p1 ended last
+	}
+	saveGood(t, th.paths.AgentsFile(), recs)
+	cfg := persist.DefaultConfig()
+	cfg.Host.KeepExited = 2
+	th.serve(cfg)
+	if got := ids(th.dial().call(&ListReq{}).(*PaneListReply).Panes); got != "p1,p2" {
+		t.Fatalf("adopted %s; want the two that ended last, p1,p2", got)
+	}
+}
+
+// Regression (issue 7 §4): a 200,000-record agents.json grew the host to
+// 14.8 GB without it ever serving. A file over the size or record limits
+// is moved aside whole, unread past the limit, and the host serves.
+func TestHostMovesAsideAHugeRegistryAndServes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		make func(t *testing.T, path string)
+		want string
+	}{
+		{"size", func(t *testing.T, path string) {
+			saveGood(t, path, exitedRecords(1))
+			if err := os.Truncate(path, 4<<30); err != nil { // sparse: no disk used
+				t.Fatal(err)
+			}
+		}, "the file is 4.0 GiB, more than the limit of 32 MiB"},
+		{"records", func(t *testing.T, path string) {
+			var b strings.Builder
+			b.WriteString(`{"schema_version":1,"panes":[`)
+			for i := range 200_000 {
+				fmt.Fprintf(&b, `{"id":"p%d","kind":"run","state":"exited"},`, i)
+			}
+			if err := os.WriteFile(path, []byte(strings.TrimSuffix(b.String(), ",")+"]}"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, "more than 20000 records"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			th := newTestHost(t)
+			path := th.paths.AgentsFile()
+			tc.make(t, path)
+			before, _ := os.Stat(path)
+			th.serve(persist.DefaultConfig())
+			c := th.dial()
+			st := c.call(&HostStatusReq{}).(*HostInfoReply)
+			if !strings.Contains(st.Registry, "too large to load") || !strings.Contains(st.Registry, tc.want) {
+				t.Fatalf("host status registry %q; want it too large: %s", st.Registry, tc.want)
+			}
+			moved, _ := filepath.Glob(path + ".corrupt-*")
+			if len(moved) != 1 {
+				t.Fatalf("moved aside: %v", moved)
+			}
+			if fi, err := os.Stat(moved[0]); err != nil || fi.Size() != before.Size() {
+				t.Fatalf("moved file %v, %v; want all %d bytes", fi, err, before.Size())
+			}
+			th.spawnFake(c, "sleep")
+			if got := th.registry().Panes; len(got) != 1 {
+				t.Fatalf("agents.json after a spawn: %+v", got)
+			}
+		})
+	}
+}
+
+// Issue 7 §5/§4: a symlinked agents.json is not followed, read or
+// replaced; the host serves without saving and says so.
+func TestHostRefusesASymlinkedRegistry(t *testing.T) {
+	th := newTestHost(t)
+	path := th.paths.AgentsFile()
+	target := filepath.Join(t.TempDir(), "elsewhere.json")
+	saveGood(t, target, exitedRecords(2))
+	if err := os.Symlink(target, path); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.ReadFile(target)
+	th.serve(persist.DefaultConfig())
+	c := th.dial()
+	th.spawnFake(c, "sleep")
+	st := c.call(&HostStatusReq{}).(*HostInfoReply)
+	for _, w := range []string{path, "symbolic link", "not saving"} {
+		if !strings.Contains(st.Registry, w) {
+			t.Errorf("host status registry %q lacks %q", st.Registry, w)
+		}
+	}
+	if got, _ := os.ReadFile(target); string(got) != string(want) {
+		t.Error("the link's target was rewritten")
+	}
+	if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v, %v", fi, err)
+	}
+}
+
+// A state dir other users can write is refused: the host does not start.
+func TestHostRefusesAWritableStateDir(t *testing.T) {
+	th := newTestHost(t)
+	if err := os.Chmod(th.paths.StateDir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewHost(HostOptions{Paths: th.paths, Config: persist.DefaultConfig(), IdleExit: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = h.Serve(context.Background())
+	if err == nil || !strings.Contains(err.Error(), th.paths.StateDir) || !strings.Contains(err.Error(), "chmod 700") {
+		t.Fatalf("Serve = %v; want a refusal naming the state dir and chmod 700", err)
 	}
 }

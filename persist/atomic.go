@@ -11,8 +11,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // BackupSuffix is appended to a file's name for the last good copy kept by
@@ -126,8 +128,9 @@ func keepBackup(ops fileOps, path string) error {
 		return fmt.Errorf("current file is not a regular file (%s); move it away", fi.Mode().Type())
 	}
 	bak := path + BackupSuffix
-	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(bak)+".tmp")
-	_ = os.Remove(tmp) // best effort: a stale one from a crash would block the link
+	// A unique name, so two writers of one file (two TUIs saving
+	// layout.json) never remove or replace each other's link.
+	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(bak)+".tmp-"+strconv.FormatUint(rand.Uint64(), 36))
 	if err := ops.link(path, tmp); err != nil {
 		if cerr := copyFile(ops, path, tmp, fi.Mode().Perm()); cerr != nil {
 			_ = os.Remove(tmp) // best effort: do not leave a half copy

@@ -161,7 +161,7 @@ func TestWriteFileFailureLeavesOldFileIntact(t *testing.T) {
 			ops: func(_ string, o fileOps) fileOps {
 				o.link = func(string, string) error { return errInjected }
 				o.sync = func(f *os.File) error {
-					if strings.HasSuffix(f.Name(), ".bak.tmp") {
+					if strings.Contains(filepath.Base(f.Name()), ".bak.tmp-") {
 						return errInjected
 					}
 					return f.Sync()

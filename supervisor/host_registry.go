@@ -22,8 +22,18 @@ import (
 // file (moved aside) it leaves agents.json.bak, the last good copy, alone;
 // after any other failure (unreadable, refused, from a newer clowder) it
 // does not write agents.json at all.
+//
+// Serve calls it holding the host lock, so no other host is writing
+// agents.json: every temp file of a write is a crashed host's, and goes.
 func (h *Host) loadRegistry() {
 	path := h.opts.Paths.AgentsFile()
+	gone, err := persist.RemoveStaleTemps(path, 0)
+	if len(gone) > 0 {
+		h.log.Printf("agents.json: removed temp files of interrupted saves: %v", gone)
+	}
+	if err != nil {
+		h.log.Printf("agents.json: %v", err) // a leftover temp costs only disk
+	}
 	reg, err := persist.LoadRegistry(path)
 	if err != nil {
 		h.registryUnloaded(path, err)

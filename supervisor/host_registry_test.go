@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -330,5 +331,40 @@ func TestHostRefusesAWritableStateDir(t *testing.T) {
 	err = h.Serve(context.Background())
 	if err == nil || !strings.Contains(err.Error(), th.paths.StateDir) || !strings.Contains(err.Error(), "chmod 700") {
 		t.Fatalf("Serve = %v; want a refusal naming the state dir and chmod 700", err)
+	}
+}
+
+// Regression (issue 7 §4): a host killed in the middle of a save left
+// .agents.json.tmp-* (and a backup temp) for ever. The next host removes
+// them on start, under its lock; a second host, refused by that lock,
+// removes nothing, since the first may be writing.
+func TestHostStartRemovesStaleRegistryTemps(t *testing.T) {
+	th := newTestHost(t)
+	dir := th.paths.StateDir
+	stale := []string{".agents.json.tmp-12345", ".agents.json.bak.tmp", ".agents.json.bak.tmp-x1"}
+	for _, n := range stale {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("partial"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	th.serve(persist.DefaultConfig())
+	for _, n := range stale {
+		if _, err := os.Lstat(filepath.Join(dir, n)); err == nil {
+			t.Errorf("%s is still there after the host started", n)
+		}
+	}
+	live := filepath.Join(dir, ".agents.json.tmp-live")
+	if err := os.WriteFile(live, []byte("being written"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	second, err := NewHost(HostOptions{Paths: th.paths, Config: persist.DefaultConfig(), IdleExit: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := second.Serve(context.Background()); !errors.Is(err, persist.ErrLocked) {
+		t.Fatalf("a second host: %v, want ErrLocked", err)
+	}
+	if _, err := os.Lstat(live); err != nil {
+		t.Errorf("a refused second host removed the live host's temp: %v", err)
 	}
 }

@@ -129,10 +129,16 @@ func saveDocument(kind docKind, path string, doc document, bak backupMode) error
 }
 
 // refuseNewer returns *NewerSchemaError if the file at path exists with a
-// schema newer than kind's. Unreadable or corrupt content is not its
-// concern: the save replaces it (and keeps it as .bak).
+// schema newer than kind's, and *RefusedError if a load would refuse it
+// (see trust.go): a save must not replace what a load left alone. Corrupt
+// or oversized content is not its concern: the save replaces it (and
+// keeps it as .bak).
 func refuseNewer(kind docKind, path string) error {
-	data, err := os.ReadFile(path)
+	data, err := readTrusted(kind, path)
+	var refused *RefusedError
+	if errors.As(err, &refused) {
+		return err
+	}
 	if err != nil {
 		return nil
 	}

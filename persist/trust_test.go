@@ -117,3 +117,25 @@ func TestUnsafeStateDirIsRefused(t *testing.T) {
 	err := checkStateDir(dir, os.Getuid()+1)
 	assertRefused(t, err, dir, "is owned by uid", EnvStateDir)
 }
+
+// A save never replaces a file a load refuses: the message said clowder
+// left it as it is, and a TUI that could not load layout.json must not
+// then overwrite it (nor hang on a FIFO reading its schema version).
+func TestSaveRefusesWhereLoadRefuses(t *testing.T) {
+	for _, f := range docFiles() {
+		for _, tc := range hostileCases {
+			t.Run(f.name+"/"+tc.name, func(t *testing.T) {
+				dir := t.TempDir()
+				path := filepath.Join(dir, f.name)
+				tc.setup(t, path)
+				before, _ := os.Lstat(path)
+				assertRefused(t, f.save(path), path, tc.want...)
+				after, err := os.Lstat(path)
+				if err != nil || !os.SameFile(before, after) || after.Mode() != before.Mode() {
+					t.Errorf("file replaced or changed: %v", err)
+				}
+				assertNames(t, dir, f.name)
+			})
+		}
+	}
+}

@@ -238,55 +238,65 @@ func TestAdoptionKeepsOnlyTheNewestExited(t *testing.T) {
 	}
 }
 
+// assertMovedWhole checks that agents.json was moved aside with all its
+// bytes, and that host status said why.
+func assertMovedWhole(t *testing.T, path string, size int64, issue, want string) {
+	t.Helper()
+	if !strings.Contains(issue, "too large to load") || !strings.Contains(issue, want) {
+		t.Fatalf("host status registry %q; want it too large: %s", issue, want)
+	}
+	moved, _ := filepath.Glob(path + ".corrupt-*")
+	if len(moved) != 1 {
+		t.Fatalf("moved aside: %v", moved)
+	}
+	if fi, err := os.Stat(moved[0]); err != nil || fi.Size() != size {
+		t.Fatalf("moved file %v, %v; want all %d bytes", fi, err, size)
+	}
+}
+
 // Regression (issue 7 §4): a 200,000-record agents.json grew the host to
-// 14.8 GB without it ever serving. A file over the size or record limits
-// is moved aside whole, unread past the limit, and the host serves.
+// 14.8 GB without it ever serving. A file over the size limit is moved
+// aside whole, unread, and the host serves and saves as usual.
 func TestHostMovesAsideAHugeRegistryAndServes(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		make func(t *testing.T, path string)
-		want string
-	}{
-		{"size", func(t *testing.T, path string) {
-			saveGood(t, path, exitedRecords(1))
-			if err := os.Truncate(path, 4<<30); err != nil { // sparse: no disk used
-				t.Fatal(err)
-			}
-		}, "the file is 4.0 GiB, more than the limit of 32 MiB"},
-		{"records", func(t *testing.T, path string) {
-			var b strings.Builder
-			b.WriteString(`{"schema_version":1,"panes":[`)
-			for i := range 200_000 {
-				fmt.Fprintf(&b, `{"id":"p%d","kind":"run","state":"exited"},`, i)
-			}
-			if err := os.WriteFile(path, []byte(strings.TrimSuffix(b.String(), ",")+"]}"), 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}, "more than 20000 records"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			th := newTestHost(t)
-			path := th.paths.AgentsFile()
-			tc.make(t, path)
-			before, _ := os.Stat(path)
-			th.serve(persist.DefaultConfig())
-			c := th.dial()
-			st := c.call(&HostStatusReq{}).(*HostInfoReply)
-			if !strings.Contains(st.Registry, "too large to load") || !strings.Contains(st.Registry, tc.want) {
-				t.Fatalf("host status registry %q; want it too large: %s", st.Registry, tc.want)
-			}
-			moved, _ := filepath.Glob(path + ".corrupt-*")
-			if len(moved) != 1 {
-				t.Fatalf("moved aside: %v", moved)
-			}
-			if fi, err := os.Stat(moved[0]); err != nil || fi.Size() != before.Size() {
-				t.Fatalf("moved file %v, %v; want all %d bytes", fi, err, before.Size())
-			}
-			th.spawnFake(c, "sleep")
-			if got := th.registry().Panes; len(got) != 1 {
-				t.Fatalf("agents.json after a spawn: %+v", got)
-			}
-		})
+	th := newTestHost(t)
+	path := th.paths.AgentsFile()
+	saveGood(t, path, exitedRecords(1))
+	const size = 4 << 30 // sparse: no disk used
+	if err := os.Truncate(path, size); err != nil {
+		t.Fatal(err)
+	}
+	th.serve(persist.DefaultConfig())
+	c := th.dial()
+	st := c.call(&HostStatusReq{}).(*HostInfoReply)
+	assertMovedWhole(t, path, size, st.Registry, "the file is 4.0 GiB, more than the limit of 32 MiB")
+	th.spawnFake(c, "sleep")
+	if got := th.registry().Panes; len(got) != 1 {
+		t.Fatalf("agents.json after a spawn: %+v", got)
+	}
+}
+
+// Records small enough to pass the size limit are refused at the record
+// limit: decoding stops there, one record past it.
+func TestHostMovesAsideARegistryWithTooManyRecords(t *testing.T) {
+	dir := t.TempDir()
+	paths := persist.Paths{RuntimeDir: dir + "/run", StateDir: dir}
+	var b strings.Builder
+	b.WriteString(`{"schema_version":1,"panes":[`)
+	for i := range persist.MaxRegistryRecords + 1 {
+		fmt.Fprintf(&b, `{"id":"p%d","kind":"run","state":"exited"},`, i)
+	}
+	content := strings.TrimSuffix(b.String(), ",") + "]}"
+	if err := os.WriteFile(paths.AgentsFile(), []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewHost(HostOptions{Paths: paths, Config: persist.DefaultConfig(), IdleExit: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.loadRegistry() // what Serve does first; serving is the test above's
+	assertMovedWhole(t, paths.AgentsFile(), int64(len(content)), h.regIssue, "more than 20000 records")
+	if len(h.panes) != 0 || h.regReadOnly {
+		t.Fatalf("after a refused file: %d panes, read-only %v; want none and saving", len(h.panes), h.regReadOnly)
 	}
 }
 

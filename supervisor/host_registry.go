@@ -54,8 +54,8 @@ func (h *Host) registryUnloaded(path string, err error) {
 	switch {
 	case errors.As(err, &corrupt) && corrupt.MoveErr == nil && corrupt.Backup != "":
 		h.regKeepBak = true
-		h.regLoad = err.Error() + "; it is kept until you restore it: " + restoreCommand(corrupt.Backup, path) +
-			" (the panes started since are dropped from the list)"
+		h.regLoad = err.Error() + "; this host never replaces it, so to restore it run: " +
+			restoreCommand(corrupt.Backup, path) + " (panes started since then drop out of the list)"
 	case errors.As(err, &corrupt) && corrupt.MoveErr == nil:
 		h.regLoad = err.Error()
 	default:

@@ -148,14 +148,13 @@ func refuseNewer(kind docKind, path string) error {
 	return nil
 }
 
-// moveAside renames a corrupt file to <path>.corrupt-<UTC time> and
-// returns the *CorruptError that reports it.
+// moveAside renames a corrupt file to <path>.corrupt-<UTC time>, keeps
+// the last good copy (see keepLastGood) and returns the *CorruptError that
+// reports both.
 func moveAside(kind docKind, path string, cause error) error {
-	ce := &CorruptError{What: kind.what, Path: path, Err: cause}
-	if _, err := os.Stat(path + BackupSuffix); err == nil {
-		ce.Backup = path + BackupSuffix
-	}
-	dst, err := corruptName(path, time.Now())
+	now := time.Now()
+	ce := &CorruptError{What: kind.what, Path: path, Err: cause, Backup: keepLastGood(path, now)}
+	dst, err := uniqueName(path+".corrupt-", now)
 	if err == nil {
 		err = os.Rename(path, dst)
 	}
@@ -168,10 +167,37 @@ func moveAside(kind docKind, path string, cause error) error {
 	return ce
 }
 
-// corruptName picks <path>.corrupt-<UTC time> that does not exist yet,
-// adding -1, -2, ... if a file was moved aside in the same second.
-func corruptName(path string, now time.Time) (string, error) {
-	base := path + ".corrupt-" + now.UTC().Format("20060102T150405Z")
+// keepLastGood copies <path>.bak, if there is one, to
+// <path>.lastgood-<UTC time>, which no save ever replaces, and returns the
+// copy's name. The error points the user at it, and .bak alone would not
+// last: any later writer's second save replaces it (a TUI, or a host
+// started after the one that found the corruption). Should the copy fail,
+// it returns .bak's name, still the best there is; with no .bak, "".
+func keepLastGood(path string, now time.Time) string {
+	bak := path + BackupSuffix
+	fi, err := os.Lstat(bak)
+	if err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	dst, err := uniqueName(path+".lastgood-", now)
+	if err != nil {
+		return bak
+	}
+	// Files here are replaced, never modified in place, so a hard link is
+	// a stable copy.
+	if err := os.Link(bak, dst); err != nil {
+		if err := copyFile(systemOps(), bak, dst, fi.Mode().Perm()); err != nil {
+			_ = os.Remove(dst) // best effort: do not leave a half copy
+			return bak
+		}
+	}
+	return dst
+}
+
+// uniqueName picks prefix+<UTC time> that does not exist yet, adding -1,
+// -2, ... if one was made in the same second.
+func uniqueName(prefix string, now time.Time) (string, error) {
+	base := prefix + now.UTC().Format("20060102T150405Z")
 	name := base
 	for i := 1; i < 1000; i++ {
 		if _, err := os.Lstat(name); errors.Is(err, fs.ErrNotExist) {

@@ -29,15 +29,14 @@ func (e *NewerSchemaError) Error() string {
 // over a limit (then Err matches ErrTooLarge). The file
 // has been moved to MovedTo, unless moving failed (then MoveErr says why and
 // the file is still at Path). The caller decides what to do next; persist
-// never replaces it with an empty document. A normal save keeps the file it
-// replaces as .bak, so a caller that offers the Backup must save with
-// Registry.SavePreservingBackup from then on, or the copy it pointed at is
-// gone after its second save.
+// never replaces it with an empty document. Backup is a copy of .bak that
+// no save replaces; the host also stops replacing .bak itself
+// (Registry.SavePreservingBackup), so both stay until a person acts.
 type CorruptError struct {
 	What    string // "registry", "layout"
 	Path    string
 	MovedTo string // where the corrupt file now is; "" if MoveErr != nil
-	Backup  string // the last good copy (<Path>.bak), "" if there is none
+	Backup  string // the last good copy (<Path>.lastgood-<time>, kept from .bak), "" if there is none
 	Err     error  // what was wrong with the content
 	MoveErr error  // why it could not be moved aside, or nil
 }

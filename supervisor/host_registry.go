@@ -19,7 +19,8 @@ import (
 // loadRegistry reads agents.json into panes without processes. A file
 // that cannot be loaded is reported (host status, log) and the host serves
 // anyway, but never destroys what a person may still need: after a corrupt
-// file (moved aside) it leaves agents.json.bak, the last good copy, alone;
+// file (moved aside, its .bak kept as agents.json.lastgood-<time>) it also
+// leaves agents.json.bak alone;
 // after any other failure (unreadable, refused, from a newer clowder) it
 // does not write agents.json at all.
 //
@@ -68,8 +69,8 @@ func (h *Host) registryUnloaded(path string, err error) {
 }
 
 // restoreCommand is the shell command that puts the last good copy back.
-// The host must be stopped first: it would otherwise overwrite the copy
-// with its own list at its next save, and again when it stops.
+// The host must be stopped first: it would otherwise replace the restored
+// agents.json with its own list at its next save, and again as it stops.
 func restoreCommand(bak, path string) string {
 	return "clowder host stop && cp " + shellQuote(bak) + " " + shellQuote(path)
 }

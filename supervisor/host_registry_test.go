@@ -143,8 +143,17 @@ func TestCorruptRegistryKeepsLastGoodCopyUntilRestored(t *testing.T) {
 	if err != nil || len(cur.Panes) != 2 || cur.Panes[0].ID != a.ID {
 		t.Fatalf("agents.json = %+v, %v; want the 2 new panes", cur, err)
 	}
+	// The restore command names a copy of .bak that no save replaces, so
+	// it stays right after this host is gone and another one saved twice.
+	kept, _ := filepath.Glob(path + ".lastgood-*")
+	if len(kept) != 1 {
+		t.Fatalf("last good copies: %v; want one", kept)
+	}
+	if good, err := persist.LoadRegistry(kept[0]); err != nil || len(good.Panes) != 3 {
+		t.Fatalf("%s = %+v, %v; want the 3 old records", kept[0], good, err)
+	}
 	st := c.call(&HostStatusReq{}).(*HostInfoReply)
-	restore := "clowder host stop && cp " + path + persist.BackupSuffix + " " + path
+	restore := "clowder host stop && cp " + kept[0] + " " + path
 	if !strings.Contains(st.Registry, restore) {
 		t.Fatalf("host status registry %q; want the restore command %q", st.Registry, restore)
 	}

@@ -20,9 +20,8 @@ import (
 // that cannot be loaded is reported (host status, log) and the host serves
 // anyway, but never destroys what a person may still need: after a corrupt
 // file (moved aside, its .bak kept as agents.json.lastgood-<time>) it also
-// leaves agents.json.bak alone;
-// after any other failure (unreadable, refused, from a newer clowder) it
-// does not write agents.json at all.
+// leaves agents.json.bak alone; after any other failure (unreadable,
+// refused, from a newer clowder) it does not write agents.json at all.
 //
 // Serve calls it holding the host lock, so no other host is writing
 // agents.json: every temp file of a write is a crashed host's, and goes.
@@ -55,7 +54,7 @@ func (h *Host) registryUnloaded(path string, err error) {
 	switch {
 	case errors.As(err, &corrupt) && corrupt.MoveErr == nil && corrupt.Backup != "":
 		h.regKeepBak = true
-		h.regLoad = err.Error() + "; this host never replaces it, so to restore it run: " +
+		h.regLoad = err.Error() + "; to restore it, stop the host and copy it back: " +
 			restoreCommand(corrupt.Backup, path) + " (panes started since then drop out of the list)"
 	case errors.As(err, &corrupt) && corrupt.MoveErr == nil:
 		h.regLoad = err.Error()

@@ -214,7 +214,10 @@ func TestExitedPanesBeyondKeepExitedAreForgotten(t *testing.T) {
 	c := th.dial()
 	live := th.spawnFake(c, "sleep")
 	for range 4 {
-		p := th.spawnFake(c, "env")
+		// Exits on a line, not at once: a pane exiting while the spawn
+		// reply is built races in Run.foreground (a separate bug).
+		p := th.spawnFake(c, "exit-on-line")
+		c.call(&InputReq{Pane: p.ID, Data: []byte("bye"), Keys: []string{"Enter"}})
 		c.call(&WaitReq{Pane: p.ID, Exit: true, TimeoutMS: 20000})
 	}
 	want := live.ID + ",p4,p5"

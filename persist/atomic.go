@@ -11,8 +11,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // BackupSuffix is appended to a file's name for the last good copy kept by
@@ -42,15 +44,23 @@ func systemOps() fileOps {
 // WriteFile is not safe for concurrent writers of the same path; persist's
 // callers have a single writer per file.
 func WriteFile(path string, data []byte, perm fs.FileMode) error {
-	if err := writeAtomic(systemOps(), path, data, perm); err != nil {
+	if err := writeAtomic(systemOps(), path, data, perm, withBackup); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
 }
 
-// writeAtomic is WriteFile with injectable steps and errors that name the
-// step but not the path (the caller adds it once).
-func writeAtomic(ops fileOps, path string, data []byte, perm fs.FileMode) (err error) {
+// backupMode says whether a write keeps the file it replaces as .bak.
+type backupMode bool
+
+const (
+	withBackup    backupMode = true  // the replaced file becomes path.bak
+	withoutBackup backupMode = false // path.bak is left exactly as it is
+)
+
+// writeAtomic is WriteFile with injectable steps, a choice about .bak, and
+// errors that name the step but not the path (the caller adds it once).
+func writeAtomic(ops fileOps, path string, data []byte, perm fs.FileMode, bak backupMode) (err error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -66,8 +76,10 @@ func writeAtomic(ops fileOps, path string, data []byte, perm fs.FileMode) (err e
 	if err := fillTemp(ops, tmp, data, perm); err != nil {
 		return err
 	}
-	if err := keepBackup(ops, path); err != nil {
-		return err
+	if bak == withBackup {
+		if err := keepBackup(ops, path); err != nil {
+			return err
+		}
 	}
 	if err := ops.rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("rename temp file into place: %w", err)
@@ -116,8 +128,9 @@ func keepBackup(ops fileOps, path string) error {
 		return fmt.Errorf("current file is not a regular file (%s); move it away", fi.Mode().Type())
 	}
 	bak := path + BackupSuffix
-	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(bak)+".tmp")
-	_ = os.Remove(tmp) // best effort: a stale one from a crash would block the link
+	// A unique name, so two writers of one file (two TUIs saving
+	// layout.json) never remove or replace each other's link.
+	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(bak)+".tmp-"+strconv.FormatUint(rand.Uint64(), 36))
 	if err := ops.link(path, tmp); err != nil {
 		if cerr := copyFile(ops, path, tmp, fi.Mode().Perm()); cerr != nil {
 			_ = os.Remove(tmp) // best effort: do not leave a half copy

@@ -161,7 +161,7 @@ func TestWriteFileFailureLeavesOldFileIntact(t *testing.T) {
 			ops: func(_ string, o fileOps) fileOps {
 				o.link = func(string, string) error { return errInjected }
 				o.sync = func(f *os.File) error {
-					if strings.HasSuffix(f.Name(), ".bak.tmp") {
+					if strings.Contains(filepath.Base(f.Name()), ".bak.tmp-") {
 						return errInjected
 					}
 					return f.Sync()
@@ -177,7 +177,7 @@ func TestWriteFileFailureLeavesOldFileIntact(t *testing.T) {
 			path := filepath.Join(dir, "f.json")
 			writeFile(t, path, "old")
 			writeFile(t, path+BackupSuffix, "older")
-			err := writeAtomic(tc.ops(path, systemOps()), path, []byte("new"), 0o600)
+			err := writeAtomic(tc.ops(path, systemOps()), path, []byte("new"), 0o600, withBackup)
 			if !errors.Is(err, errInjected) || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Fatalf("err = %v, want %q wrapping the injected failure", err, tc.wantErr)
 			}
@@ -198,7 +198,7 @@ func TestWriteFileFallsBackToCopyWhenLinkFails(t *testing.T) {
 	writeFile(t, path, "old")
 	ops := systemOps()
 	ops.link = func(string, string) error { return syscall.EPERM }
-	if err := writeAtomic(ops, path, []byte("new"), 0o600); err != nil {
+	if err := writeAtomic(ops, path, []byte("new"), 0o600, withBackup); err != nil {
 		t.Fatal(err)
 	}
 	if got := readFile(t, path+BackupSuffix); got != "old" {
@@ -217,7 +217,7 @@ func TestWriteFileDirSyncFailureIsReported(t *testing.T) {
 		}
 		return f.Sync()
 	}
-	err := writeAtomic(ops, path, []byte("new"), 0o600)
+	err := writeAtomic(ops, path, []byte("new"), 0o600, withBackup)
 	if !errors.Is(err, errInjected) || !strings.Contains(err.Error(), "fsync dir "+dir) {
 		t.Fatalf("err = %v, want the dir fsync failure naming %s", err, dir)
 	}

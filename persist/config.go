@@ -22,10 +22,10 @@ type Config struct {
 	Host       HostConfig       `toml:"host"`
 	Supervisor SupervisorConfig `toml:"supervisor"`
 	TUI        TUIConfig        `toml:"tui"`
-	// Keys maps a TUI action name to a key string ("split-right" = "%").
+	// Keys maps a TUI action name to its keys (split-right = ["%", "|"]).
 	// It overrides entries of the TUI's own keymap, which owns the action
 	// names and rejects unknown ones.
-	Keys map[string]string `toml:"keys"`
+	Keys map[string]KeyList `toml:"keys"`
 	// Agents are the agent adapters by name ([agents.claude]). A table in
 	// the file overrides the named adapter field by field, or adds one.
 	Agents    map[string]AgentConfig `toml:"agents"`
@@ -36,6 +36,10 @@ type Config struct {
 type HostConfig struct {
 	RingBytes       int64 `toml:"ring_bytes"`       // raw output ring per pane
 	ScrollbackLines int   `toml:"scrollback_lines"` // vtgrid scrollback per pane
+	// KeepExited is how many panes whose process is gone (exited or lost)
+	// the host and agents.json keep; older ones are forgotten, oldest exit
+	// first. Live panes are never forgotten.
+	KeepExited int `toml:"keep_exited"`
 }
 
 // SupervisorConfig is the [supervisor] section.
@@ -72,6 +76,9 @@ type WorktreesConfig struct {
 	Base string `toml:"base"` // absolute; "" = Paths.Worktrees
 }
 
+// DefaultKeepExited is host.keep_exited's default.
+const DefaultKeepExited = 100
+
 // DefaultPrefix is the default prefix key.
 //
 // Why C-Space: C-b (tmux's) is Claude Code's "background task"; C-o, C-g and
@@ -89,13 +96,13 @@ const DefaultPrefix = "C-Space"
 // a fresh value each time, so callers may modify it.
 func DefaultConfig() Config {
 	return Config{
-		Host: HostConfig{RingBytes: 8 << 20, ScrollbackLines: 10000},
+		Host: HostConfig{RingBytes: 8 << 20, ScrollbackLines: 10000, KeepExited: DefaultKeepExited},
 		Supervisor: SupervisorConfig{
 			KillGrace: Duration(3 * time.Second),
 			Cgroup:    CgroupAuto,
 		},
 		TUI:    TUIConfig{Prefix: DefaultPrefix, Theme: "default", DefaultAdapter: "claude"},
-		Keys:   map[string]string{},
+		Keys:   map[string]KeyList{},
 		Agents: defaultAgents(),
 	}
 }

@@ -17,6 +17,9 @@ const (
 	minRingBytes       = 64 << 10
 	maxRingBytes       = 1 << 30
 	maxScrollbackLines = 1_000_000
+	// MaxKeepExited leaves room in agents.json (MaxRegistryRecords) for
+	// more live panes than a machine has PTYs.
+	MaxKeepExited = 10_000
 )
 
 // Validate reports every invalid value in c, joined, each naming its key.
@@ -40,6 +43,11 @@ func (c Config) checkHost() error {
 	}
 	if n := c.Host.ScrollbackLines; n < 0 || n > maxScrollbackLines {
 		errs = append(errs, fmt.Errorf("host.scrollback_lines %d is out of range [0, %d]", n, maxScrollbackLines))
+	}
+	// At least one: a pane forgotten the moment it exits could not tell
+	// `clowder exec` or `wait --exit` how it ended.
+	if n := c.Host.KeepExited; n < 1 || n > MaxKeepExited {
+		errs = append(errs, fmt.Errorf("host.keep_exited %d is out of range [1, %d]", n, MaxKeepExited))
 	}
 	return errors.Join(errs...)
 }
@@ -74,7 +82,8 @@ func (c Config) checkAgents() error {
 	return errors.Join(errs...)
 }
 
-// checkKeys validates [keys]: every action needs a key.
+// checkKeys validates [keys]: every action needs at least one key, and
+// each item is one key.
 func (c Config) checkKeys() error {
 	actions := make([]string, 0, len(c.Keys))
 	for a := range c.Keys {
@@ -83,8 +92,8 @@ func (c Config) checkKeys() error {
 	sort.Strings(actions)
 	var errs []error
 	for _, action := range actions {
-		if c.Keys[action] == "" {
-			errs = append(errs, fmt.Errorf("keys.%s is empty", action))
+		if err := c.Keys[action].check(); err != nil {
+			errs = append(errs, fmt.Errorf("keys.%s %w", action, err))
 		}
 	}
 	return errors.Join(errs...)

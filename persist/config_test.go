@@ -18,7 +18,7 @@ func configFile(t *testing.T, text string) string {
 
 func TestConfigDefaults(t *testing.T) {
 	c := DefaultConfig()
-	if c.Host.RingBytes != 8<<20 || c.Host.ScrollbackLines != 10000 {
+	if c.Host.RingBytes != 8<<20 || c.Host.ScrollbackLines != 10000 || c.Host.KeepExited != 100 {
 		t.Errorf("host = %+v", c.Host)
 	}
 	if c.Supervisor.KillGrace.Std() != 3*time.Second || c.Supervisor.Cgroup != CgroupAuto {
@@ -30,7 +30,7 @@ func TestConfigDefaults(t *testing.T) {
 	if err := c.Validate(); err != nil {
 		t.Errorf("defaults do not validate: %v", err)
 	}
-	c.Keys["x"] = "y"
+	c.Keys["x"] = KeyList{"y"}
 	c.Agents["claude"] = AgentConfig{}
 	if d := DefaultConfig(); len(d.Keys) != 0 || len(d.Agents["claude"].Command) == 0 {
 		t.Error("DefaultConfig shares maps between calls")
@@ -63,6 +63,7 @@ func TestLoadConfigReadsEverySection(t *testing.T) {
 [host]
 ring_bytes = 1048576
 scrollback_lines = 500
+keep_exited = 7
 
 [supervisor]
 kill_grace = "1500ms"
@@ -93,13 +94,13 @@ base = "/w"
 		t.Fatal(err)
 	}
 	want := DefaultConfig()
-	want.Host = HostConfig{RingBytes: 1 << 20, ScrollbackLines: 500}
+	want.Host = HostConfig{RingBytes: 1 << 20, ScrollbackLines: 500, KeepExited: 7}
 	want.Supervisor = SupervisorConfig{
 		KillGrace: Duration(1500 * time.Millisecond), Cgroup: CgroupRequired,
 		CgroupParent: "/sys/fs/cgroup/clowder", Timeout: Duration(2 * time.Hour), IdleTimeout: Duration(10 * time.Minute),
 	}
 	want.TUI = TUIConfig{Prefix: "C-q", Theme: "dark", DefaultAdapter: "mine"}
-	want.Keys = map[string]string{"split-right": "%", "zoom": "z"}
+	want.Keys = map[string]KeyList{"split-right": {"%"}, "zoom": {"z"}}
 	want.Agents["mine"] = AgentConfig{
 		Command: []string{"my-agent", "--fast"},
 		Resume:  []string{"my-agent", "--session", "{session}"},
@@ -161,6 +162,8 @@ func TestLoadConfigErrorsNameFileAndKey(t *testing.T) {
 		{"unknown cgroup mode", "[supervisor]\ncgroup = \"maybe\"\n", []string{`unknown cgroup mode "maybe"`, `"required"`}},
 		{"ring too small", "[host]\nring_bytes = 10\n", []string{"host.ring_bytes 10 is out of range"}},
 		{"negative scrollback", "[host]\nscrollback_lines = -1\n", []string{"host.scrollback_lines -1"}},
+		{"keep no exited panes", "[host]\nkeep_exited = 0\n", []string{"host.keep_exited 0 is out of range [1, 10000]"}},
+		{"keep too many exited panes", "[host]\nkeep_exited = 1000000\n", []string{"host.keep_exited 1000000"}},
 		{"empty prefix", "[tui]\nprefix = \"\"\n", []string{"tui.prefix is empty"}},
 		{"default adapter undefined", "[tui]\ndefault_adapter = \"nope\"\n", []string{`tui.default_adapter "nope"`, "[agents.nope]"}},
 		{"new agent without command", "[agents.x]\nresume = [\"x\"]\n", []string{"agents.x.command is empty"}},

@@ -11,9 +11,12 @@
 //     hard-linked .bak of the previous copy, rename, fsync of the directory.
 //     A failed write leaves the old file and its .bak as they were.
 //   - Every JSON document carries schema_version. A newer version is refused
-//     and the file is left in place; a corrupt file is moved aside to
-//     <name>.corrupt-<UTC time> and reported, never replaced by an empty one;
-//     a missing file means "no state yet".
+//     and the file is left in place; a corrupt file (or one over a limit,
+//     limits.go) is moved aside to <name>.corrupt-<UTC time> and reported,
+//     never replaced by an empty one, and its .bak is kept as
+//     <name>.lastgood-<UTC time>, which no save replaces; a file that is
+//     not safe to trust (trust.go) is refused and left alone; a missing
+//     file means "no state yet".
 //   - agents.json and layout.json go through one generic code path
 //     (document.go); only their bodies differ.
 //   - config.toml has one source of defaults, DefaultConfig; unknown keys are

@@ -31,8 +31,9 @@ type document interface {
 // docKind names one kind of versioned file: what it is called in errors,
 // and the newest schema version this build reads and writes.
 type docKind struct {
-	what    string // "registry", "layout"
-	version int
+	what     string // "registry", "layout"
+	version  int
+	maxBytes int64 // larger files are moved aside unread
 }
 
 // header is the part of every versioned file read before the rest.
@@ -42,13 +43,20 @@ type header struct {
 
 // loadDocument reads path into doc. It returns found=false and no error
 // when the file does not exist. A newer schema gives *NewerSchemaError and
-// leaves the file; a corrupt file is moved aside and gives *CorruptError.
+// leaves the file; a file that must not be trusted gives *RefusedError
+// and is left too (see trust.go); a corrupt file, or one over a limit, is
+// moved aside and gives *CorruptError.
 func loadDocument(kind docKind, path string, doc document) (found bool, err error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	data, err := readTrusted(kind, path)
+	var refused *RefusedError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return false, nil
-	}
-	if err != nil {
+	case errors.Is(err, ErrTooLarge):
+		return false, moveAside(kind, path, err)
+	case errors.As(err, &refused):
+		return false, err
+	case err != nil:
 		return false, fmt.Errorf("load %s %s: %w", kind.what, path, err)
 	}
 	if err := decodeDocument(kind, path, data, doc); err != nil {
@@ -98,10 +106,11 @@ func peekVersion(data []byte) (int, error) {
 	return *h.SchemaVersion, nil
 }
 
-// saveDocument stamps, validates and atomically writes doc to path. It
-// refuses to overwrite a file written by a newer schema, so running an
-// older clowder after a newer one cannot destroy the newer state.
-func saveDocument(kind docKind, path string, doc document) error {
+// saveDocument stamps, validates and atomically writes doc to path, keeping
+// the replaced file as .bak when bak says so. It refuses to overwrite a
+// file written by a newer schema, so running an older clowder after a
+// newer one cannot destroy the newer state.
+func saveDocument(kind docKind, path string, doc document, bak backupMode) error {
 	doc.setSchemaVersion(kind.version)
 	if err := doc.check(); err != nil {
 		return fmt.Errorf("save %s %s: %w", kind.what, path, err)
@@ -113,17 +122,23 @@ func saveDocument(kind docKind, path string, doc document) error {
 	if err != nil {
 		return fmt.Errorf("save %s %s: encode: %w", kind.what, path, err)
 	}
-	if err := writeAtomic(systemOps(), path, append(data, '\n'), 0o600); err != nil {
+	if err := writeAtomic(systemOps(), path, append(data, '\n'), 0o600, bak); err != nil {
 		return fmt.Errorf("save %s %s: %w", kind.what, path, err)
 	}
 	return nil
 }
 
 // refuseNewer returns *NewerSchemaError if the file at path exists with a
-// schema newer than kind's. Unreadable or corrupt content is not its
-// concern: the save replaces it (and keeps it as .bak).
+// schema newer than kind's, and *RefusedError if a load would refuse it
+// (see trust.go): a save must not replace what a load left alone. Corrupt
+// or oversized content is not its concern: the save replaces it (and
+// keeps it as .bak).
 func refuseNewer(kind docKind, path string) error {
-	data, err := os.ReadFile(path)
+	data, err := readTrusted(kind, path)
+	var refused *RefusedError
+	if errors.As(err, &refused) {
+		return err
+	}
 	if err != nil {
 		return nil
 	}
@@ -133,14 +148,13 @@ func refuseNewer(kind docKind, path string) error {
 	return nil
 }
 
-// moveAside renames a corrupt file to <path>.corrupt-<UTC time> and
-// returns the *CorruptError that reports it.
+// moveAside renames a corrupt file to <path>.corrupt-<UTC time>, keeps
+// the last good copy (see keepLastGood) and returns the *CorruptError that
+// reports both.
 func moveAside(kind docKind, path string, cause error) error {
-	ce := &CorruptError{What: kind.what, Path: path, Err: cause}
-	if _, err := os.Stat(path + BackupSuffix); err == nil {
-		ce.Backup = path + BackupSuffix
-	}
-	dst, err := corruptName(path, time.Now())
+	now := time.Now()
+	ce := &CorruptError{What: kind.what, Path: path, Err: cause, Backup: keepLastGood(path, now)}
+	dst, err := uniqueName(path+".corrupt-", now)
 	if err == nil {
 		err = os.Rename(path, dst)
 	}
@@ -153,10 +167,37 @@ func moveAside(kind docKind, path string, cause error) error {
 	return ce
 }
 
-// corruptName picks <path>.corrupt-<UTC time> that does not exist yet,
-// adding -1, -2, ... if a file was moved aside in the same second.
-func corruptName(path string, now time.Time) (string, error) {
-	base := path + ".corrupt-" + now.UTC().Format("20060102T150405Z")
+// keepLastGood copies <path>.bak, if there is one, to
+// <path>.lastgood-<UTC time>, which no save ever replaces, and returns the
+// copy's name. The error points the user at it, and .bak alone would not
+// last: any later writer's second save replaces it (a TUI, or a host
+// started after the one that found the corruption). Should the copy fail,
+// it returns .bak's name, still the best there is; with no .bak, "".
+func keepLastGood(path string, now time.Time) string {
+	bak := path + BackupSuffix
+	fi, err := os.Lstat(bak)
+	if err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	dst, err := uniqueName(path+".lastgood-", now)
+	if err != nil {
+		return bak
+	}
+	// Files here are replaced, never modified in place, so a hard link is
+	// a stable copy.
+	if err := os.Link(bak, dst); err != nil {
+		if err := copyFile(systemOps(), bak, dst, fi.Mode().Perm()); err != nil {
+			_ = os.Remove(dst) // best effort: do not leave a half copy
+			return bak
+		}
+	}
+	return dst
+}
+
+// uniqueName picks prefix+<UTC time> that does not exist yet, adding -1,
+// -2, ... if one was made in the same second.
+func uniqueName(prefix string, now time.Time) (string, error) {
+	base := prefix + now.UTC().Format("20060102T150405Z")
 	name := base
 	for i := 1; i < 1000; i++ {
 		if _, err := os.Lstat(name); errors.Is(err, fs.ErrNotExist) {

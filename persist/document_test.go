@@ -141,7 +141,11 @@ func TestCorruptFileWrongShapeIsMovedAside(t *testing.T) {
 func loadRegistryErr(p string) error { _, err := LoadRegistry(p); return err }
 func loadLayoutErr(p string) error   { _, err := LoadLayout(p); return err }
 
-func TestCorruptErrorPointsAtBackup(t *testing.T) {
+// The last good copy the error points at is a file no save touches:
+// .bak is replaced by the second save of any later writer (a TUI, a host
+// started after the one that found the corruption), so it is kept as
+// <path>.lastgood-<UTC time> too.
+func TestCorruptErrorPointsAtALastGoodCopyNoSaveReplaces(t *testing.T) {
 	for _, f := range docFiles() {
 		t.Run(f.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), f.name)
@@ -151,13 +155,23 @@ func TestCorruptErrorPointsAtBackup(t *testing.T) {
 			if err := f.save(path); err != nil { // now path.bak is a good copy
 				t.Fatal(err)
 			}
+			good := readFile(t, path+BackupSuffix)
 			writeFile(t, path, `{"schema_version": 1, "pan`)
 			ce := assertMovedAside(t, f.load(path), path, `{"schema_version": 1, "pan`)
-			if ce.Backup != path+BackupSuffix || !strings.Contains(ce.Error(), "last good copy is "+ce.Backup) {
-				t.Errorf("error %q should point at %s", ce, path+BackupSuffix)
+			pattern := "^" + regexp.QuoteMeta(path) + `\.lastgood-\d{8}T\d{6}Z(-\d+)?$`
+			if !regexp.MustCompile(pattern).MatchString(ce.Backup) || !strings.Contains(ce.Error(), "last good copy is "+ce.Backup) {
+				t.Fatalf("error %q should point at %s.lastgood-<time>", ce, path)
+			}
+			for range 2 { // a later writer, unaware of the corruption
+				if err := f.save(path); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := readFile(t, ce.Backup); got != good {
+				t.Errorf("the last good copy now holds %q, want %q", got, good)
 			}
 			if err := f.load(ce.Backup); err != nil {
-				t.Errorf("the backup should load: %v", err)
+				t.Errorf("the last good copy should load: %v", err)
 			}
 		})
 	}

@@ -25,24 +25,29 @@ func (e *NewerSchemaError) Error() string {
 }
 
 // CorruptError reports a file that could not be decoded (empty, truncated,
-// not JSON, wrong types, no schema_version, inconsistent content). The file
+// not JSON, wrong types, no schema_version, inconsistent content) or is
+// over a limit (then Err matches ErrTooLarge). The file
 // has been moved to MovedTo, unless moving failed (then MoveErr says why and
 // the file is still at Path). The caller decides what to do next; persist
-// never replaces it with an empty document. Note that the next save keeps
-// the file it replaces as .bak, so a caller that wants to offer the Backup
-// must do so before saving twice.
+// never replaces it with an empty document. Backup is a copy of .bak that
+// no save replaces; the host also stops replacing .bak itself
+// (Registry.SavePreservingBackup), so both stay until a person acts.
 type CorruptError struct {
 	What    string // "registry", "layout"
 	Path    string
 	MovedTo string // where the corrupt file now is; "" if MoveErr != nil
-	Backup  string // the last good copy (<Path>.bak), "" if there is none
+	Backup  string // the last good copy (<Path>.lastgood-<time>, kept from .bak), "" if there is none
 	Err     error  // what was wrong with the content
 	MoveErr error  // why it could not be moved aside, or nil
 }
 
 // Error implements error.
 func (e *CorruptError) Error() string {
-	msg := fmt.Sprintf("%s %s is corrupt (%v)", e.What, e.Path, e.Err)
+	state := "is corrupt"
+	if errors.Is(e.Err, ErrTooLarge) {
+		state = "is too large to load"
+	}
+	msg := fmt.Sprintf("%s %s %s (%v)", e.What, e.Path, state, e.Err)
 	if e.MoveErr != nil {
 		msg += fmt.Sprintf("; moving it aside failed (%v), so it is still there", e.MoveErr)
 	} else {

@@ -6,13 +6,20 @@ package persist
 // raw JSON with the same atomic, versioned, corrupt-aware handling as
 // agents.json. The layout package versions its own content inside.
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"time"
+)
 
 // LayoutVersion is the schema_version of layout.json's envelope this build
 // reads and writes.
 const LayoutVersion = 1
 
-var layoutKind = docKind{what: "layout", version: LayoutVersion}
+// StaleLayoutTemp is the age past which LoadLayout removes a temp file of
+// an interrupted layout.json write.
+const StaleLayoutTemp = time.Minute
+
+var layoutKind = docKind{what: "layout", version: LayoutVersion, maxBytes: MaxLayoutBytes}
 
 // layoutDoc is the whole of layout.json.
 type layoutDoc struct {
@@ -38,7 +45,15 @@ func (d *layoutDoc) check() error {
 // missing file returns nil and no error. A newer schema gives
 // *NewerSchemaError (file left in place); a corrupt file is moved aside and
 // gives *CorruptError.
+//
+// It first removes the temp files of interrupted writes of path that are
+// over a minute old (see RemoveStaleTemps). Several TUIs may write
+// layout.json at once without a lock, so age is what tells a stale temp
+// from a live write: one write of at most MaxLayoutBytes holds its temp
+// for far less than a minute, and temps carry no owner to ask (a pid in
+// the name could be reused).
 func LoadLayout(path string) (json.RawMessage, error) {
+	_, _ = RemoveStaleTemps(path, StaleLayoutTemp) // best effort: a leftover costs only disk
 	var d layoutDoc
 	found, err := loadDocument(layoutKind, path, &d)
 	if err != nil || !found {
@@ -50,5 +65,5 @@ func LoadLayout(path string) (json.RawMessage, error) {
 // SaveLayout writes the TUI's document to path atomically, keeping the
 // previous copy as path.bak. The document must be valid JSON.
 func SaveLayout(path string, layout json.RawMessage) error {
-	return saveDocument(layoutKind, path, &layoutDoc{Layout: layout})
+	return saveDocument(layoutKind, path, &layoutDoc{Layout: layout}, withBackup)
 }

@@ -153,12 +153,14 @@ func (p Paths) EnsureRuntimeDir() error {
 }
 
 // EnsureStateDir creates the state directory (and its parents) with mode
-// 0700 if it is missing. An existing directory is used as it is.
+// 0700 if it is missing, and refuses one that is owned by another user or
+// writable by group or others (*RefusedError): whoever can replace
+// agents.json there chooses what the host runs to resume agents.
 func (p Paths) EnsureStateDir() error {
 	if err := os.MkdirAll(p.StateDir, 0o700); err != nil {
 		return fmt.Errorf("create state dir %s: %w", p.StateDir, err)
 	}
-	return nil
+	return checkStateDir(p.StateDir, os.Getuid())
 }
 
 // ensurePrivateDir is EnsureRuntimeDir with the expected owner injected, so

@@ -9,6 +9,7 @@ package persist
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 )
@@ -17,7 +18,7 @@ import (
 // and writes.
 const RegistryVersion = 1
 
-var registryKind = docKind{what: "registry", version: RegistryVersion}
+var registryKind = docKind{what: "registry", version: RegistryVersion, maxBytes: MaxRegistryBytes}
 
 // Registry is the content of agents.json. It is a plain value: not safe for
 // concurrent use; the host owns the one copy that is saved.
@@ -108,10 +109,23 @@ func LoadRegistry(path string) (*Registry, error) {
 // those are. It refuses an inconsistent registry (see check) and a path
 // that holds a newer schema.
 func (r *Registry) Save(path string) error {
+	return r.save(path, withBackup)
+}
+
+// SavePreservingBackup is Save without touching path.bak. A host that
+// started from a corrupt agents.json uses it for its whole life: the
+// CorruptError pointed the user at .bak as the last good copy, and that
+// copy must survive until a person restores it or starts afresh.
+func (r *Registry) SavePreservingBackup(path string) error {
+	return r.save(path, withoutBackup)
+}
+
+// save is Save with the choice about .bak.
+func (r *Registry) save(path string, bak backupMode) error {
 	if r.Panes == nil {
 		r.Panes = []PaneRecord{} // "panes": [] reads better than null
 	}
-	return saveDocument(registryKind, path, r)
+	return saveDocument(registryKind, path, r, bak)
 }
 
 // Get returns the record with the given id.
@@ -142,6 +156,52 @@ func (r *Registry) Remove(id string) bool {
 	return true
 }
 
+// TrimExited removes the records of panes whose process is gone (exited
+// or lost) beyond the keep that ended last, and returns their ids, oldest
+// exit first. Live records (starting, running, orphaned) are never
+// removed; the rest keep their creation order.
+func (r *Registry) TrimExited(keep int) []string {
+	var ended []int // indexes into Panes
+	for i := range r.Panes {
+		if r.Panes[i].ended() {
+			ended = append(ended, i)
+		}
+	}
+	if len(ended) <= max(keep, 0) {
+		return nil
+	}
+	sort.SliceStable(ended, func(a, b int) bool {
+		return r.Panes[ended[a]].endedAt().Before(r.Panes[ended[b]].endedAt())
+	})
+	drop := make(map[int]bool, len(ended)-keep)
+	ids := make([]string, 0, len(ended)-keep)
+	for _, i := range ended[:len(ended)-max(keep, 0)] {
+		drop[i] = true
+		ids = append(ids, r.Panes[i].ID)
+	}
+	kept := r.Panes[:0]
+	for i, p := range r.Panes {
+		if !drop[i] {
+			kept = append(kept, p)
+		}
+	}
+	clear(r.Panes[len(kept):]) // let the dropped records' strings go
+	r.Panes = kept
+	return ids
+}
+
+// ended reports whether the record's process is known to be gone.
+func (p *PaneRecord) ended() bool { return p.State == StateExited || p.State == StateLost }
+
+// endedAt is when the process ended, or when the pane was created if that
+// was not recorded.
+func (p *PaneRecord) endedAt() time.Time {
+	if p.Exit != nil {
+		return p.Exit.At
+	}
+	return p.Created
+}
+
 // index returns the position of id in Panes, or -1.
 func (r *Registry) index(id string) int {
 	for i := range r.Panes {
@@ -155,9 +215,12 @@ func (r *Registry) index(id string) int {
 // setSchemaVersion implements document.
 func (r *Registry) setSchemaVersion(v int) { r.SchemaVersion = v }
 
-// check implements document: ids are set and unique, and every record is
-// valid.
+// check implements document: there are not too many records, ids are set
+// and unique, and every record is valid.
 func (r *Registry) check() error {
+	if n := len(r.Panes); n > MaxRegistryRecords {
+		return overLimit("the number of records", int64(n), MaxRegistryRecords, countUnit("records"))
+	}
 	seen := make(map[string]bool, len(r.Panes))
 	for i := range r.Panes {
 		p := &r.Panes[i]
@@ -172,8 +235,12 @@ func (r *Registry) check() error {
 	return nil
 }
 
-// check reports a record that cannot be right.
+// check reports a record that cannot be right. A field over its limit
+// is reported alone, as an error matching ErrTooLarge.
 func (p *PaneRecord) check() error {
+	if err := p.checkSizes(); err != nil {
+		return err
+	}
 	var errs []error
 	if p.ID == "" {
 		errs = append(errs, errors.New("empty id"))

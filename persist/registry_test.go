@@ -3,6 +3,7 @@ package persist
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -229,4 +230,26 @@ func TestDurationTextForm(t *testing.T) {
 	if b, _ := Duration(1500 * time.Millisecond).MarshalText(); string(b) != "1.5s" {
 		t.Errorf("MarshalText(1.5s) = %q", b)
 	}
+}
+
+// SavePreservingBackup replaces the file but never .bak, however often it
+// runs (issue 7 §4: the last good copy must survive until restored).
+func TestSavePreservingBackupLeavesBakAlone(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, AgentsFileName)
+	writeFile(t, path+BackupSuffix, "last good copy")
+	for i := range 3 {
+		r := &Registry{Panes: sampleRegistry().Panes[:1]}
+		r.Panes[0].Name = fmt.Sprintf("save-%d", i)
+		if err := r.SavePreservingBackup(path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := readFile(t, path+BackupSuffix); got != "last good copy" {
+		t.Fatalf(".bak = %q after saves; want it untouched", got)
+	}
+	if r, err := LoadRegistry(path); err != nil || r.Panes[0].Name != "save-2" {
+		t.Fatalf("agents.json = %+v, %v; want the last save", r, err)
+	}
+	assertNames(t, dir, AgentsFileName, AgentsFileName+BackupSuffix)
 }

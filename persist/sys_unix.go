@@ -38,3 +38,9 @@ func tryLock(f *os.File) error {
 		}
 	}
 }
+
+// openNoFollow opens path read-only without following a symlink in its
+// last component (that fails) and without blocking on a FIFO.
+func openNoFollow(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+}

@@ -5,6 +5,7 @@ package persist
 // written as a Go duration string ("3s") rather than nanoseconds.
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -208,5 +209,46 @@ func (d *Duration) UnmarshalText(b []byte) error {
 		return fmt.Errorf("duration %q is negative", b)
 	}
 	*d = Duration(v)
+	return nil
+}
+
+// KeyList is the keys of one [keys] entry in config.toml, in tmux key-name
+// syntax. The file may give a list, split-right = ["%", "|"], or one
+// string, split-right = "%", where spaces separate several keys
+// ("% |"). Key names themselves are checked by the TUI, which owns them.
+type KeyList []string
+
+// UnmarshalTOML implements toml.Unmarshaler for both forms.
+func (k *KeyList) UnmarshalTOML(v any) error {
+	switch v := v.(type) {
+	case string:
+		*k = strings.Fields(v)
+		return nil
+	case []any:
+		keys := make(KeyList, len(v))
+		for i, e := range v {
+			s, ok := e.(string)
+			if !ok {
+				return fmt.Errorf("key %d is %T; want a key name such as \"%%\" or \"C-x\"", i+1, e)
+			}
+			keys[i] = s
+		}
+		*k = keys
+		return nil
+	}
+	return fmt.Errorf("keys are %T; want a key name (\"%%\") or a list of them ([\"%%\", \"|\"])", v)
+}
+
+// check reports an empty list, or an item that is empty or holds several
+// keys.
+func (k KeyList) check() error {
+	if len(k) == 0 {
+		return errors.New("is empty")
+	}
+	for _, s := range k {
+		if s == "" || strings.ContainsAny(s, " \t") {
+			return fmt.Errorf("item %q is not one key name; give each key as its own list item", s)
+		}
+	}
 	return nil
 }

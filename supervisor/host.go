@@ -60,7 +60,9 @@ type Host struct {
 	events      eventHub
 	regMu       sync.Mutex // serialises registry writes
 	regIssue    string     // what went wrong with agents.json, for host status
-	regReadOnly bool       // agents.json is from a newer clowder: never overwrite it
+	regLoad     string     // what went wrong loading it at start; stays in regIssue
+	regReadOnly bool       // agents.json could not be loaded as ours: never overwrite it
+	regKeepBak  bool       // started from a corrupt file: never replace agents.json.bak
 	containment string     // how the newest run is contained: cgroup, or the fallback and why
 }
 

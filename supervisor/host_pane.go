@@ -39,10 +39,15 @@ type pane struct {
 }
 
 func newPane(h *Host, rec persist.PaneRecord) *pane {
+	return newPaneSized(h, rec, int(h.opts.Config.Host.RingBytes), int(rec.Size.Cols), int(rec.Size.Rows))
+}
+
+// newPaneSized is newPane with the ring and screen sizes given (see
+// adoptRecord, whose panes never get output).
+func newPaneSized(h *Host, rec persist.PaneRecord, ringBytes, cols, rows int) *pane {
 	p := &pane{h: h, id: rec.ID, rec: rec, adapter: h.adapterFor(rec), changed: make(chan struct{})}
 	cfg := h.opts.Config.Host
-	p.ring = NewRing(int(cfg.RingBytes))
-	cols, rows := int(rec.Size.Cols), int(rec.Size.Rows)
+	p.ring = NewRing(ringBytes)
 	p.term = vtgrid.New(max(cols, 1), max(rows, 1), vtgrid.Options{
 		ScrollbackLines: max(cfg.ScrollbackLines, -1),
 		Reply:           func(b []byte) { p.replies = append(p.replies, b...) },
@@ -151,7 +156,7 @@ func (p *pane) info() PaneInfo {
 func (p *pane) infoLocked() PaneInfo {
 	r := &p.rec
 	_, end := p.ring.Bounds()
-	cols, rows := p.term.Size()
+	cols, rows := p.sizeLocked()
 	in := PaneInfo{
 		ID: r.ID, Name: r.Name, Kind: r.Kind.String(), Adapter: r.Adapter,
 		State: r.State.String(), Attention: p.attn.state.String(),

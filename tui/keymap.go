@@ -16,6 +16,7 @@ import (
 
 	"clowder/assets"
 	"clowder/panes"
+	"clowder/persist"
 )
 
 // KeyMap is the prefix key and the action bindings. It implements
@@ -38,7 +39,7 @@ type keymapEntry struct {
 // NewKeyMap builds the keymap from the embedded defaults, the prefix (tmux
 // key-name syntax) and the [keys] overrides (action name → keys). An
 // unknown action or key name is an error that names it.
-func NewKeyMap(prefix string, overrides map[string]string) (KeyMap, error) {
+func NewKeyMap(prefix string, overrides map[string]persist.KeyList) (KeyMap, error) {
 	var km KeyMap
 	entries := map[string]keymapEntry{}
 	if _, err := toml.Decode(string(assets.Keymap()), &entries); err != nil {
@@ -80,9 +81,9 @@ func (km *KeyMap) bind(a Action, e keymapEntry) error {
 	return nil
 }
 
-// override applies config.toml's [keys]: each value is one key, or several
-// separated by spaces.
-func (km *KeyMap) override(overrides map[string]string) error {
+// override applies config.toml's [keys]: each value is the action's new
+// keys (persist.KeyList has already split a single string on spaces).
+func (km *KeyMap) override(overrides map[string]persist.KeyList) error {
 	names := make([]string, 0, len(overrides))
 	for n := range overrides {
 		names = append(names, n)
@@ -94,7 +95,7 @@ func (km *KeyMap) override(overrides map[string]string) error {
 			return fmt.Errorf("[keys] %s: unknown action; want one of %s", n, joinKeys(actionNames[:]))
 		}
 		old := km.Bindings[a].Help()
-		e := keymapEntry{Keys: splitKeys(overrides[n]), Help: old.Desc, Group: km.groupOf[a]}
+		e := keymapEntry{Keys: overrides[n], Help: old.Desc, Group: km.groupOf[a]}
 		if err := km.bind(a, e); err != nil {
 			return fmt.Errorf("[keys] %w", err)
 		}
@@ -145,6 +146,3 @@ func (km KeyMap) FullHelp() [][]key.Binding {
 
 // joinKeys lists keys for help text.
 func joinKeys(keys []string) string { return strings.Join(keys, " ") }
-
-// splitKeys splits a [keys] value on spaces.
-func splitKeys(s string) []string { return strings.Fields(s) }

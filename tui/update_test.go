@@ -546,7 +546,7 @@ func TestMailboxCoalescesAFloodIntoOneMessage(t *testing.T) {
 }
 
 func TestKeyMapOverridesAndRejectsUnknownActions(t *testing.T) {
-	km, err := NewKeyMap("C-a", map[string]string{"split-right": "v", "zoom": "M-z Z"})
+	km, err := NewKeyMap("C-a", map[string]persist.KeyList{"split-right": {"v"}, "zoom": {"M-z", "Z"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -559,7 +559,7 @@ func TestKeyMapOverridesAndRejectsUnknownActions(t *testing.T) {
 	if got := km.Prefix.Keys(); !slices.Equal(got, []string{"ctrl+a"}) {
 		t.Errorf("prefix %v", got)
 	}
-	if _, err := NewKeyMap("C-Space", map[string]string{"splt": "v"}); err == nil || !strings.Contains(err.Error(), "splt") {
+	if _, err := NewKeyMap("C-Space", map[string]persist.KeyList{"splt": {"v"}}); err == nil || !strings.Contains(err.Error(), "splt") {
 		t.Errorf("unknown action error = %v", err)
 	}
 }

@@ -62,6 +62,7 @@ type Host struct {
 	regIssue    string     // what went wrong with agents.json, for host status
 	regReadOnly bool       // agents.json is from a newer clowder: never overwrite it
 	containment string     // how the newest run is contained: cgroup, or the fallback and why
+	colors      hostColors // the user's terminal colours, as the newest client told them (host_colors.go)
 }
 
 // NewHost returns a host; it does nothing until Serve.

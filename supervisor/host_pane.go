@@ -41,6 +41,7 @@ func newPane(h *Host, rec persist.PaneRecord) *pane {
 		ScrollbackLines: max(cfg.ScrollbackLines, -1),
 		Reply:           func(b []byte) { p.replies = append(p.replies, b...) },
 		Event:           p.onTermEvent,
+		Colors:          h.currentColorsLocked(), // under h.mu, or before Serve accepts clients
 	})
 	p.attn.state = attnStarting
 	return p

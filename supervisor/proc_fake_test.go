@@ -45,6 +45,7 @@ var fakeModes = map[string]func() int{
 	"stream":       fakeStream,     // write FAKE_BYTES bytes of the test stream, then DONE, block
 	"keys":         fakeKeys,       // enable DECCKM and bracketed paste, then print every byte read as hex
 	"dial":         fakeDial,       // connect to DIAL_SOCKET, print the first frame's error
+	"colors":       fakeColors,     // raw mode; ask OSC 11, print the answer as "BG ...", again per key read
 }
 
 func fakeAgent(mode string) int {

@@ -99,6 +99,7 @@ type Model struct {
 	// nil in tests, where bubbletea's own clipboard cmds stand in.
 	command func(string)
 	view    tea.View
+	outer   outerColors // the outer terminal's colours, for the host (colors.go)
 }
 
 // overlay is what covers the panes.
@@ -161,7 +162,7 @@ func layoutPath(p persist.Paths) string {
 // Init implements tea.Model: load the layout and the host's panes, open
 // the event stream, and start listening to the mailbox.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.startCmd(), m.eventsCmd(), m.waitMail())
+	return tea.Batch(m.startCmd(), m.eventsCmd(), m.waitMail(), m.askColors())
 }
 
 // View implements tea.Model. The view is built in Update when something

@@ -39,6 +39,8 @@ func (m *Model) dispatch(msg tea.Msg) tea.Cmd {
 		return m.onOuterFocus(msg)
 	case repeatEndMsg:
 		return m.onRepeatEnd(msg)
+	case tea.ForegroundColorMsg, tea.BackgroundColorMsg, tea.CursorColorMsg, oscReply, colorsSentMsg:
+		return m.onOuterColor(msg)
 	}
 	return m.dispatchHost(msg)
 }

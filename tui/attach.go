@@ -55,6 +55,7 @@ func Attach(ctx context.Context, c *supervisor.Client, pane string, in *os.File,
 		return err
 	}
 	defer restore()
+	passOuterColors(ctx, c, in, out, sub.Master) // before copyKeys reads in (attach_colors.go)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go followSize(ctx, c, pane, in)

@@ -61,12 +61,7 @@ func (m *Model) askColors() tea.Cmd {
 	if m.command == nil {
 		return tea.Batch(tea.RequestForegroundColor, tea.RequestBackgroundColor, tea.RequestCursorColor)
 	}
-	var b strings.Builder
-	b.WriteString(ansi.RequestForegroundColor + ansi.RequestBackgroundColor + ansi.RequestCursorColor)
-	for i := range paletteAsked {
-		fmt.Fprintf(&b, "\x1b]4;%d;?\x07", i)
-	}
-	m.command(b.String())
+	m.command(colorQueries())
 	return nil
 }
 
@@ -84,7 +79,7 @@ func (m *Model) onOuterColor(msg tea.Msg) tea.Cmd {
 	case tea.CursorColorMsg:
 		c.known.Cursor = hexColor(msg.Color)
 	case oscReply:
-		if !c.setPalette(string(msg)) {
+		if !setAnswer(&c.known, oscPayload(string(msg))) {
 			return nil
 		}
 	}
@@ -126,25 +121,42 @@ func (m *Model) onColorsSent(colorsSentMsg) tea.Cmd {
 	return m.sendColors()
 }
 
-// setPalette records an OSC 4 answer ("ESC ] 4 ; N ; rgb:... BEL/ST") for
-// an entry the TUI asked about; it reports whether it was one.
-func (c *outerColors) setPalette(s string) bool {
-	s = strings.TrimSuffix(strings.TrimSuffix(s, "\x07"), "\x1b\\")
-	rest, ok := strings.CutPrefix(s, "\x1b]4;")
-	if !ok {
+// setAnswer records one colour answer, given as its OSC payload
+// ("11;rgb:ffff/ffff/ffff", "4;1;rgb:cdcd/0000/0000"); it reports whether
+// it was one the TUI asks for.
+func setAnswer(req *supervisor.SetColorsReq, payload string) bool {
+	cmd, spec, _ := strings.Cut(payload, ";")
+	if cmd == "4" {
+		return setPaletteAnswer(req, spec)
+	}
+	hex := hexColor(ansi.XParseColor(spec))
+	field := map[string]*string{"10": &req.Foreground, "11": &req.Background, "12": &req.Cursor}[cmd]
+	if field == nil || hex == "" {
 		return false
 	}
-	idx, spec, _ := strings.Cut(rest, ";")
+	*field = hex
+	return true
+}
+
+// setPaletteAnswer records "N;rgb:..." for an entry the TUI asks about.
+func setPaletteAnswer(req *supervisor.SetColorsReq, s string) bool {
+	idx, spec, _ := strings.Cut(s, ";")
 	n, err := strconv.Atoi(idx)
 	hex := hexColor(ansi.XParseColor(spec))
 	if err != nil || n < 0 || n >= paletteAsked || hex == "" {
 		return false
 	}
-	for len(c.known.Palette) <= n {
-		c.known.Palette = append(c.known.Palette, "")
+	for len(req.Palette) <= n {
+		req.Palette = append(req.Palette, "")
 	}
-	c.known.Palette[n] = hex
+	req.Palette[n] = hex
 	return true
+}
+
+// oscPayload is an OSC sequence without its introducer and terminator.
+func oscPayload(s string) string {
+	s = strings.TrimSuffix(strings.TrimSuffix(s, "\x07"), "\x1b\\")
+	return strings.TrimPrefix(s, "\x1b]")
 }
 
 // hexColor is c as "#rrggbb", or "" for no colour.

@@ -41,16 +41,16 @@ func colorQueries() string {
 }
 
 // passOuterColors asks the terminal on in/out (already raw) its colours,
-// tells the host what it learned, and writes anything else read meanwhile
-// to master. Every failure is silent: the pane then answers the host's
+// tells the host what it learned, and then writes anything else read
+// meanwhile to master. Every failure is silent: the pane then answers the host's
 // colours, as before.
 func passOuterColors(ctx context.Context, c *supervisor.Client, in *os.File, out io.Writer, master io.Writer) {
 	req, rest := askOuterColors(in, out, attachColorsWait)
-	if len(rest) > 0 {
-		_, _ = master.Write(rest) // best effort: keys typed during the query
-	}
 	if req.Foreground != "" || req.Background != "" || req.Cursor != "" || len(req.Palette) > 0 {
 		_ = c.SetColors(ctx, req) // best effort: an older host answers unknown-type
+	}
+	if len(rest) > 0 { // after set-colors, so a key that makes the pane ask finds the colours there
+		_, _ = master.Write(rest) // best effort: keys typed during the query
 	}
 }
 

@@ -66,14 +66,19 @@ func TestE2EAttachPassesTheOuterBackground(t *testing.T) {
 }
 
 // The same through the TUI, which learns the colours as bubbletea messages
-// and passes them on while it runs.
+// and passes them on while it runs. The probe is the default agent, so the
+// test types single keys only.
 func TestE2ETUIPassesTheOuterBackground(t *testing.T) {
-	e, o := tuiEnv(t, 120, 40)
+	e := newE2E(t)
 	probe := colorProbe(t, e)
+	cfg := "[tui]\ndefault_adapter = \"probe\"\n[agents.probe]\ncommand = [\"/bin/sh\", \"" + probe + "\"]\n"
+	if err := os.WriteFile(filepath.Join(e.dir, "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.env = append(e.env, "SHELL=/bin/sh", "PS1=$ ")
+	o := startTmux(t, e, 120, 40)
+	o.waitScreen("PROBE READY")
 	lightOuter(o)
-	o.waitScreen("$ ")
-	o.keys("-l", "sh "+probe)
-	o.keys("Enter")
 	o.waitScreen("PROBE READY")
 	deadline := time.Now().Add(15 * time.Second)
 	for n := 1; !o.shows(outerBG, time.Second); n++ { // the TUI tells the host while it runs: ask until it has

@@ -64,6 +64,7 @@ type Host struct {
 	regReadOnly bool       // agents.json could not be loaded as ours: never overwrite it
 	regKeepBak  bool       // started from a corrupt file: never replace agents.json.bak
 	containment string     // how the newest run is contained: cgroup, or the fallback and why
+	colors      hostColors // the user's terminal colours, as the newest client told them (host_colors.go)
 }
 
 // NewHost returns a host; it does nothing until Serve.

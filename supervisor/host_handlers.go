@@ -68,6 +68,8 @@ func (c *conn) handleOp(id uint32, m Message) {
 		c.status(id)
 	case *HostStopReq:
 		c.stop(id, req)
+	case *SetColorsReq:
+		c.setColors(id, req)
 	default:
 		c.reply(id, &ErrorReply{Code: CodeUnknownType, Message: fmt.Sprintf("the host does not take %s requests", m.MsgType())})
 	}

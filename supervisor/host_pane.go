@@ -52,6 +52,7 @@ func newPaneSized(h *Host, rec persist.PaneRecord, ringBytes, cols, rows int) *p
 		ScrollbackLines: max(cfg.ScrollbackLines, -1),
 		Reply:           func(b []byte) { p.replies = append(p.replies, b...) },
 		Event:           p.onTermEvent,
+		Colors:          h.currentColorsLocked(), // under h.mu, or before Serve accepts clients
 	})
 	p.attn.state = attnStarting
 	return p

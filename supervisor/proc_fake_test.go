@@ -47,6 +47,7 @@ var fakeModes = map[string]func() int{
 	"dial":         fakeDial,       // connect to DIAL_SOCKET, print the first frame's error
 	"flood":        fakeFlood,      // READY, read a line, then FAKE_LINES lines and "FLOOD-END N", block
 	"signals":      fakeSignals,    // READY, then "GOT <SIGNAL>" for each HUP, INT, TERM, USR1, USR2; never exits by itself
+	"colors":       fakeColors,     // raw mode; ask OSC 11, print the answer as "BG ...", again per key read
 }
 
 func fakeAgent(mode string) int {

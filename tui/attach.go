@@ -81,6 +81,7 @@ func Attach(ctx context.Context, c *supervisor.Client, pane string, in *os.File,
 	s := &session{out: out, sub: sub, events: events.C, first: first, seq: first.Seq,
 		typed: make(chan struct{}, 1), keys: make(chan error, 1)}
 	defer func() { restore(s.ending(pane)) }()
+	passOuterColors(ctx, c, in, out, sub.Master) // before copyKeys reads in (attach_colors.go)
 	s.showHint(pane)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -27,6 +27,7 @@ type fakeHost struct {
 	resizes []string
 	streams []*fakeStream
 	history *supervisor.HistoryRows
+	colors  []supervisor.SetColorsReq // colors_test.go
 	next    int
 	noFd    bool // the transport passes no fds: input goes through Input
 	timers  timers

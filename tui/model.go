@@ -113,6 +113,7 @@ type Model struct {
 	// nil in tests, where bubbletea's own clipboard cmds stand in.
 	command func(string)
 	view    tea.View
+	outer   outerColors // the outer terminal's colours, for the host (colors.go)
 }
 
 // New builds the model. It fails on a bad keymap or theme in the config.
@@ -155,7 +156,7 @@ func layoutPath(p persist.Paths) string {
 // Init implements tea.Model: load the layout and the host's panes, open
 // the event stream, and start listening to the mailbox.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.startCmd(), m.eventsCmd(false), m.waitMail())
+	return tea.Batch(m.startCmd(), m.eventsCmd(false), m.waitMail(), m.askColors())
 }
 
 // View implements tea.Model. The view is built in Update when something

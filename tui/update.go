@@ -49,6 +49,8 @@ func (m *Model) dispatch(msg tea.Msg) tea.Cmd {
 		return m.quit() // detach: layout.json written, every pane left running
 	case statusExpiredMsg:
 		return m.onStatusExpired(msg)
+	case tea.ForegroundColorMsg, tea.BackgroundColorMsg, tea.CursorColorMsg, oscReply, colorsSentMsg:
+		return m.onOuterColor(msg)
 	}
 	return m.dispatchHost(msg)
 }

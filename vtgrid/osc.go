@@ -7,12 +7,12 @@ package vtgrid
 import (
 	"bytes"
 	"encoding/base64"
-	"fmt"
 	"strconv"
 )
 
-// oscDispatch runs a complete OSC string in t.str.
-func (t *Terminal) oscDispatch() {
+// oscDispatch runs a complete OSC string in t.str; end is the byte that
+// ended it (BEL, ESC of ST, or CAN/SUB, which abort it).
+func (t *Terminal) oscDispatch(end byte) {
 	cmd, rest, _ := bytes.Cut(t.str, []byte{';'})
 	n, err := strconv.Atoi(string(cmd))
 	if err != nil {
@@ -33,8 +33,10 @@ func (t *Terminal) oscDispatch() {
 		}
 	case 777:
 		t.notify777(rest)
-	case 10, 11:
-		t.colorQuery(n, rest)
+	case 4, 10, 11, 12:
+		if end == 0x07 || end == 0x1b { // an aborted query gets no answer
+			t.colorDispatch(n, rest, end)
+		}
 	case 52:
 		t.clipboard(rest)
 	}
@@ -46,25 +48,6 @@ func (t *Terminal) notify777(rest []byte) {
 	if len(parts) == 3 && string(parts[0]) == "notify" {
 		t.event(Event{Kind: EventNotify, Title: string(parts[1]), Text: string(parts[2])})
 	}
-}
-
-// colorQuery answers OSC 10;? and OSC 11;? with the configured colours.
-func (t *Terminal) colorQuery(n int, rest []byte) {
-	if string(rest) != "?" {
-		return
-	}
-	c := t.opts.Foreground
-	if n == 11 {
-		c = t.opts.Background
-	}
-	if c.Kind() != ColorRGB {
-		c = RGBColor(0xd0, 0xd0, 0xd0)
-		if n == 11 {
-			c = RGBColor(0, 0, 0)
-		}
-	}
-	r, g, b := c.RGB()
-	t.reply(fmt.Sprintf("\x1b]%d;rgb:%02x%02x/%02x%02x/%02x%02x\x1b\\", n, r, r, g, g, b, b))
 }
 
 // clipboard handles OSC 52;selection;base64 (set) and ;? (query), only when

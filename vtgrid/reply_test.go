@@ -20,7 +20,7 @@ func TestReplies(t *testing.T) {
 		{"kitty push pop", "\x1b[>1u\x1b[>5u\x1b[<u\x1b[?u", "\x1b[?1u"},
 		{"kitty set add", "\x1b[=1u\x1b[=4;2u\x1b[?u", "\x1b[?5u"},
 		{"XTVERSION", "\x1b[>q", "\x1bP>|clowder(vtgrid)\x1b\\"},
-		{"OSC 10 query", "\x1b]10;?\x07", "\x1b]10;rgb:d0d0/d0d0/d0d0\x1b\\"},
+		{"OSC 10 query", "\x1b]10;?\x07", "\x1b]10;rgb:d0d0/d0d0/d0d0\x07"},
 		{"OSC 11 query", "\x1b]11;?\x1b\\", "\x1b]11;rgb:0000/0000/0000\x1b\\"},
 		{"DECRQSS not supported", "\x1bP$qm\x1b\\", "\x1bP0$r\x1b\\"},
 		{"window size report", "\x1b[18t", "\x1b[8;3;7t"},

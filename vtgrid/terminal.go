@@ -46,9 +46,9 @@ type Options struct {
 	// Clipboard enables OSC 52 events (off by default: a program could
 	// otherwise set the user's clipboard).
 	Clipboard bool
-	// Foreground and Background answer OSC 10/11 queries, as RGB; zero
-	// values answer a light grey on black.
-	Foreground, Background Color
+	// Colors answer OSC 4, 10, 11 and 12 queries (colors.go); the zero
+	// value answers the headless defaults. SetColors changes them later.
+	Colors Colors
 }
 
 // Terminal is one emulated screen. It is not safe for concurrent use: one
@@ -231,7 +231,7 @@ func (t *Terminal) act(a pAction, b byte) {
 	case aOSCPut:
 		t.putString(b)
 	case aOSCEnd:
-		t.oscDispatch()
+		t.oscDispatch(b)
 	case aNone, aIgnore:
 	}
 }

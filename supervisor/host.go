@@ -33,6 +33,10 @@ type HostOptions struct {
 	// or exited) and no clients;
 	// 0 means DefaultHostIdleExit, negative means never.
 	IdleExit time.Duration
+	// WriteTimeout bounds each write to a client (a reply or a push); a
+	// client that reads nothing for this long is disconnected. 0 means
+	// DefaultWriteTimeout.
+	WriteTimeout time.Duration
 }
 
 // DefaultHostIdleExit is how long a host with nothing to do stays up, so a
@@ -62,6 +66,8 @@ type Host struct {
 	regIssue    string     // what went wrong with agents.json, for host status
 	regReadOnly bool       // agents.json is from a newer clowder: never overwrite it
 	containment string     // how the newest run is contained: cgroup, or the fallback and why
+
+	beforeRequest func(Message) // tests only: runs before each request's handler
 }
 
 // NewHost returns a host; it does nothing until Serve.
@@ -71,6 +77,9 @@ func NewHost(opts HostOptions) (*Host, error) {
 	}
 	if opts.IdleExit == 0 {
 		opts.IdleExit = DefaultHostIdleExit
+	}
+	if opts.WriteTimeout <= 0 {
+		opts.WriteTimeout = DefaultWriteTimeout
 	}
 	logger := opts.Log
 	if logger == nil {
@@ -173,11 +182,19 @@ func (h *Host) acceptLoop(ctx context.Context, ln *net.UnixListener) error {
 		_ = ln.Close() // ends Accept below
 	}()
 	h.armIdle()
+	var backoff acceptBackoff
 	for {
 		c, err := ln.AcceptUnix()
 		if err != nil {
-			break
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				break
+			}
+			// Out of fds (EMFILE, ENFILE) or another passing failure: the
+			// panes must not pay for it. Wait and go on.
+			backoff.wait(ctx, h.log, err)
+			continue
 		}
+		backoff.reset()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -189,6 +206,33 @@ func (h *Host) acceptLoop(ctx context.Context, ln *net.UnixListener) error {
 	h.bg.Wait()
 	return nil
 }
+
+// acceptBackoff spaces out retries after failed accepts, from 5 ms up to
+// a second, and logs the first failure of a run and then one a second.
+type acceptBackoff struct {
+	delay  time.Duration
+	logged time.Time
+	missed int
+}
+
+// wait logs err (rate-limited) and sleeps the next delay or until ctx ends.
+func (b *acceptBackoff) wait(ctx context.Context, lg *log.Logger, err error) {
+	b.delay = min(max(2*b.delay, 5*time.Millisecond), time.Second)
+	b.missed++
+	if time.Since(b.logged) >= time.Second {
+		lg.Printf("accept failed %d times (%v); retrying, panes are unaffected", b.missed, err)
+		b.logged, b.missed = time.Now(), 0
+	}
+	t := time.NewTimer(b.delay)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// reset records a successful accept.
+func (b *acceptBackoff) reset() { b.delay, b.missed = 0, 0 }
 
 // requestStop makes Serve return; it is idempotent.
 func (h *Host) requestStop() {

@@ -45,6 +45,9 @@ var fakeModes = map[string]func() int{
 	"stream":       fakeStream,     // write FAKE_BYTES bytes of the test stream, then DONE, block
 	"keys":         fakeKeys,       // enable DECCKM and bracketed paste, then print every byte read as hex
 	"dial":         fakeDial,       // connect to DIAL_SOCKET, print the first frame's error
+	"record":       fakeRecord,     // raw mode, READY, write the first FAKE_BYTES bytes read to FAKE_OUT, DONE, block
+	"titles":       fakeTitles,     // FAKE_COUNT OSC 2 titles t0..tN-1, DONE, exit after one line
+	"host":         fakeRealHost,   // a host on HOST_RT/HOST_STATE with RLIMIT_NOFILE HOST_NOFILE (host_abuse_test.go)
 }
 
 func fakeAgent(mode string) int {

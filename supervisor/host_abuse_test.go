@@ -241,7 +241,7 @@ func TestHostEventsKeepTheLatestStateThroughATitleBurst(t *testing.T) {
 	ev := th.dial()
 	sub := ev.send(&EventsReq{})
 	p := th.spawnFake(c, "titles", "FAKE_COUNT="+itoa(n))
-	c.waitText(p.ID, "DONE") // every title is through the host
+	c.waitText(p.ID, "DONE")                          // every title is through the host
 	c.call(&InputReq{Pane: p.ID, Data: []byte("\r")}) // the pane exits
 	var title string
 	var attention []string
@@ -274,4 +274,138 @@ func TestHostEventsKeepTheLatestStateThroughATitleBurst(t *testing.T) {
 	if title != fmt.Sprintf("t%d", n-1) || len(attention) == 0 || attention[len(attention)-1] != "exited" {
 		t.Fatalf("at exit the subscriber had title %q and attention %v", title, attention)
 	}
+}
+
+// TestHostDisconnectsAClientThatStopsReading: pushes have a write
+// deadline, so a subscriber that reads nothing is cut off (and costs the
+// host nothing more) instead of holding a writer forever.
+func TestHostDisconnectsAClientThatStopsReading(t *testing.T) {
+	const size = 8 << 20
+	th := newTestHost(t)
+	th.serve(persist.DefaultConfig(), func(h *Host) { h.opts.WriteTimeout = 500 * time.Millisecond })
+	c := th.dial()
+	stuck := th.dial()
+	p := th.spawnFake(c, "stream", "FAKE_BYTES="+itoa(size))
+	stuck.send(&SubscribeReq{Pane: p.ID, Raw: true})
+	eventually(t, "the stuck client to be cut off", func() bool {
+		return c.call(&HostStatusReq{}).(*HostInfoReply).Clients == 1
+	})
+	if in := c.info(p.ID); in.State != "running" {
+		t.Fatalf("the pane suffered: %+v", in)
+	}
+}
+
+// TestHostStopsWithAStuckSubscriber pins issue 7: `host stop --force`
+// waited forever for a subscriber that stopped reading.
+func TestHostStopsWithAStuckSubscriber(t *testing.T) {
+	const size = 8 << 20
+	th := startHost(t) // the default write timeout, far longer than the wait below
+	c := th.dial()
+	stuck := th.dial()
+	p := th.spawnFake(c, "stream", "FAKE_BYTES="+itoa(size))
+	stuck.send(&SubscribeReq{Pane: p.ID, Raw: true})
+	stuck.send(&EventsReq{})
+	eventually(t, "more output than a socket holds", func() bool { return c.info(p.ID).Seq >= 1<<20 })
+	waitFull(t, stuck, 64<<10)
+	c.call(&HostStopReq{Force: true})
+	select {
+	case <-th.done:
+	case <-time.After(DefaultWriteTimeout / 2):
+		t.Fatalf("host stop --force still waiting for a subscriber that stopped reading")
+	}
+}
+
+// TestHostAnswersAPanickingRequestAndServesOn: a panic in a handler ends
+// that request with an internal error and the host goes on.
+func TestHostAnswersAPanickingRequestAndServesOn(t *testing.T) {
+	th := newTestHost(t)
+	th.serve(persist.DefaultConfig(), func(h *Host) {
+		h.beforeRequest = func(m Message) {
+			if r, ok := m.(*RenameReq); ok && r.Name == "boom" {
+				panic("boom requested")
+			}
+		}
+	})
+	c := th.dial()
+	p := th.spawnFake(c, "sleep")
+	if e := c.callErr(&RenameReq{Pane: p.ID, Name: "boom"}); e.Code != CodeInternal || !contains(e.Message, "boom requested") {
+		t.Fatalf("a panicking request got %+v", e)
+	}
+	if in := c.info(p.ID); in.State != "running" {
+		t.Fatalf("after the panic the pane is %+v", in)
+	}
+	c.call(&RenameReq{Pane: p.ID, Name: "fine"})
+}
+
+// TestHostStatusNeverBlocksOtherClients pins issue 7: host-status wrote
+// its reply while holding the host lock, so one client that stopped
+// reading froze ls, new and status for everyone.
+func TestHostStatusNeverBlocksOtherClients(t *testing.T) {
+	th := startHost(t)
+	c := th.dial()
+	stuck := th.dial()
+	sent := flood(stuck, 5000, &HostStatusReq{})
+	waitFull(t, stuck, 32<<10)
+	for i := 0; i < 20; i++ {
+		c.call(&ListReq{})
+		c.call(&HostStatusReq{})
+	}
+	p := th.spawnFake(c, "sleep")
+	if in := c.info(p.ID); in.State != "running" {
+		t.Fatalf("new pane %+v", in)
+	}
+	stuck.uc.Close()
+	waitClosed(t, "the flood to end", sent)
+}
+
+// waitFull waits until at least n unread bytes wait in c's socket: the
+// host's writes to it are about to block.
+func waitFull(t *testing.T, c *tclient, n int) {
+	t.Helper()
+	eventually(t, "the stuck client's socket to fill", func() bool {
+		got, err := unix.IoctlGetInt(fdOf(t, c.uc), unix.SIOCINQ)
+		return err == nil && got >= n
+	})
+}
+
+// fdOf is a socket's descriptor, for ioctls.
+func fdOf(t *testing.T, uc *net.UnixConn) int {
+	t.Helper()
+	raw, err := uc.SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fd int
+	_ = raw.Control(func(x uintptr) { fd = int(x) })
+	return fd
+}
+
+// TestHostCapsFdsAndRequestsPerConnection pins issue 7's fd exhaustion:
+// one connection sending subscribe requests with want_fd and never reading
+// made the host hold a PTY master dup per request until it ran out of fds
+// and exited, killing every pane. Now a connection holds at most
+// MaxConnRequests requests and MaxConnFds passed terminals.
+func TestHostCapsFdsAndRequestsPerConnection(t *testing.T) {
+	const n = 5000
+	th := startHost(t)
+	c := th.dial()
+	p := th.spawnFake(c, "sleep")
+	before := usageOf(t, os.Getpid())
+	stuck := th.dial()
+	sent := flood(stuck, n, &SubscribeReq{Pane: p.ID, Screen: true, WantFd: true})
+	waitFull(t, stuck, 8<<10)
+	for i := 0; i < 10; i++ {
+		fresh := th.dial()
+		if l := fresh.call(&ListReq{}).(*PaneListReply); len(l.Panes) != 1 || l.Panes[0].State != "running" {
+			t.Fatalf("ls during the flood: %+v", l.Panes)
+		}
+		fresh.uc.Close()
+	}
+	during := usageOf(t, os.Getpid())
+	t.Logf("test process (host and clients) before the flood: %v; during: %v", before, during)
+	if grown := during.fds - before.fds; grown > MaxConnRequests+64 {
+		t.Fatalf("the host holds %d more fds for one connection", grown)
+	}
+	stuck.uc.Close()
+	waitClosed(t, "the flood to end", sent)
 }

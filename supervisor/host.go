@@ -142,6 +142,11 @@ func (h *Host) Serve(ctx context.Context) error {
 	if err := StartSubreaper(); err != nil {
 		h.log.Printf("subreaper unavailable, escaped grandchildren are reaped by init: %v", err)
 	}
+	if n, err := raiseFdLimit(); err != nil {
+		h.log.Printf("%v; the host may run out of fds sooner", err)
+	} else {
+		h.log.Printf("fd limit %d", n)
+	}
 	h.loadRegistry()
 	ln, err := listenSocket(p.SocketFile())
 	if err != nil {

@@ -409,3 +409,65 @@ func TestHostCapsFdsAndRequestsPerConnection(t *testing.T) {
 	stuck.uc.Close()
 	waitClosed(t, "the flood to end", sent)
 }
+
+// TestHostAcceptSurvivesRunningOutOfFds pins issue 7: an Accept error
+// (EMFILE) broke the accept loop, and the host shut down and killed every
+// pane. A host limited to 64 fds is flooded with connections; once they
+// close it serves again and its pane still runs.
+func TestHostAcceptSurvivesRunningOutOfFds(t *testing.T) {
+	ph := startProcHost(t, "HOST_NOFILE=64")
+	c := ph.dial()
+	p := ph.spawnFake(c, "sleep")
+	before := usageOf(t, ph.cmd.Process.Pid)
+	var flood []net.Conn
+	for i := 0; i < 100; i++ {
+		fc, err := net.Dial("unix", ph.paths.SocketFile())
+		if err != nil {
+			break // the backlog is full: enough
+		}
+		flood = append(flood, fc)
+	}
+	ph.log.waitContains(t, "accept failed")
+	during := usageOf(t, ph.cmd.Process.Pid)
+	for _, fc := range flood {
+		fc.Close()
+	}
+	fresh := ph.dial()
+	if in := fresh.info(p.ID); in.State != "running" {
+		t.Fatalf("after running out of fds the pane is %+v", in)
+	}
+	after := usageOf(t, ph.cmd.Process.Pid)
+	t.Logf("host process before %d connections: %v; out of fds: %v; after: %v", len(flood), before, during, after)
+}
+
+// TestHostStaysSmallUnderUnreadPipelinedRequests pins issue 7: 20,000
+// pipelined requests whose replies were never read grew the host to
+// 1.9 GB (a goroutine per request, no write deadline). Now at most
+// MaxConnRequests run, the rest are refused busy, and the client is cut
+// off after the write timeout.
+func TestHostStaysSmallUnderUnreadPipelinedRequests(t *testing.T) {
+	const n = 20000
+	ph := startProcHost(t, "HOST_WRITE_TIMEOUT_MS=2000")
+	c := ph.dial()
+	p := ph.spawnFake(c, "lines")
+	c.waitText(p.ID, "READY")
+	c.call(&ResizeReq{Pane: p.ID, Cols: 200, Rows: 60})
+	before := usageOf(t, ph.cmd.Process.Pid)
+	stuck := ph.dial()
+	sent := flood(stuck, n, &CaptureReq{Pane: p.ID, ANSI: true})
+	waitFull(t, stuck, 32<<10)
+	during := usageOf(t, ph.cmd.Process.Pid)
+	for i := 0; i < 10; i++ {
+		if l := ph.dial().call(&ListReq{}).(*PaneListReply); len(l.Panes) != 1 || l.Panes[0].State != "running" {
+			t.Fatalf("ls during the flood: %+v", l.Panes)
+		}
+	}
+	waitClosed(t, "the flood to end", sent)
+	after := usageOf(t, ph.cmd.Process.Pid)
+	t.Logf("host process before %d unread requests: %v; during: %v; after: %v", n, before, during, after)
+	// Without -race the host grows by a few MiB; the race detector's shadow
+	// memory multiplies that several times. Unbounded, it was gigabytes.
+	if grown := after.peak - before.rss; grown > 192<<10 {
+		t.Fatalf("the host grew by %d MiB", grown>>10)
+	}
+}

@@ -8,6 +8,7 @@ package supervisor
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"net"
@@ -469,5 +470,49 @@ func TestHostStaysSmallUnderUnreadPipelinedRequests(t *testing.T) {
 	// memory multiplies that several times. Unbounded, it was gigabytes.
 	if grown := after.peak - before.rss; grown > 192<<10 {
 		t.Fatalf("the host grew by %d MiB", grown>>10)
+	}
+}
+
+// TestHostTellsADroppedEventsSubscriber: a subscriber further behind than
+// the host keeps state for gets an end frame with code dropped, never a
+// silent end.
+func TestHostTellsADroppedEventsSubscriber(t *testing.T) {
+	th := newTestHost(t)
+	th.serve(persist.DefaultConfig(), func(h *Host) { h.events.limit = 2 })
+	c := th.dial()
+	stuck := th.dial()
+	sub := stuck.send(&EventsReq{})
+	p := th.spawnFake(c, "titles", "FAKE_COUNT=3000")
+	c.waitText(p.ID, "DONE")
+	waitFull(t, stuck, 16<<10)
+	for i := 0; i < 3; i++ {
+		th.spawnFake(c, "sleep") // more distinct changes than the limit
+	}
+	for {
+		f, err := stuck.read(30 * time.Second)
+		if err != nil {
+			t.Fatalf("no end frame: %v", err)
+		}
+		if f.ReqID != sub || f.Flags&FlagEnd == 0 {
+			continue
+		}
+		m, _ := f.Message()
+		if e, ok := m.(*ErrorReply); !ok || e.Code != CodeDropped || !contains(e.Message, "subscribe again") {
+			t.Fatalf("end frame %v", m)
+		}
+		return
+	}
+}
+
+// TestSubscriptionSurfacesADrop: the client library turns the host's error
+// end frame into an error a consumer can tell apart.
+func TestSubscriptionSurfacesADrop(t *testing.T) {
+	s := newSubscription(nil, 7, 0)
+	s.push(&ErrorReply{Code: CodeDropped, Message: "fell behind"})
+	s.hostEnded(nil)
+	for range s.C {
+	}
+	if err := s.Err(); !errors.Is(err, ErrSubscriptionDropped) || !errors.Is(err, &ErrorReply{Code: CodeDropped}) {
+		t.Fatalf("Err() = %v", err)
 	}
 }

@@ -208,8 +208,24 @@ func (h *Host) acceptLoop(ctx context.Context, ln *net.UnixListener) error {
 	}
 	wg.Wait()
 	h.shutdown()
+	h.mu.Lock() // every background Add so far happened under h.mu: they happen before the Wait
+	h.mu.Unlock()
 	h.bg.Wait()
 	return nil
+}
+
+// background runs fn on a goroutine Serve waits for before it returns. The
+// Add happens under h.mu, which Serve takes before it waits, so an Add
+// from a pane's exit never races the Wait (a WaitGroup rule the race
+// detector enforces).
+func (h *Host) background(fn func()) {
+	h.mu.Lock()
+	h.bg.Add(1)
+	h.mu.Unlock()
+	go func() {
+		defer h.bg.Done()
+		fn()
+	}()
 }
 
 // acceptBackoff spaces out retries after failed accepts, from 5 ms up to

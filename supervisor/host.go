@@ -2,9 +2,10 @@
 // It is the parent of each pane's process tree and the only reader of its
 // PTY master, keeps each pane's output ring and vtgrid screen, and serves
 // protocol v1 on a unix socket in the runtime dir. Goroutines it owns: the
-// accept loop, one per client connection (plus one per request and one per
-// subscription of that connection), and each Run's own (see run.go). All
-// exit when Serve's context ends or a client asks the host to stop.
+// accept loop, one per client connection (plus its request goroutines and
+// per-pane input lanes, host_dispatch.go, and one per subscription), and
+// each Run's own (see run.go). All exit when Serve's context ends or a
+// client asks the host to stop.
 
 package supervisor
 

@@ -12,11 +12,17 @@
 //     or MaxQueuedPushes pushes; past that the subscription ends with a
 //     *SlowConsumerError naming the seq to resubscribe from, and the client
 //     unsubscribes on the host. Nothing is ever silently skipped.
+//
+// The host may end a subscription itself with an error frame (an events
+// subscriber that fell too far behind, code dropped); Err then wraps
+// ErrSubscriptionDropped, and the consumer subscribes again and lists the
+// panes afresh.
 
 package supervisor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -28,6 +34,11 @@ const (
 	MaxQueuedBytes  = 64 << 20
 	MaxQueuedPushes = 1 << 16
 )
+
+// ErrSubscriptionDropped is wrapped by Subscription.Err when the host ended
+// the subscription with an error (it fell too far behind, or the host
+// failed on it): subscribe again and list the panes afresh.
+var ErrSubscriptionDropped = errors.New("the host dropped the subscription")
 
 // SlowConsumerError ends a subscription whose consumer fell further behind
 // than the queue bounds allow. Raw output from ResumeSeq on was not
@@ -89,7 +100,8 @@ func newSubscription(c *Client, id uint32, fromSeq uint64) *Subscription {
 func (s *Subscription) ID() uint32 { return s.id }
 
 // Err says why C was closed: nil when the host ended the subscription or
-// Close was called, else the lost connection or a *SlowConsumerError.
+// Close was called, else the lost connection, a *SlowConsumerError, or an
+// error wrapping ErrSubscriptionDropped (and the host's *ErrorReply).
 func (s *Subscription) Err() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -151,8 +163,14 @@ func (s *Subscription) hostEnded(err error) {
 	s.end(err)
 }
 
-// push queues a message from the reader goroutine; it never blocks.
+// push queues a message from the reader goroutine; it never blocks. An
+// error (the host's last push, ending the subscription) is not delivered:
+// it ends the subscription, and Err returns it.
 func (s *Subscription) push(m Message) {
+	if e, ok := m.(*ErrorReply); ok {
+		s.end(fmt.Errorf("subscription %d: %w: %w", s.id, ErrSubscriptionDropped, e))
+		return
+	}
 	s.mu.Lock()
 	if s.ended {
 		s.mu.Unlock()

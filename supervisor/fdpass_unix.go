@@ -13,6 +13,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -39,6 +40,32 @@ type FdConn struct {
 	version ProtoVersion
 	wmax    int
 	buf     []byte
+	werr    error // the first failed write: the stream may hold half a frame, so every later write fails too
+
+	dlmu     sync.Mutex    // orders deadline updates between a writer and SetWriteTimeout
+	wtimeout time.Duration // each write's deadline; 0 means none
+}
+
+// SetWriteTimeout bounds every later write to d (0: no bound) and cuts a
+// write in progress short to d from now, so a peer that stops reading
+// cannot hold a writer forever. A write that times out fails the
+// connection's writing side for good.
+func (fc *FdConn) SetWriteTimeout(d time.Duration) {
+	fc.dlmu.Lock()
+	defer fc.dlmu.Unlock()
+	fc.wtimeout = d
+	if d > 0 {
+		_ = fc.c.SetWriteDeadline(time.Now().Add(d)) // best effort: a closed socket fails the write anyway
+	}
+}
+
+// armWrite sets the deadline of the write about to start.
+func (fc *FdConn) armWrite() {
+	fc.dlmu.Lock()
+	defer fc.dlmu.Unlock()
+	if fc.wtimeout > 0 {
+		_ = fc.c.SetWriteDeadline(time.Now().Add(fc.wtimeout)) // best effort, as above
+	}
 }
 
 // NewFdConn wraps c. Its limits and versions start as NewFrameReader's and
@@ -84,6 +111,9 @@ func (fc *FdConn) WriteFrame(f Frame) error {
 	if f.Version.IsZero() {
 		f.Version = fc.version
 	}
+	if fc.werr != nil {
+		return fmt.Errorf("write %s frame: an earlier write failed: %w", f.Type, fc.werr)
+	}
 	buf, err := AppendFrame(fc.buf[:0], f, fc.wmax)
 	if err != nil {
 		return err
@@ -91,6 +121,7 @@ func (fc *FdConn) WriteFrame(f Frame) error {
 	if cap(buf) <= 64<<10 {
 		fc.buf = buf
 	}
+	fc.armWrite()
 	var oob []byte
 	if len(f.Fds) > 0 {
 		oob = unix.UnixRights(f.Fds...)
@@ -100,6 +131,7 @@ func (fc *FdConn) WriteFrame(f Frame) error {
 		_, err = fc.c.Write(buf[n:]) // a short sendmsg; the fds went with byte 0
 	}
 	if err != nil {
+		fc.werr = err
 		return fmt.Errorf("write %s frame: %w", f.Type, err)
 	}
 	return nil

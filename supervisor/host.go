@@ -2,9 +2,10 @@
 // It is the parent of each pane's process tree and the only reader of its
 // PTY master, keeps each pane's output ring and vtgrid screen, and serves
 // protocol v1 on a unix socket in the runtime dir. Goroutines it owns: the
-// accept loop, one per client connection (plus one per request and one per
-// subscription of that connection), and each Run's own (see run.go). All
-// exit when Serve's context ends or a client asks the host to stop.
+// accept loop, one per client connection (plus its request goroutines and
+// per-pane input lanes, host_dispatch.go, and one per subscription), and
+// each Run's own (see run.go). All exit when Serve's context ends or a
+// client asks the host to stop.
 
 package supervisor
 
@@ -33,6 +34,10 @@ type HostOptions struct {
 	// or exited) and no clients;
 	// 0 means DefaultHostIdleExit, negative means never.
 	IdleExit time.Duration
+	// WriteTimeout bounds each write to a client (a reply or a push); a
+	// client that reads nothing for this long is disconnected. 0 means
+	// DefaultWriteTimeout.
+	WriteTimeout time.Duration
 }
 
 // DefaultHostIdleExit is how long a host with nothing to do stays up, so a
@@ -65,6 +70,8 @@ type Host struct {
 	regKeepBak  bool       // started from a corrupt file: never replace agents.json.bak
 	containment string     // how the newest run is contained: cgroup, or the fallback and why
 	colors      hostColors // the user's terminal colours, as the newest client told them (host_colors.go)
+
+	beforeRequest func(Message) // tests only: runs before each request's handler
 }
 
 // NewHost returns a host; it does nothing until Serve.
@@ -74,6 +81,9 @@ func NewHost(opts HostOptions) (*Host, error) {
 	}
 	if opts.IdleExit == 0 {
 		opts.IdleExit = DefaultHostIdleExit
+	}
+	if opts.WriteTimeout <= 0 {
+		opts.WriteTimeout = DefaultWriteTimeout
 	}
 	logger := opts.Log
 	if logger == nil {
@@ -136,6 +146,11 @@ func (h *Host) Serve(ctx context.Context) error {
 	if err := StartSubreaper(); err != nil {
 		h.log.Printf("subreaper unavailable, escaped grandchildren are reaped by init: %v", err)
 	}
+	if n, err := raiseFdLimit(); err != nil {
+		h.log.Printf("%v; the host may run out of fds sooner", err)
+	} else {
+		h.log.Printf("fd limit %d", n)
+	}
 	h.loadRegistry()
 	ln, err := listenSocket(p.SocketFile())
 	if err != nil {
@@ -176,11 +191,19 @@ func (h *Host) acceptLoop(ctx context.Context, ln *net.UnixListener) error {
 		_ = ln.Close() // ends Accept below
 	}()
 	h.armIdle()
+	var backoff acceptBackoff
 	for {
 		c, err := ln.AcceptUnix()
 		if err != nil {
-			break
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				break
+			}
+			// Out of fds (EMFILE, ENFILE) or another passing failure: the
+			// panes must not pay for it. Wait and go on.
+			backoff.wait(ctx, h.log, err)
+			continue
 		}
+		backoff.reset()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -189,9 +212,52 @@ func (h *Host) acceptLoop(ctx context.Context, ln *net.UnixListener) error {
 	}
 	wg.Wait()
 	h.shutdown()
+	h.mu.Lock() // every background Add so far happened under h.mu: they happen before the Wait
+	h.mu.Unlock()
 	h.bg.Wait()
 	return nil
 }
+
+// background runs fn on a goroutine Serve waits for before it returns. The
+// Add happens under h.mu, which Serve takes before it waits, so an Add
+// from a pane's exit never races the Wait (a WaitGroup rule the race
+// detector enforces).
+func (h *Host) background(fn func()) {
+	h.mu.Lock()
+	h.bg.Add(1)
+	h.mu.Unlock()
+	go func() {
+		defer h.bg.Done()
+		fn()
+	}()
+}
+
+// acceptBackoff spaces out retries after failed accepts, from 5 ms up to
+// a second, and logs the first failure of a run and then one a second.
+type acceptBackoff struct {
+	delay  time.Duration
+	logged time.Time
+	missed int
+}
+
+// wait logs err (rate-limited) and sleeps the next delay or until ctx ends.
+func (b *acceptBackoff) wait(ctx context.Context, lg *log.Logger, err error) {
+	b.delay = min(max(2*b.delay, 5*time.Millisecond), time.Second)
+	b.missed++
+	if time.Since(b.logged) >= time.Second {
+		lg.Printf("accept failed %d times (%v); retrying, panes are unaffected", b.missed, err)
+		b.logged, b.missed = time.Now(), 0
+	}
+	t := time.NewTimer(b.delay)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// reset records a successful accept.
+func (b *acceptBackoff) reset() { b.delay, b.missed = 0, 0 }
 
 // requestStop makes Serve return; it is idempotent.
 func (h *Host) requestStop() {

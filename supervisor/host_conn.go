@@ -1,9 +1,11 @@
 // One client connection: peer check, handshake, then a loop reading
-// request frames. Each request runs in its own goroutine (a wait or a kill
-// must not hold up the client's other requests); subscriptions push frames
-// until unsubscribed or the connection ends. When the connection ends, its
-// context is cancelled, which ends its requests and subscriptions, and
-// panes spawned with kill_on_disconnect are killed.
+// request frames and dispatching them (host_dispatch.go). Every write to
+// the client has a deadline, and the first failed write ends the
+// connection: a client that stops reading costs the host one blocked
+// writer for at most the write timeout, never a pane, another client or
+// shutdown. When the connection ends, its context is cancelled, which ends
+// its requests and subscriptions, and panes spawned with
+// kill_on_disconnect are killed.
 
 package supervisor
 
@@ -12,30 +14,65 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"runtime/debug"
 	"sync"
+	"time"
+)
+
+// Limits of one connection (docs/protocol.md, "Limits").
+const (
+	// DefaultWriteTimeout bounds each reply and push to a client; a client
+	// that reads nothing for this long is disconnected.
+	DefaultWriteTimeout = 30 * time.Second
+	// shutdownWriteTimeout bounds the last writes once the connection or
+	// the host is ending.
+	shutdownWriteTimeout = time.Second
+	// MaxConnRequests is how many unordered requests (everything but
+	// input, paste and resize) one connection may have running at once;
+	// beyond it a request is answered busy at once.
+	MaxConnRequests = 256
+	// MaxConnQueued is how many ordered requests (input, paste, resize)
+	// one connection may have queued; beyond it the host stops reading
+	// the connection until the queue drains (nothing is refused or lost).
+	MaxConnQueued = 1024
+	// MaxConnSubs is how many subscriptions one connection may hold open.
+	MaxConnSubs = 1024
+	// MaxConnFds is how many of those may have passed a PTY master.
+	MaxConnFds = 256
 )
 
 // conn is one client connection.
 type conn struct {
 	h      *Host
-	fc     FrameConn
+	fc     *FdConn
 	ctx    context.Context
-	fds    bool // the transport carries fds and the client agreed
+	cancel context.CancelFunc
+	fds    bool          // the transport carries fds and the client agreed
+	slots  chan struct{} // one token per running unordered request
+	lanes  lanes         // ordered requests, per pane
 	mu     sync.Mutex
-	subs   map[uint32]context.CancelFunc // subscribe/events request id → stop
-	owned  []*pane                       // kill_on_disconnect panes
+	subs   map[uint32]subEntry // subscribe/events request id → its entry
+	nfds   int                 // open subscriptions that passed a master
+	owned  []*pane             // kill_on_disconnect panes
 	active sync.WaitGroup
+}
+
+// subEntry is one open subscription of a connection.
+type subEntry struct {
+	stop context.CancelFunc
+	fd   bool // it passed a PTY master
 }
 
 // serveConn runs one connection to its end.
 func (h *Host) serveConn(ctx context.Context, uc *net.UnixConn) {
 	defer uc.Close()
+	fc := NewFdConn(uc)
+	fc.SetWriteTimeout(h.opts.WriteTimeout)
 	if err := checkPeer(uc); err != nil {
 		h.log.Printf("refused a client: %v", err)
-		_ = NewFdConn(uc).WriteFrame(mustFrame(0, FlagReply, &ErrorReply{Code: CodeDenied, Message: err.Error()}))
+		_ = fc.WriteFrame(mustFrame(0, FlagReply, &ErrorReply{Code: CodeDenied, Message: err.Error()}))
 		return
 	}
-	fc := NewFdConn(uc)
 	_, w, err := AcceptHello(fc, ProtoMin, ProtoMax, WelcomeReply{
 		Caps: []string{CapFdPassing, CapScreen, CapRaw, CapEvents, CapPasteData}, Host: h.opts.Build, Pid: os.Getpid(),
 	})
@@ -44,7 +81,9 @@ func (h *Host) serveConn(ctx context.Context, uc *net.UnixConn) {
 		return
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	c := &conn{h: h, fc: fc, ctx: ctx, subs: map[uint32]context.CancelFunc{}, fds: hasCap(w.Caps, CapFdPassing)}
+	c := &conn{h: h, fc: fc, ctx: ctx, cancel: cancel, subs: map[uint32]subEntry{},
+		fds: hasCap(w.Caps, CapFdPassing), slots: make(chan struct{}, MaxConnRequests)}
+	c.lanes.init(c)
 	h.clientDelta(1)
 	defer h.clientDelta(-1)
 	c.readLoop()
@@ -70,11 +109,14 @@ func (h *Host) clientDelta(d int) {
 	h.armIdle()
 }
 
-// readLoop dispatches frames until the connection or the host ends.
+// readLoop dispatches frames until the connection or the host ends. When
+// it ends, the last writes get shutdownWriteTimeout at most, so a client
+// that stopped reading cannot hold up the host's shutdown.
 func (c *conn) readLoop() {
 	go func() {
 		<-c.ctx.Done()
-		_ = c.fc.(*FdConn).c.SetReadDeadline(pastTime) // unblocks ReadFrame at shutdown
+		_ = c.fc.c.SetReadDeadline(pastTime) // unblocks ReadFrame at shutdown
+		c.fc.SetWriteTimeout(shutdownWriteTimeout)
 	}()
 	for {
 		f, err := c.fc.ReadFrame()
@@ -82,23 +124,19 @@ func (c *conn) readLoop() {
 			return
 		}
 		closeFds(f.Fds) // clients send none; never leak what arrives
-		c.active.Add(1)
-		go func() {
-			defer c.active.Done()
-			c.handle(f)
-		}()
+		c.dispatch(f)
 	}
 }
 
-// reply sends the one reply to request reqID. A transport error ends the
-// connection's reads soon anyway, so it is only logged.
+// reply sends the one reply to request reqID. A failed write ends the
+// connection.
 func (c *conn) reply(reqID uint32, m Message, fds ...int) {
 	f, err := NewFrame(reqID, FlagReply, m)
 	if err != nil {
 		f = mustFrame(reqID, FlagReply, &ErrorReply{Code: CodeInternal, Message: fmt.Sprintf("encode %s: %v", m.MsgType(), err)})
 	}
 	f.Fds = fds
-	if err := c.fc.WriteFrame(f); err != nil {
+	if err := c.write(f); err != nil {
 		c.h.log.Printf("reply to request %d: %v", reqID, err)
 	}
 }
@@ -109,7 +147,17 @@ func (c *conn) push(reqID uint32, flags Flags, m Message) error {
 	if err != nil {
 		return err
 	}
-	return c.fc.WriteFrame(f)
+	return c.write(f)
+}
+
+// write sends f; a failure (the client stopped reading past the write
+// timeout, or went away) ends the connection.
+func (c *conn) write(f Frame) error {
+	err := c.fc.WriteFrame(f)
+	if err != nil {
+		c.cancel()
+	}
+	return err
 }
 
 // fail replies with an error; err that is not an *ErrorReply becomes
@@ -122,6 +170,17 @@ func (c *conn) fail(reqID uint32, err error) {
 	c.reply(reqID, e)
 }
 
+// recoverRequest ends request reqID with an internal error if its handler
+// panicked, and logs the stack: one bad request never takes down the host.
+func (c *conn) recoverRequest(reqID uint32, t MsgType) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	c.h.log.Printf("panic in %s request %d: %v\n%s", t, reqID, v, debug.Stack())
+	c.reply(reqID, &ErrorReply{Code: CodeInternal, Message: fmt.Sprintf("the host failed on this %s request (%v); the host log has the details, please report it", t, v)})
+}
+
 func mustFrame(reqID uint32, flags Flags, m Message) Frame {
 	f, err := NewFrame(reqID, flags, m)
 	if err != nil {
@@ -130,21 +189,35 @@ func mustFrame(reqID uint32, flags Flags, m Message) Frame {
 	return f
 }
 
-// addSub records a subscription's stop function under its request id.
-func (c *conn) addSub(id uint32, stop context.CancelFunc) {
+// addSub records a subscription's stop function under its request id; it
+// refuses one over the connection's limits.
+func (c *conn) addSub(id uint32, stop context.CancelFunc, fd bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.subs[id] = stop
+	if len(c.subs) >= MaxConnSubs {
+		return &ErrorReply{Code: CodeBusy, Message: fmt.Sprintf("this connection already holds %d subscriptions; unsubscribe some first", MaxConnSubs)}
+	}
+	if fd && c.nfds >= MaxConnFds {
+		return &ErrorReply{Code: CodeBusy, Message: fmt.Sprintf("this connection already holds %d passed terminals; unsubscribe some, or subscribe without want_fd", MaxConnFds)}
+	}
+	if fd {
+		c.nfds++
+	}
+	c.subs[id] = subEntry{stop: stop, fd: fd}
+	return nil
 }
 
 // endSub stops subscription id; it reports whether there was one.
 func (c *conn) endSub(id uint32) bool {
 	c.mu.Lock()
-	stop, ok := c.subs[id]
+	e, ok := c.subs[id]
 	delete(c.subs, id)
+	if ok && e.fd {
+		c.nfds--
+	}
 	c.mu.Unlock()
 	if ok {
-		stop()
+		e.stop()
 	}
 	return ok
 }

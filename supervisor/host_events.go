@@ -1,26 +1,42 @@
-// The event hub: pane added, exited, removed, attention and title changes,
-// fanned out to every events subscription. Publishing never blocks: each
-// subscriber has a bounded queue, and one that falls that far behind is
-// dropped (its subscription ends) rather than slowing a pane.
+// The event hub: pane added, exited, removed, renamed, attention and title
+// changes, fanned out to every events subscription. Publishing never
+// blocks and never drops what matters: each subscriber keeps the latest
+// event of each kind for each pane (a burst of 3,000 title changes is one
+// pending title, the newest), in the order each was first seen, until its
+// pusher takes them. Only a subscriber with more than maxPendingEvents
+// distinct pending (pane, kind) pairs is dropped, and it is told so: its
+// subscription ends with an error frame (code dropped).
 
 package supervisor
 
 import "sync"
 
-// eventQueue bounds one subscriber's undelivered events.
-const eventQueue = 1024
+// maxPendingEvents bounds one subscriber's undelivered (pane, kind) pairs:
+// about six per pane, so only thousands of panes changing while the
+// subscriber reads nothing reach it.
+const maxPendingEvents = 1 << 14
 
 // eventHub fans PaneEvents out to subscribers. Safe for concurrent use.
 type eventHub struct {
-	mu   sync.Mutex
-	subs map[*eventSub]struct{}
+	mu    sync.Mutex
+	subs  map[*eventSub]struct{}
+	limit int // pending pairs per subscriber; 0 means maxPendingEvents
 }
 
-// eventSub is one subscriber: C carries events; it is closed when the
-// subscriber is dropped for falling behind or unsubscribes.
+// eventKey is what coalesces: a newer event of the same kind for the same
+// pane replaces the pending one.
+type eventKey struct{ pane, kind string }
+
+// eventSub is one subscriber. wake (capacity 1) is signalled when events
+// are pending; take hands them over.
 type eventSub struct {
-	C      chan PaneEvent
-	filter map[string]bool // pane ids; nil means all
+	wake    chan struct{}
+	filter  map[string]bool // pane ids; nil means all
+	limit   int
+	mu      sync.Mutex
+	pending []PaneEvent
+	index   map[eventKey]int // position in pending
+	dropped bool             // more than limit pairs were pending
 }
 
 func (h *eventHub) subscribe(filter map[string]bool) *eventSub {
@@ -29,7 +45,10 @@ func (h *eventHub) subscribe(filter map[string]bool) *eventSub {
 	if h.subs == nil {
 		h.subs = map[*eventSub]struct{}{}
 	}
-	s := &eventSub{C: make(chan PaneEvent, eventQueue), filter: filter}
+	s := &eventSub{wake: make(chan struct{}, 1), filter: filter, limit: h.limit, index: map[eventKey]int{}}
+	if s.limit <= 0 {
+		s.limit = maxPendingEvents
+	}
 	h.subs[s] = struct{}{}
 	return s
 }
@@ -37,25 +56,46 @@ func (h *eventHub) subscribe(filter map[string]bool) *eventSub {
 func (h *eventHub) unsubscribe(s *eventSub) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if _, ok := h.subs[s]; ok {
-		delete(h.subs, s)
-		close(s.C)
-	}
+	delete(h.subs, s)
 }
 
-// publish queues e for every interested subscriber.
+// publish records e for every interested subscriber. It runs under pane
+// locks, so it only ever takes short locks.
 func (h *eventHub) publish(e PaneEvent) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for s := range h.subs {
-		if s.filter != nil && !s.filter[e.Pane] {
-			continue
-		}
-		select {
-		case s.C <- e:
-		default: // too far behind: drop the subscriber, never the pane
-			delete(h.subs, s)
-			close(s.C)
+		if s.filter == nil || s.filter[e.Pane] {
+			s.add(e)
 		}
 	}
+}
+
+// add coalesces e into the pending events and wakes the pusher.
+func (s *eventSub) add(e PaneEvent) {
+	s.mu.Lock()
+	k := eventKey{e.Pane, e.Kind}
+	if i, ok := s.index[k]; ok {
+		s.pending[i] = e
+	} else if len(s.pending) < s.limit {
+		s.index[k] = len(s.pending)
+		s.pending = append(s.pending, e)
+	} else {
+		s.dropped = true
+	}
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// take returns the pending events, oldest first, and whether the
+// subscriber must be dropped.
+func (s *eventSub) take() ([]PaneEvent, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.pending
+	s.pending, s.index = nil, map[eventKey]int{}
+	return out, s.dropped
 }

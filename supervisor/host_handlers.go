@@ -1,5 +1,6 @@
 // Request handlers: one small function per message type, each answering
-// with exactly one reply.
+// with exactly one reply. host_dispatch.go decides on which goroutine and
+// in which order they run.
 
 package supervisor
 
@@ -12,32 +13,27 @@ import (
 	"clowder/panes"
 )
 
-// handle decodes one request and runs its handler.
-func (c *conn) handle(f Frame) {
-	m, err := f.Message()
-	if err != nil {
-		c.reply(f.ReqID, &ErrorReply{Code: CodeBadRequest, Message: fmt.Sprintf("decode %s: %v", f.Type, err)})
-		return
-	}
+// handle checks request id's fields, then runs its handler.
+func (c *conn) handle(id uint32, m Message) {
 	if v, ok := m.(validator); ok {
 		if err := v.Validate(); err != nil {
-			c.fail(f.ReqID, err) // every field is checked before the host acts (proto_validate.go)
+			c.fail(id, err) // every field is checked before the host acts (proto_validate.go)
 			return
 		}
 	}
 	switch req := m.(type) {
 	case *ListReq:
-		c.list(f.ReqID, req)
+		c.list(id, req)
 	case *SpawnReq:
-		c.spawn(f.ReqID, req)
+		c.spawn(id, req)
 	case *SubscribeReq:
-		c.subscribe(f.ReqID, req)
+		c.subscribe(id, req)
 	case *UnsubscribeReq:
-		c.unsubscribe(f.ReqID, req)
+		c.unsubscribe(id, req)
 	case *EventsReq:
-		c.eventsSub(f.ReqID, req)
+		c.eventsSub(id, req)
 	default:
-		c.handleOp(f.ReqID, m)
+		c.handleOp(id, m)
 	}
 }
 
@@ -204,15 +200,20 @@ func (c *conn) history(id uint32, req *HistoryReq) {
 	})
 }
 
+// status answers host-status. The reply is built under h.mu and written
+// after: a write may block on a client that stops reading, and must never
+// hold a host lock (issue 7: one such client froze ls, new and status for
+// everyone).
 func (c *conn) status(id uint32) {
 	h := c.h
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	c.reply(id, &HostInfoReply{
+	r := &HostInfoReply{
 		Pid: os.Getpid(), Build: h.opts.Build, Protocol: ProtoMax, StartedMS: h.started.UnixMilli(),
 		Panes: len(h.panes), Clients: h.clients, Socket: h.opts.Paths.SocketFile(),
 		Registry: h.regIssue, Containment: h.containment,
-	})
+	}
+	h.mu.Unlock()
+	c.reply(id, r)
 }
 
 // stop ends the host: refused while panes run unless forced, which kills

@@ -19,6 +19,7 @@ type testHost struct {
 	paths persist.Paths
 	o     *oracle
 	host  *Host
+	done  chan error // Serve's result
 }
 
 func startHost(t *testing.T, tune ...func(*persist.Config)) *testHost {
@@ -44,21 +45,31 @@ func newTestHost(t *testing.T) *testHost {
 	return &testHost{t: t, paths: persist.Paths{RuntimeDir: rt + "/run", StateDir: t.TempDir()}, o: o}
 }
 
-// serve starts (or restarts) the host on th's paths.
-func (th *testHost) serve(cfg persist.Config) {
+// serve starts (or restarts) the host on th's paths; tune, if any, adjusts
+// the host before it serves.
+func (th *testHost) serve(cfg persist.Config, tune ...func(*Host)) {
 	t := th.t
 	h, err := NewHost(HostOptions{Paths: th.paths, Config: cfg, Build: "test", IdleExit: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, f := range tune {
+		f(h)
+	}
 	th.host = h
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- h.Serve(ctx) }()
+	th.done = done
+	served := make(chan error, 1)
+	go func() {
+		err := h.Serve(ctx)
+		done <- err
+		served <- err
+	}()
 	t.Cleanup(func() {
 		cancel()
 		select {
-		case err := <-done:
+		case err := <-served:
 			if err != nil {
 				t.Errorf("host: %v", err)
 			}

@@ -249,12 +249,10 @@ func (p *pane) exited(e Exit) {
 	p.mu.Unlock()
 	p.h.log.Printf("%s (%s) exited: %s", p.id, info.Name, e)
 	p.h.events.publish(PaneEvent{Kind: EventExited, Pane: p.id, Info: &info})
-	p.h.bg.Add(1)
-	go func() { // OnExit must not wait on the run; the registry write may take a while
-		defer p.h.bg.Done()
+	p.h.background(func() { // OnExit must not wait on the run; the registry write may take a while
 		p.h.saveRegistry()
 		p.h.armIdle()
-	}()
+	})
 }
 
 // persistReason maps the supervisor's exit reason onto the registry's.

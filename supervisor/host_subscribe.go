@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime/debug"
 
 	"clowder/vtgrid"
 )
@@ -25,26 +26,43 @@ func (c *conn) subscribe(id uint32, req *SubscribeReq) {
 		if req.FromEnd {
 			from = end
 		}
+		ctx, stop := context.WithCancel(c.ctx)
+		if err := c.addSub(id, stop, req.WantFd); err != nil {
+			stop()
+			c.fail(id, err)
+			return
+		}
 		var fds []int
 		if req.WantFd {
 			f, err := c.masterFor(p)
 			if err != nil {
+				c.endSub(id)
 				c.fail(id, err)
 				return
 			}
 			defer f.Close() // the kernel gave the client its own copy
 			fds = []int{int(f.Fd())}
 		}
-		ctx, stop := context.WithCancel(c.ctx)
-		c.addSub(id, stop)
 		c.reply(id, &SubscribedReply{Pane: p.id, Seq: end, Oldest: start, Fd: len(fds) > 0}, fds...)
 		c.active.Add(1)
 		go func() {
 			defer c.active.Done()
 			defer c.endSub(id)
+			defer c.recoverPush(id)
 			c.streamPane(ctx, id, p, req, from)
 		}()
 	})
+}
+
+// recoverPush ends a subscription whose pusher panicked with an error end
+// frame, and logs the stack.
+func (c *conn) recoverPush(id uint32) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	c.h.log.Printf("panic in subscription %d: %v\n%s", id, v, debug.Stack())
+	_ = c.push(id, FlagEnd, &ErrorReply{Code: CodeInternal, Message: fmt.Sprintf("the host failed on this subscription (%v); subscribe again", v)}) // best effort
 }
 
 // masterFor dups the pane's PTY master for a client that can take it.
@@ -144,24 +162,44 @@ func (c *conn) eventsSub(id uint32, req *EventsReq) {
 		}
 		filter[p.id] = true
 	}
-	sub := c.h.events.subscribe(filter)
 	ctx, stop := context.WithCancel(c.ctx)
-	c.addSub(id, stop)
+	if err := c.addSub(id, stop, false); err != nil {
+		stop()
+		c.fail(id, err)
+		return
+	}
+	sub := c.h.events.subscribe(filter)
 	c.reply(id, &OKReply{})
 	c.active.Add(1)
 	go func() {
 		defer c.active.Done()
+		defer c.endSub(id)
 		defer c.h.events.unsubscribe(sub)
-		for {
-			select {
-			case <-ctx.Done():
-				_ = c.push(id, FlagEnd, &OKReply{}) // best effort
+		defer c.recoverPush(id)
+		c.pushEvents(ctx, id, sub)
+	}()
+}
+
+// pushEvents sends sub's coalesced events until ctx ends or the host
+// drops it, then the end frame: OK, or the error saying it was dropped.
+func (c *conn) pushEvents(ctx context.Context, id uint32, sub *eventSub) {
+	for {
+		select {
+		case <-ctx.Done():
+			_ = c.push(id, FlagEnd, &OKReply{}) // best effort
+			return
+		case <-sub.wake:
+		}
+		events, dropped := sub.take()
+		for i := range events {
+			if c.push(id, 0, &events[i]) != nil {
 				return
-			case e, ok := <-sub.C:
-				if !ok || c.push(id, 0, &e) != nil {
-					return
-				}
 			}
 		}
-	}()
+		if dropped {
+			c.h.log.Printf("events subscription %d fell more than %d changes behind; dropped it", id, sub.limit)
+			_ = c.push(id, FlagEnd, &ErrorReply{Code: CodeDropped, Message: fmt.Sprintf("this events subscription fell more than %d changes behind and was dropped; subscribe again and list the panes", sub.limit)}) // best effort
+			return
+		}
+	}
 }

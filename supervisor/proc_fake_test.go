@@ -48,6 +48,9 @@ var fakeModes = map[string]func() int{
 	"flood":        fakeFlood,      // READY, read a line, then FAKE_LINES lines and "FLOOD-END N", block
 	"signals":      fakeSignals,    // READY, then "GOT <SIGNAL>" for each HUP, INT, TERM, USR1, USR2; never exits by itself
 	"colors":       fakeColors,     // raw mode; ask OSC 11, print the answer as "BG ...", again per key read
+	"record":       fakeRecord,     // raw mode, READY, write the first FAKE_BYTES bytes read to FAKE_OUT, DONE, block
+	"titles":       fakeTitles,     // FAKE_COUNT OSC 2 titles t0..tN-1, DONE, exit after one line
+	"host":         fakeRealHost,   // a host on HOST_RT/HOST_STATE with RLIMIT_NOFILE HOST_NOFILE (host_abuse_test.go)
 }
 
 func fakeAgent(mode string) int {

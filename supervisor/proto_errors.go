@@ -25,6 +25,7 @@ const (
 	CodeUnsupported  ErrorCode = "unsupported"       // e.g. fd passing asked on a plain stream
 	CodeExited       ErrorCode = "exited"            // the pane's process is gone
 	CodeShuttingDown ErrorCode = "shutting-down"     // the host is stopping
+	CodeDropped      ErrorCode = "dropped"           // a subscription the host ended: it fell too far behind
 	CodeInternal     ErrorCode = "internal"          // a host bug; the message says what failed
 )
 

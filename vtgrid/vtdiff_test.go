@@ -99,6 +99,8 @@ var knownDifferences = []knownDifference{
 	{"gen/xterm-only-2", "tmux 3.3a leaves the row unchanged for ICH with a count past the right margin; xterm clears from the cursor to the margin", []int{8}},
 	{"gen/xterm-only-2", "tmux 3.3a ICH/DCH/ECH/EL that split a wide character leave its other half; xterm blanks it", []int{11, 12, 13, 14}},
 	{"gen/xterm-only-2", "tmux 3.3a drops a CSI with more than 24 parameters; xterm uses the first 30 and ignores the rest", []int{16}},
+	{"gen/deccolm", "tmux 3.3a keeps the scroll region on DECCOLM; vtgrid resets it like the VT100 and xterm", []int{8, 9, 10}},
+	{"gen/decsca", "tmux 3.3a implements neither DECSCA nor DECSEL/DECSED (CSI ? K, CSI ? J); vtgrid erases the unprotected cells like xterm", []int{6, 7}},
 	{"gen/xterm-only-2", "tmux 3.3a holds a zero width joiner back and attaches it to a later cell; vtgrid keeps it on the character it follows (UAX #29)", []int{15}},
 }
 

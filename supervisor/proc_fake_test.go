@@ -45,6 +45,8 @@ var fakeModes = map[string]func() int{
 	"stream":       fakeStream,     // write FAKE_BYTES bytes of the test stream, then DONE, block
 	"keys":         fakeKeys,       // enable DECCKM and bracketed paste, then print every byte read as hex
 	"dial":         fakeDial,       // connect to DIAL_SOCKET, print the first frame's error
+	"sync":         fakeSync,       // READY; per line, half a synchronized update, then its end (host_sync_test.go)
+	"sync-stuck":   fakeSyncStuck,  // READY; on a line, begin a synchronized update and never end it
 }
 
 func fakeAgent(mode string) int {

@@ -47,6 +47,7 @@ var fakeModes = map[string]func() int{
 	"dial":         fakeDial,       // connect to DIAL_SOCKET, print the first frame's error
 	"sync":         fakeSync,       // READY; per line, half a synchronized update, then its end (host_sync_test.go)
 	"sync-stuck":   fakeSyncStuck,  // READY; on a line, begin a synchronized update and never end it
+	"claude-keys":  fakeClaudeKeys, // Claude Code's keyboard decision (host_keys_test.go)
 }
 
 func fakeAgent(mode string) int {

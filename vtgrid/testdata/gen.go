@@ -52,6 +52,7 @@ var streams = []stream{
 	{"longlines", longLines},
 	{"deccolm", deccolm},
 	{"decsca", decsca},
+	{"clears", clears},
 }
 
 func main() {
@@ -498,4 +499,17 @@ func decsca(b *bytes.Buffer) {
 	b.WriteString(esc + "[8;1Hdecsed: " + esc + "[1\"qkept" + esc + "[0\"q gone" + esc + "[8;1H" + esc + "[?J")    // row 7: DECSED
 	b.WriteString(esc + "[21;1H" + esc + "[1\"qprotected below" + esc + "[0\"q" + esc + "[20;1H" + esc + "[J")     // rows 19-23: ED 0
 	b.WriteString(esc + "[16;1Hend")
+}
+
+// clears: ED 2, RIS and DECCOLM each keep the rows on screen in the
+// scrollback (tmux's scroll-on-clear); the harness compares the scrollback
+// of this stream too (historyStreams in vtgrid/vtdiff_test.go).
+func clears(b *bytes.Buffer) {
+	for _, c := range []struct{ name, seq string }{{"ed2", esc + "[2J" + esc + "[H"}, {"ris", esc + "c"}, {"deccolm", esc + "[?3h"}} {
+		for i := 1; i <= 3; i++ {
+			fmt.Fprintf(b, "before %s %d\r\n", c.name, i)
+		}
+		b.WriteString(c.seq)
+	}
+	b.WriteString("after the clears")
 }

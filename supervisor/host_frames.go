@@ -1,13 +1,54 @@
 // Screen frames: a vtgrid snapshot as protocol rows. A subscriber gets a
 // full frame first (and after a resize), then only the rows whose contents
 // changed since the frame it last got: snapshots share unchanged rows, so
-// "changed" is a pointer comparison, per subscriber.
+// "changed" is a pointer comparison, per subscriber. While the program is
+// inside a synchronized update (mode 2026) its frames are held, so no client
+// draws a half-drawn screen.
 
 package supervisor
 
 import (
+	"time"
+
 	"clowder/vtgrid"
 )
+
+// syncHoldMax bounds how long frames are held for one synchronized update
+// (CSI ? 2026 h ... l), so a program that dies or forgets to end it does not
+// freeze its pane. Terminals use 150 ms (Alacritty's vte,
+// SYNC_UPDATE_TIMEOUT) to 1 s (Ghostty, sync_reset_ms in termio); the host
+// takes the long end, since it sees output later than a local terminal.
+const syncHoldMax = time.Second
+
+// syncHold is one subscriber's view of the pane's synchronized update.
+type syncHold struct {
+	since time.Time // when this subscriber first saw the update; zero outside one
+}
+
+// held reports whether the frame of s must wait because the program is
+// inside a synchronized update that began less than syncHoldMax ago, and if
+// so whether the hold just started (the caller then arms a wake-up at the
+// timeout, for a program that goes quiet inside the update).
+func (h *syncHold) held(s *vtgrid.Snapshot, now time.Time) (hold, started bool) {
+	if !s.Modes().SyncOutput {
+		h.since = time.Time{}
+		return false, false
+	}
+	if h.since.IsZero() {
+		h.since = now
+		started = true
+	}
+	return now.Sub(h.since) < syncHoldMax, started
+}
+
+// wakeAfter wakes the pane's subscribers and waiters after d.
+func (p *pane) wakeAfter(d time.Duration) {
+	time.AfterFunc(d, func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.broadcastLocked()
+	})
+}
 
 // screenFrame builds the frame for s, sending only rows that differ from
 // prev (nil: everything).

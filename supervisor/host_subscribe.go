@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"time"
 
 	"clowder/vtgrid"
 )
@@ -82,6 +83,7 @@ func (c *conn) masterFor(p *pane) (*os.File, error) {
 // streamPane pushes until ctx ends, then sends the end marker.
 func (c *conn) streamPane(ctx context.Context, id uint32, p *pane, req *SubscribeReq, seq uint64) {
 	var last *vtgrid.Snapshot
+	var hold syncHold
 	var buf []byte
 	if req.Raw {
 		buf = make([]byte, rawChunk) // screen-only subscribers (the TUI) need none
@@ -93,7 +95,7 @@ func (c *conn) streamPane(ctx context.Context, id uint32, p *pane, req *Subscrib
 			seq, err = c.pushRaw(id, p, buf, seq)
 		}
 		if req.Screen && err == nil {
-			last, err = c.pushScreen(id, p, last)
+			last, err = c.pushScreen(id, p, last, &hold)
 		}
 		if err != nil {
 			return
@@ -121,12 +123,19 @@ func (c *conn) pushRaw(id uint32, p *pane, buf []byte, seq uint64) (uint64, erro
 	}
 }
 
-// pushScreen sends the rows that changed since last, if any.
-func (c *conn) pushScreen(id uint32, p *pane, last *vtgrid.Snapshot) (*vtgrid.Snapshot, error) {
+// pushScreen sends the rows that changed since last, if any; it holds them
+// while the program is inside a synchronized update (see syncHold).
+func (c *conn) pushScreen(id uint32, p *pane, last *vtgrid.Snapshot, hold *syncHold) (*vtgrid.Snapshot, error) {
 	p.mu.Lock()
 	s := p.term.Snapshot()
 	_, seq := p.ring.Bounds()
 	p.mu.Unlock()
+	if held, started := hold.held(s, time.Now()); held {
+		if started {
+			p.wakeAfter(syncHoldMax)
+		}
+		return last, nil
+	}
 	f := screenFrame(p.id, seq, s, last)
 	if !f.Full && len(f.Lines) == 0 && last != nil && sameCursor(s, last) {
 		return last, nil

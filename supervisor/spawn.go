@@ -50,7 +50,7 @@ type Spec struct {
 	Dir    string   // working directory; "" means the caller's
 	// Env is the client's environment; nil means this process's. Variables
 	// that would nest wrongly are dropped (see nestingVars) and TERM,
-	// COLORTERM and CLOWDER_PANE_ID are set.
+	// COLORTERM, TERM_PROGRAM and CLOWDER_PANE_ID are set.
 	Env []string
 
 	PTY  *PTYArm
@@ -131,8 +131,19 @@ func checkDir(dir string) error {
 var nestingVars = []string{
 	"CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "TMUX", "TMUX_PANE", "STY",
 	"ZELLIJ", "ZELLIJ_SESSION_NAME", "ZELLIJ_PANE_ID", "CLOWDER_PANE_ID",
-	"TERM", "COLORTERM", "COLUMNS", "LINES",
+	"TERM", "COLORTERM", "COLUMNS", "LINES", "TERM_PROGRAM", "TERM_PROGRAM_VERSION",
 }
+
+// paneTermProgram is the pane's TERM_PROGRAM. Claude Code (2.1.x) turns on
+// the kitty keyboard protocol and modifyOtherKeys (CSI < u, CSI > 1 u,
+// CSI > 4;2 m) only when TERM_PROGRAM, TERM or TMUX names a terminal on its
+// fixed list (iTerm.app, kitty, WezTerm, ghostty, tmux, windows-terminal,
+// WarpTerminal); no query answer changes that. A pane's keys are encoded by
+// clowder, which implements both, as tmux does, and tmux sets
+// TERM_PROGRAM=tmux in its panes; the client's own TERM_PROGRAM describes
+// the outer terminal, not the pane. TMUX stays unset: nothing may take the
+// pane for a tmux server it can send commands to.
+const paneTermProgram = "tmux"
 
 // childEnv builds the child's environment from base.
 func childEnv(base []string, paneID string) []string {
@@ -143,7 +154,7 @@ func childEnv(base []string, paneID string) []string {
 			out = append(out, kv)
 		}
 	}
-	return append(out, "TERM=xterm-256color", "COLORTERM=truecolor", "CLOWDER_PANE_ID="+paneID)
+	return append(out, "TERM=xterm-256color", "COLORTERM=truecolor", "TERM_PROGRAM="+paneTermProgram, "CLOWDER_PANE_ID="+paneID)
 }
 
 func nesting(name string) bool {

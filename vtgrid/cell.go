@@ -72,12 +72,13 @@ type Style struct {
 	Underline              UnderlineStyle
 }
 
-// cellFlags mark the two halves of a wide character.
+// cellFlags mark the two halves of a wide character and DECSCA protection.
 type cellFlags uint8
 
 const (
-	flagWide cellFlags = 1 << iota // first cell of a two-column character
-	flagCont                       // second cell of a two-column character
+	flagWide      cellFlags = 1 << iota // first cell of a two-column character
+	flagCont                            // second cell of a two-column character
+	flagProtected                       // DECSCA 1: selective erase (DECSED, DECSEL) leaves it
 )
 
 // clusterBase is where interned multi-rune graphemes start in Cell.r; it is
@@ -107,6 +108,10 @@ func (c Cell) Width() int {
 	}
 	return 1
 }
+
+// Protected reports whether the cell was written under DECSCA 1, so that
+// selective erase (CSI ? J, CSI ? K) leaves it; ordinary erases ignore it.
+func (c Cell) Protected() bool { return c.flags&flagProtected != 0 }
 
 // Empty reports whether nothing was ever written to the cell (erased cells
 // are empty too; they may still carry a background colour).

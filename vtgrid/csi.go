@@ -43,6 +43,10 @@ func (t *Terminal) csiPlain(final byte) {
 		if final == 'p' {
 			t.softReset()
 		}
+	case '"':
+		if final == 'q' {
+			t.setProtection(t.p.raw(0))
+		}
 	}
 }
 
@@ -85,9 +89,9 @@ func (t *Terminal) csiEdit(final byte) bool {
 	n := t.p.get(0, 1)
 	switch final {
 	case 'J':
-		t.eraseDisplay(t.p.raw(0))
+		t.eraseDisplay(t.p.raw(0), false)
 	case 'K':
-		t.eraseLine(t.p.raw(0))
+		t.eraseLine(t.p.raw(0), false)
 	case 'X', '@', 'P':
 		t.editChars(final, n)
 	case 'L':
@@ -164,9 +168,9 @@ func (t *Terminal) csiQuestion(final byte) {
 			t.setPrivateMode(t.p.raw(i), final == 'h')
 		}
 	case final == 'J':
-		t.eraseDisplay(t.p.raw(0))
+		t.eraseDisplay(t.p.raw(0), true)
 	case final == 'K':
-		t.eraseLine(t.p.raw(0))
+		t.eraseLine(t.p.raw(0), true)
 	case final == 'n':
 		t.deviceStatus(true)
 	case final == 'u':
@@ -194,77 +198,6 @@ func (t *Terminal) csiGreater(final byte) {
 		if t.p.raw(0) == 4 {
 			t.modes.ModifyOtherKeys = 0
 		}
-	}
-}
-
-// eraseDisplay is ED 0 (below), 1 (above), 2 (all), 3 (scrollback). A
-// pending wrap stays pending: the cursor counts as past the last column.
-func (t *Terminal) eraseDisplay(mode int) {
-	switch mode {
-	case 0:
-		if t.cur.x == 0 && t.cur.y == 0 && !t.cur.wrapNext {
-			t.keepScreenInScrollback() // from home it clears everything, as ED 2 does
-		}
-		t.eraseLine(0)
-		for y := t.cur.y + 1; y < t.rows; y++ {
-			t.eraseRow(y)
-		}
-	case 1:
-		t.eraseLine(1)
-		for y := 0; y < t.cur.y; y++ {
-			t.eraseRow(y)
-		}
-	case 2:
-		t.keepScreenInScrollback()
-		for y := 0; y < t.rows; y++ {
-			t.eraseRow(y)
-		}
-	case 3:
-		t.sb.clear()
-	}
-}
-
-// keepScreenInScrollback moves the main screen's rows, down to the last one
-// in use, into the scrollback before a full clear, as tmux's scroll-on-clear
-// does: `clear` in a shell loses no output.
-func (t *Terminal) keepScreenInScrollback() {
-	if t.scr != t.main || t.sb.max == 0 {
-		return
-	}
-	last := t.rows - 1
-	for last >= 0 && rowEmpty(t.scr.lines[last].cells) {
-		last--
-	}
-	for y := 0; y <= last; y++ {
-		l := &t.scr.lines[y]
-		t.sb.push(l.cells, l.wrapped)
-	}
-}
-
-func (t *Terminal) eraseRow(y int) {
-	l := &t.scr.lines[y]
-	l.erase(0, t.cols, t.ver, t.cur.st)
-	l.wrapped = false
-}
-
-// eraseLine is EL 0 (right), 1 (left), 2 (all).
-func (t *Terminal) eraseLine(mode int) {
-	x := t.cur.x
-	if t.cur.wrapNext {
-		x = t.cols
-	}
-	l := &t.scr.lines[t.cur.y]
-	switch mode {
-	case 0:
-		if x < t.cols {
-			l.erase(x, t.cols, t.ver, t.cur.st)
-			l.wrapped = false
-		}
-	case 1:
-		l.erase(0, x+1, t.ver, t.cur.st)
-	case 2:
-		l.erase(0, t.cols, t.ver, t.cur.st)
-		l.wrapped = false
 	}
 }
 
@@ -333,7 +266,7 @@ func (t *Terminal) softReset() {
 	t.modes.AppCursor = false
 	t.modes.AppKeypad = false
 	t.top, t.bot = 0, t.rows-1
-	t.cur.st, t.cur.link = Style{}, 0
+	t.cur.st, t.cur.link, t.cur.prot = Style{}, 0, 0
 	t.cur.g, t.cur.gl = [4]charset{}, 0
 	t.cur.wrapNext = false
 	t.saved[t.screenIndex()] = savedCursor{}

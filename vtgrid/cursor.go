@@ -18,7 +18,8 @@ type cursor struct {
 	link     uint16
 	wrapNext bool // a character was printed in the last column; the next one wraps first
 	g        [4]charset
-	gl       uint8 // which of g is invoked into GL (SI = 0, SO = 1)
+	gl       uint8     // which of g is invoked into GL (SI = 0, SO = 1)
+	prot     cellFlags // flagProtected while DECSCA 1 is in force, else 0
 }
 
 // savedCursor is DECSC's copy.

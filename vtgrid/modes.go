@@ -87,6 +87,8 @@ func (t *Terminal) setPrivateMode(mode int, on bool) {
 	switch mode {
 	case 1:
 		m.AppCursor = on
+	case 3:
+		t.columnMode()
 	case 5:
 		m.ReverseVideo = on
 		t.touchAll()

@@ -36,7 +36,7 @@ func (t *Terminal) fillRow(run []byte) []byte {
 	l.breakAt(x + n)
 	cells := l.cells[x : x+n]
 	src := run[:len(cells)] // same length: lets the compiler drop bounds checks
-	c := Cell{style: t.cur.st, link: t.cur.link}
+	c := Cell{style: t.cur.st, link: t.cur.link, flags: t.cur.prot}
 	for i := range cells {
 		c.r = rune(src[i])
 		cells[i] = c
@@ -122,10 +122,10 @@ func (t *Terminal) setCell(l *line, r rune, w int) {
 	x := t.cur.x
 	l.breakAt(x)
 	l.breakAt(x + w)
-	c := Cell{r: r, style: t.cur.st, link: t.cur.link}
+	c := Cell{r: r, style: t.cur.st, link: t.cur.link, flags: t.cur.prot}
 	if w == 2 {
-		c.flags = flagWide
-		l.cells[x+1] = Cell{style: t.cur.st, link: t.cur.link, flags: flagCont}
+		c.flags |= flagWide
+		l.cells[x+1] = Cell{style: t.cur.st, link: t.cur.link, flags: flagCont | t.cur.prot}
 	}
 	l.cells[x] = c
 	l.ver = t.ver

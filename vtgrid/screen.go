@@ -50,6 +50,29 @@ func (l *line) erase(from, to int, ver uint64, st Style) {
 	l.blankRange(from, to, ver, st)
 }
 
+// eraseUnprotected blanks the cells of [from, to) that DECSCA did not
+// protect (DECSED, DECSEL). Both halves of a wide character carry the same
+// protection, so a wide character the range splits is blanked whole only
+// when it is unprotected, and a protected one stays whole.
+func (l *line) eraseUnprotected(from, to int, ver uint64, st Style) {
+	from, to = max(from, 0), min(to, len(l.cells))
+	if from >= to {
+		return
+	}
+	for _, x := range [2]int{from, to} {
+		if x < len(l.cells) && !l.cells[x].Protected() {
+			l.breakAt(x)
+		}
+	}
+	b := blank(st)
+	for x := from; x < to; x++ {
+		if !l.cells[x].Protected() {
+			l.cells[x] = b
+		}
+	}
+	l.ver = ver
+}
+
 // blankRange blanks cells [from, to) as they are: the caller has kept wide
 // characters whole (after a shift, the range holds stale copies).
 func (l *line) blankRange(from, to int, ver uint64, st Style) {

@@ -93,6 +93,40 @@ func TestScreenPictures(t *testing.T) {
 			|abX|`, 2, 0},
 		{"wide char overwritten in its second half", 4, 1, "世\x1b[2Gx", `
 			| x  |`, 2, 0},
+		// Issue 8: DECCOLM was ignored and left the old screen in place.
+		{"DECCOLM clears and homes", 10, 4, "hello\r\nworld\r\n\x1b[?3hX", `
+			|X         |
+			|          |
+			|          |
+			|          |`, 1, 0},
+		{"DECCOLM reset clears too", 4, 2, "ab\r\ncd\x1b[?3lX", `
+			|X   |
+			|    |`, 1, 0},
+		{"DECCOLM resets the margins", 3, 3, "\x1b[1;2r\x1b[?3h\x1b[2;1Ha\nb", `
+			|   |
+			|a  |
+			| b |`, 2, 2},
+		// Issue 8: DECSCA and selective erase were not implemented.
+		{"DECSEL keeps a protected cell", 10, 1, "\x1b[1;10H\x1b[1\"qP\x1b[0\"q\x1b[1;1H\x1b[?K", `
+			|         P|`, 0, 0},
+		{"EL erases a protected cell", 10, 1, "\x1b[1;10H\x1b[1\"qP\x1b[0\"q\x1b[1;1H\x1b[K", `
+			|          |`, 0, 0},
+		{"DECSEL 1 and 2 keep protected cells", 6, 2, "a\x1b[1\"qbc\x1b[2\"qdef\x1b[1;5H\x1b[?1K\r\n\x1b[1\"qx\x1b[\"qyz\x1b[?2K", `
+			| bc  f|
+			|x     |`, 3, 1},
+		{"DECSED 0, 1 and 2 keep protected cells", 4, 3, "\x1b[1\"qA\x1b[0\"qbcd\x1b[1\"qE\x1b[0\"qfgh\x1b[1\"qI\x1b[0\"qjk\x1b[2;2H\x1b[?J\x1b[?1J\x1b[?2J", `
+			|A   |
+			|E   |
+			|I   |`, 1, 1},
+		{"ED erases protected cells", 4, 2, "\x1b[1\"qAB\r\nCD\x1b[H\x1b[J", `
+			|    |
+			|    |`, 0, 0},
+		{"DECSEL keeps a protected wide character whole", 6, 1, "ab\x1b[1\"q世\x1b[0\"qc\x1b[4G\x1b[?1K", `
+			|  世c |`, 3, 0},
+		{"DECSC saves the protection", 4, 1, "\x1b[1\"q\x1b7\x1b[0\"q\x1b8P\r\x1b[?K", `
+			|P   |`, 0, 0},
+		{"DECSTR ends protection", 4, 1, "\x1b[1\"q\x1b[!pP\r\x1b[?K", `
+			|    |`, 0, 0},
 		{"ZWJ emoji is one grapheme", 6, 1, "\U0001F468\u200D\U0001F469x", `
 			|` + "\U0001F468\u200D\U0001F469" + `x   |`, 3, 0},
 	}

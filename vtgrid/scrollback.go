@@ -12,11 +12,12 @@ import (
 )
 
 // styleRun covers n consecutive cells (continuation cells included) that
-// share a style, a link and wideness.
+// share a style, a link, wideness and DECSCA protection.
 type styleRun struct {
 	n    uint16
 	link uint16
 	wide bool
+	prot cellFlags // flagProtected or 0; fits in wide's padding
 	st   Style
 }
 
@@ -120,12 +121,12 @@ func (s *scrollback) keepRuns(runs []styleRun) []styleRun {
 func addRun(runs []styleRun, c *Cell, n int, wide bool) []styleRun {
 	if k := len(runs) - 1; k >= 0 {
 		r := &runs[k]
-		if r.wide == wide && r.link == c.link && r.st == c.style && int(r.n)+n <= 0xffff {
+		if r.wide == wide && r.prot == c.flags&flagProtected && r.link == c.link && r.st == c.style && int(r.n)+n <= 0xffff {
 			r.n += uint16(n)
 			return runs
 		}
 	}
-	return append(runs, styleRun{n: uint16(n), link: c.link, wide: wide, st: c.style})
+	return append(runs, styleRun{n: uint16(n), link: c.link, wide: wide, prot: c.flags & flagProtected, st: c.style})
 }
 
 // appendText appends the row's characters with trailing blanks trimmed, as
@@ -156,10 +157,10 @@ func (cl *compactLine) appendCells(out []Cell) []Cell {
 			run, left = runs[ri], int(runs[ri].n)
 			ri++
 		}
-		c := Cell{r: r, style: run.st, link: run.link}
+		c := Cell{r: r, style: run.st, link: run.link, flags: run.prot}
 		if run.wide {
-			c.flags = flagWide
-			out = append(out, c, Cell{style: run.st, link: run.link, flags: flagCont})
+			c.flags |= flagWide
+			out = append(out, c, Cell{style: run.st, link: run.link, flags: flagCont | run.prot})
 			left -= 2
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 func TestScrollbackKeepsScrolledRows(t *testing.T) {
@@ -48,6 +49,7 @@ func TestCompactRoundTrip(t *testing.T) {
 		"e\u0301 combining",
 		"\x1b]8;;http://x.test\x1b\\link\x1b]8;;\x1b\\",
 		"\x1b[44m   \x1b[m trailing bg",
+		"\x1b[1\"qprotected\x1b[0\"q plain \x1b[1\"q世\x1b[0\"q", // issue 8: DECSCA survives the scrollback
 		"",
 	}
 	for _, in := range rows {
@@ -189,6 +191,51 @@ func TestClearScreenKeepsOutputInScrollback(t *testing.T) {
 	s := term.SnapshotScrollback(-1)
 	if got := s.HistoryText(); got != "a\nb\n\n\n" {
 		t.Fatalf("history after clear %q", got)
+	}
+}
+
+// TestResetKeepsOutputInScrollback pins issue 8: RIS (ESC c) dropped the
+// rows on screen, where tmux keeps them as it does for ED 2.
+func TestResetKeepsOutputInScrollback(t *testing.T) {
+	term := screenOf(10, 4, "hello\r\nworld\r\n\x1bc")
+	s := term.SnapshotScrollback(-1)
+	if got := s.HistoryText(); got != "hello\nworld\n\n\n\n" {
+		t.Fatalf("history after RIS %q", got)
+	}
+}
+
+// TestColumnModeKeepsOutputInScrollback: DECCOLM clears like ED 2, and like
+// tmux it keeps the rows it clears (issue 8).
+func TestColumnModeKeepsOutputInScrollback(t *testing.T) {
+	term := screenOf(10, 4, "hello\r\nworld\r\n\x1b[?3hX")
+	s := term.SnapshotScrollback(-1)
+	if got := s.HistoryText(); got != "hello\nworld\nX\n\n\n" {
+		t.Fatalf("history after DECCOLM %q", got)
+	}
+}
+
+// TestProtectedCellsSurviveSnapshotAndReflow: the DECSCA attribute travels
+// with the cell through snapshots and through a resize that reflows the
+// row out to the scrollback and back (issue 8).
+func TestProtectedCellsSurviveSnapshotAndReflow(t *testing.T) {
+	term := screenOf(6, 2, "\x1b[1\"qP\x1b[0\"qlain")
+	if !term.Snapshot().Cell(0, 0).Protected() || term.Snapshot().Cell(1, 0).Protected() {
+		t.Fatalf("snapshot lost the protection")
+	}
+	term.Resize(6, 1)
+	term.Write([]byte("\r\n"))
+	term.Resize(6, 3)
+	term.Write([]byte("\x1b[1;1H\x1b[?2J"))
+	if got := term.Snapshot().Text(); got != "P\n\n" {
+		t.Fatalf("after a round trip through the scrollback DECSED left %q, want the protected P", got)
+	}
+}
+
+// TestCellIs24Bytes: cells are copied everywhere; the DECSCA bit lives in
+// the flags byte and must not grow them.
+func TestCellIs24Bytes(t *testing.T) {
+	if n := unsafe.Sizeof(Cell{}); n != 24 {
+		t.Fatalf("Cell is %d bytes, want 24", n)
 	}
 }
 

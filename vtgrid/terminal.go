@@ -102,7 +102,11 @@ func New(cols, rows int, opts Options) *Terminal {
 }
 
 // reset puts everything but the screens' size back to power-on state (RIS).
+// Like tmux, and like ED 2, it keeps the main screen's rows in the
+// scrollback: a program that resets the terminal loses no output.
 func (t *Terminal) reset() {
+	t.scr = t.main
+	t.keepScreenInScrollback()
 	t.cur = cursor{}
 	t.saved = [2]savedCursor{}
 	t.top, t.bot = 0, t.rows-1

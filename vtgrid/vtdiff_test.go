@@ -10,6 +10,8 @@ package vtgrid_test
 //   - styles: capture-pane -p -e fed into a fresh vtgrid, compared cell by
 //     cell (Style, Text, Width) with the original snapshot;
 //   - cursor: position and visibility from display-message.
+//   - scrollback, for the streams of historyStreams: capture-pane -S - -E -1
+//     against the snapshot's scrollback rows.
 //
 // go test ./vtgrid/ runs a fast subset; VTDIFF=full (make vtdiff) runs all.
 // Go -v prints the report line "vtdiff: text a/n identical, ...".
@@ -99,6 +101,8 @@ var knownDifferences = []knownDifference{
 	{"gen/xterm-only-2", "tmux 3.3a leaves the row unchanged for ICH with a count past the right margin; xterm clears from the cursor to the margin", []int{8}},
 	{"gen/xterm-only-2", "tmux 3.3a ICH/DCH/ECH/EL that split a wide character leave its other half; xterm blanks it", []int{11, 12, 13, 14}},
 	{"gen/xterm-only-2", "tmux 3.3a drops a CSI with more than 24 parameters; xterm uses the first 30 and ignores the rest", []int{16}},
+	{"gen/deccolm", "tmux 3.3a keeps the scroll region on DECCOLM; vtgrid resets it like the VT100 and xterm", []int{8, 9, 10}},
+	{"gen/decsca", "tmux 3.3a implements neither DECSCA nor DECSEL/DECSED (CSI ? K, CSI ? J); vtgrid erases the unprotected cells like xterm", []int{6, 7}},
 	{"gen/xterm-only-2", "tmux 3.3a holds a zero width joiner back and attaches it to a later cell; vtgrid keeps it on the character it follows (UAX #29)", []int{15}},
 }
 
@@ -471,4 +475,42 @@ func sameScreen(want, got *vtgrid.Snapshot) string {
 		return fmt.Sprintf("cursor: one-shot (%d,%d,%v), split (%d,%d,%v)", wx, wy, wv, gx, gy, gv)
 	}
 	return ""
+}
+
+// historyStreams are the streams whose scrollback is compared with tmux's
+// history as well: the clears that keep the screen in the scrollback.
+var historyStreams = []string{"gen/clears"}
+
+// TestVTDiffScrollbackMatchesTmux compares vtgrid's scrollback with tmux's
+// history (capture-pane -S - -E -1) line by line, for historyStreams.
+func TestVTDiffScrollbackMatchesTmux(t *testing.T) {
+	bin := tmuxOrSkip(t)
+	for _, st := range corpus(t) {
+		if !slices.Contains(historyStreams, st.name) {
+			continue
+		}
+		t.Run(st.name, func(t *testing.T) {
+			data, err := os.ReadFile(st.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			term := vtgrid.New(st.cols, st.rows, vtgrid.Options{Reply: func([]byte) {}})
+			_, _ = term.Write(data) // never fails (vtgrid contract)
+			got := historyLines(term.SnapshotScrollback(-1))
+			want := replayInTmux(t, bin, st.path, st.cols, st.rows).history
+			if !slices.Equal(got, want) {
+				t.Errorf("vtdiff %s: scrollback differs from tmux's history\n\tvtgrid: %q\n\ttmux:   %q", st.name, got, want)
+			}
+		})
+	}
+}
+
+// historyLines is the text of a snapshot's scrollback rows, trailing blanks
+// trimmed.
+func historyLines(s *vtgrid.Snapshot) []string {
+	lines := strings.Split(s.HistoryText(), "\n")[:s.HistoryLen()]
+	for i := range lines {
+		lines[i] = strings.TrimRight(lines[i], " ")
+	}
+	return lines
 }

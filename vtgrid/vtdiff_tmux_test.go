@@ -32,6 +32,7 @@ const tmuxSocket = "vtdiff"
 // tmuxScreen is what tmux made of a stream.
 type tmuxScreen struct {
 	plain    []string // capture-pane -p, one entry per row, trailing blanks trimmed
+	history  []string // capture-pane -p -S - -E -1: the scrollback, oldest first, trailing blanks trimmed
 	styled   string   // capture-pane -p -e -N: rows with SGR (and SO/SI) codes, "\n" separated
 	cx, cy   int      // cursor; cx may equal the width in the pending-wrap state
 	cursorOn bool     // DECTCEM
@@ -125,7 +126,14 @@ func replayInTmux(t *testing.T, bin, file string, cols, rows int) tmuxScreen {
 	if err != nil {
 		t.Fatalf("vtdiff: %v", err)
 	}
-	return tmuxScreen{plain: captureRows(plain, rows), styled: styled, cx: info.cx, cy: info.cy, cursorOn: info.cursorOn}
+	history, err := s.run(ctx, "capture-pane", "-p", "-S", "-", "-E", "-1", "-t", "vtd")
+	if err != nil {
+		t.Fatalf("vtdiff: %v", err)
+	}
+	return tmuxScreen{
+		plain: captureRows(plain, rows), styled: styled, cx: info.cx, cy: info.cy, cursorOn: info.cursorOn,
+		history: captureRows(history, strings.Count(history, "\n")),
+	}
 }
 
 // paneInfo is display-message's view of the pane.

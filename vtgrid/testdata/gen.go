@@ -50,6 +50,9 @@ var streams = []stream{
 	{"xterm-only-2", xtermOnly2},
 	{"controls", controls},
 	{"longlines", longLines},
+	{"deccolm", deccolm},
+	{"decsca", decsca},
+	{"clears", clears},
 }
 
 func main() {
@@ -468,4 +471,45 @@ func xtermOnly2(b *bytes.Buffer) {
 	b.WriteString(esc + "[16;1Hzwj-free: a\u200db zwsp: a\u200bb")                                            // row 15: ZWJ between letters
 	b.WriteString(esc + "[17;1Hmany-params:" + esc + "[" + strings.Repeat("1;", 100) + "31mred" + esc + "[m") // row 16: 101 parameters
 	b.WriteString(esc + "[20;1Hend")
+}
+
+// deccolm: DECCOLM clears the screen with the current background and homes
+// the cursor; the width stays. Rows 8-10 show the margins: vtgrid resets
+// them like the VT100 and xterm, tmux 3.3a keeps them (a known difference).
+func deccolm(b *bytes.Buffer) {
+	for row := 1; row <= 24; row++ {
+		fmt.Fprintf(b, esc+"[%d;1Hbefore deccolm, row %d", row, row)
+	}
+	b.WriteString(esc + "[5;10r" + esc + "[7;7H" + esc + "[44m" + esc + "[?3h" + esc + "[m" + "home after deccolm")
+	b.WriteString(esc + "[3;1Hcleared with the blue background")
+	b.WriteString(esc + "[10;1Hmargin\r\nnext") // rows 8-10: margins
+	b.WriteString(esc + "[20;1Hend")
+}
+
+// decsca: DECSCA protects characters against selective erase only: ED, EL
+// and ECH erase them as xterm does, and as tmux does (it has no DECSCA).
+// Rows 6-7 use DECSEL and DECSED, which tmux 3.3a does not implement.
+func decsca(b *bytes.Buffer) {
+	b.WriteString(esc + "[1;1Hel2: " + esc + "[1\"qprotected" + esc + "[0\"q plain" + esc + "[1;5H" + esc + "[2K") // row 0: EL 2
+	b.WriteString(esc + "[2;1Hel0: " + esc + "[1\"qprotected" + esc + "[2\"q plain" + esc + "[2;6H" + esc + "[K")  // row 1: EL 0
+	b.WriteString(esc + "[3;1Hel1: " + esc + "[1\"qprotected" + esc + "[\"q plain" + esc + "[3;12H" + esc + "[1K") // row 2: EL 1
+	b.WriteString(esc + "[4;1Hech: " + esc + "[1\"qprotected" + esc + "[0\"q plain" + esc + "[4;6H" + esc + "[5X") // row 3: ECH
+	b.WriteString(esc + "[5;1H" + esc + "[1\"q" + esc + "[!pdecstr ends protection" + esc + "[5;1H" + esc + "[K")  // row 4: DECSTR
+	b.WriteString(esc + "[7;1Hdecsel: " + esc + "[1\"qkept" + esc + "[0\"q gone" + esc + "[7;1H" + esc + "[?K")    // row 6: DECSEL
+	b.WriteString(esc + "[8;1Hdecsed: " + esc + "[1\"qkept" + esc + "[0\"q gone" + esc + "[8;1H" + esc + "[?J")    // row 7: DECSED
+	b.WriteString(esc + "[21;1H" + esc + "[1\"qprotected below" + esc + "[0\"q" + esc + "[20;1H" + esc + "[J")     // rows 19-23: ED 0
+	b.WriteString(esc + "[16;1Hend")
+}
+
+// clears: ED 2, RIS and DECCOLM each keep the rows on screen in the
+// scrollback (tmux's scroll-on-clear); the harness compares the scrollback
+// of this stream too (historyStreams in vtgrid/vtdiff_test.go).
+func clears(b *bytes.Buffer) {
+	for _, c := range []struct{ name, seq string }{{"ed2", esc + "[2J" + esc + "[H"}, {"ris", esc + "c"}, {"deccolm", esc + "[?3h"}} {
+		for i := 1; i <= 3; i++ {
+			fmt.Fprintf(b, "before %s %d\r\n", c.name, i)
+		}
+		b.WriteString(c.seq)
+	}
+	b.WriteString("after the clears")
 }

@@ -86,10 +86,12 @@ func (th *testHost) serve(cfg persist.Config, tune ...func(*Host)) {
 	})
 }
 
-// eventually polls cond with backoff until it holds or 10 s pass.
+// eventually polls cond with backoff until it holds or a minute passes.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	// Generous: it only bounds a failure. A 2-core CI machine running the
+	// whole suite under -race parses an escape-dense megabyte in seconds.
+	deadline := time.Now().Add(60 * time.Second)
 	for step := time.Millisecond; !cond(); step = min(step*2, 50*time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)

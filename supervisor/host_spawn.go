@@ -108,7 +108,7 @@ func (h *Host) register(req *SpawnReq, kind persist.Kind) (*pane, error) {
 	rec := persist.PaneRecord{
 		ID: "p" + strconv.Itoa(h.nextID), Name: name, Kind: kind, Adapter: req.Adapter,
 		Argv: req.Argv, Cwd: req.Cwd, Worktree: req.Worktree, Created: time.Now(), State: persist.StateStarting,
-		EnvKeys:  []string{"CLOWDER_PANE_ID", "COLORTERM", "TERM"},
+		EnvKeys:  []string{"CLOWDER_PANE_ID", "COLORTERM", "TERM", "TERM_PROGRAM"},
 		Size:     persist.Size{Cols: int(orDefault(req.Cols, defaultSize.Cols)), Rows: int(orDefault(req.Rows, defaultSize.Rows))},
 		Timeouts: h.timeouts(req),
 	}

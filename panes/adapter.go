@@ -165,7 +165,7 @@ func builtinAdapters(shell string) map[string]Adapter {
 			Resume: []string{"aider", "--restore-chat-history"}, Rules: AiderRules()},
 		// Shells and plain commands get what a terminal sends for Shift+Enter:
 		// CR, which runs the line as the user expects in a shell.
-		{Name: AdapterShell, Kind: persist.KindShell, Command: []string{shell}, Rules: GenericRules(), ShiftEnter: "\r"},
+		{Name: AdapterShell, Kind: persist.KindShell, Command: []string{shell}, Rules: ShellRules(), ShiftEnter: "\r"},
 		{Name: AdapterCommand, Kind: persist.KindRun, Rules: GenericRules(), ShiftEnter: "\r"},
 	}
 	m := make(map[string]Adapter, len(list))

@@ -312,8 +312,11 @@ func TestAttentionPictures(t *testing.T) {
 		{"aider prompt", "aider", aiderPrompt, quiet, false, false, NeedsInput, "aider-prompt"},
 		{"aider question", "aider", aiderQuestion, quiet, false, false, NeedsInput, "aider-question"},
 		{"aider architect prompt", "aider", aiderArchitect, quiet, false, false, NeedsInput, "aider-prompt"},
-		{"shell prompt", "shell", shellPrompt, quiet, false, false, NeedsInput, "prompt"},
-		{"root prompt", "shell", shellRootPrompt, quiet, false, false, NeedsInput, "prompt"},
+		// A shell at its prompt asks nothing: idle, not "needs input" (issue 11 §4).
+		{"shell prompt", "shell", shellPrompt, quiet, false, false, Idle, "shell-prompt"},
+		{"root prompt", "shell", shellRootPrompt, quiet, false, false, Idle, "shell-prompt"},
+		{"password asked in a shell", "shell", passwordPrompt, quiet, false, false, NeedsInput, "shell-question"},
+		{"y/N asked in a shell", "shell", confirmPrompt, quiet, false, false, NeedsInput, "shell-question"},
 		{"shell prompt while output flows", "shell", shellPrompt, time.Second, false, false, Working, "output"},
 		{"shell running a quiet command", "shell", shellBusy, quiet, false, false, Idle, "quiet"},
 		{"shell with a typed command is not waiting", "shell", shellTypedCommand, quiet, false, false, Idle, "quiet"},

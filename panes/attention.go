@@ -13,7 +13,8 @@ package panes
 //
 //  1. exited process → Exited;
 //  2. output within the adapter's Settle time → Working (a screen mid-redraw
-//     can show anything, so it is not judged);
+//     can show anything, so it is not judged); no output at all after
+//     Settle → Idle;
 //  3. the adapter's rules, in order (dialogs before "esc to interrupt"
 //     before the input prompt);
 //  4. a bell or OSC 9/777 notification since the user last typed →
@@ -85,10 +86,15 @@ type Rules struct {
 
 // Observation is what the host knows about a pane at one moment.
 type Observation struct {
-	Screen   *vtgrid.Snapshot // nil means no screen yet
-	Quiet    time.Duration    // time since the last output byte
-	Notified bool             // a BEL or OSC 9/777 arrived since the user last gave input
-	Exited   bool             // the process has ended
+	// Screen is the pane's screen; nil means the program has printed
+	// nothing yet, which is idle once Settle has passed since its start
+	// ("sleep 100" is not working forever).
+	Screen *vtgrid.Snapshot
+	// Quiet is the time since the last output byte, or since the start
+	// when there was none.
+	Quiet    time.Duration
+	Notified bool // a BEL or OSC 9/777 arrived since the user last gave input
+	Exited   bool // the process has ended
 }
 
 // Assessment is an attention state and why.
@@ -102,8 +108,10 @@ func (r Rules) Assess(o Observation) Assessment {
 	switch {
 	case o.Exited:
 		return Assessment{Exited, "exited"}
-	case o.Quiet < r.Settle || o.Screen == nil:
+	case o.Quiet < r.Settle:
 		return Assessment{Working, "output"}
+	case o.Screen == nil:
+		return Assessment{Idle, "no-output"}
 	}
 	text := screenText{snap: o.Screen}
 	for _, rule := range r.List {

@@ -339,13 +339,6 @@ func TestAttentionPictures(t *testing.T) {
 	}
 }
 
-func TestAttentionWithNoScreenYetIsWorking(t *testing.T) {
-	got := ClaudeRules().Assess(Observation{Quiet: time.Hour})
-	if got.State != Working {
-		t.Errorf("no screen: %s, want working", got.State)
-	}
-}
-
 func TestAttentionStrings(t *testing.T) {
 	tests := map[Attention]string{Working: "working", Idle: "idle", NeedsInput: "needs-input", Exited: "exited", 0: "Attention(0)"}
 	for a, want := range tests {
@@ -358,5 +351,24 @@ func TestAttentionStrings(t *testing.T) {
 	}
 	if ScopeBottom.String() != "bottom" || ScopeBeforeCursor.String() != "before-cursor" {
 		t.Error("scope names are wrong")
+	}
+}
+
+// TestAssessNoOutputYet pins issue 11 §4: a pane whose program has printed
+// nothing ("new -- sleep 100") is working only for the settle time, then
+// idle, not working forever.
+func TestAssessNoOutputYet(t *testing.T) {
+	for _, name := range []string{"command", "shell", "claude", "gemini"} {
+		a, err := NewAdapters(nil, "").Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := a.Rules.Assess(Observation{Quiet: 0}); got.State != Working {
+			t.Errorf("%s at start: %s (%s), want working", name, got.State, got.Rule)
+		}
+		got := a.Rules.Assess(Observation{Quiet: a.Rules.Settle})
+		if got.State != Idle || got.Rule != "no-output" {
+			t.Errorf("%s silent for its settle time: %s (%s), want idle (no-output)", name, got.State, got.Rule)
+		}
 	}
 }

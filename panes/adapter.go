@@ -49,9 +49,12 @@ type Adapter struct {
 	// ShiftEnter is sent for Shift+Enter in legacy mode; "" means
 	// DefaultShiftEnter (ESC CR).
 	ShiftEnter string
-	// SubmitGap is the pause between a submission's paste and its Enter.
-	// Zero for the built-ins: Claude Code 2.1.197 and Codex 0.171.0 both
-	// submitted a bracketed paste followed by CR in the same write.
+	// SubmitGap is the pause between a submission's paste and its Enter
+	// (config: [agents.NAME] submit_gap). The built-ins' figures were
+	// measured in a 100x30 tmux pane on 2026-11-30, each trial a fresh
+	// CLI with a fake API key, a bracketed paste, the gap, then CR, the
+	// text counted as submitted when the CLI left its prompt and answered
+	// (see claudeSubmitGap, geminiSubmitGap).
 	SubmitGap time.Duration
 }
 
@@ -125,6 +128,9 @@ func override(base Adapter, name string, cfg persist.AgentConfig) Adapter {
 	if cfg.Env != nil {
 		base.Env = maps.Clone(cfg.Env)
 	}
+	if cfg.SubmitGap != nil {
+		base.SubmitGap = cfg.SubmitGap.Std()
+	}
 	return base
 }
 
@@ -145,6 +151,23 @@ func (a *Adapters) Names() []string {
 	return slices.Sorted(maps.Keys(a.byName))
 }
 
+// Measured submit gaps (see Adapter.SubmitGap).
+const (
+	// claudeSubmitGap: Claude Code 2.1.197 loses the Enter that arrives in
+	// the same write as the paste (0 ms: 5 of 5 lost; the text stays in
+	// its prompt) and takes it 50 ms later (2 of 2) and 200 ms later
+	// (2 of 2) once started. 100 ms leaves a margin. Separately, in its
+	// first ~2 s after the prompt first shows, it drops an Enter whatever
+	// the gap (1 s after: 0.05-0.5 s gaps lost 9 of 10); the host must not
+	// count that window as ready (issue 11 §3).
+	claudeSubmitGap = 100 * time.Millisecond
+	// geminiSubmitGap: Gemini CLI 0.61.0 loses the Enter at 0 ms and 100
+	// ms (4 of 4 each) and takes it at 300 ms (2 of 2) once started; 1 s
+	// after its prompt first shows, 300 ms still lost 2 of 2 and 500 ms
+	// took 2 of 2. 500 ms covers both.
+	geminiSubmitGap = 500 * time.Millisecond
+)
+
 // builtinAdapters are the adapters clowder knows without configuration.
 func builtinAdapters(shell string) map[string]Adapter {
 	if shell == "" {
@@ -153,13 +176,13 @@ func builtinAdapters(shell string) map[string]Adapter {
 	list := []Adapter{
 		{Name: "claude", Kind: persist.KindAgent, Command: []string{"claude"},
 			Resume:   []string{"claude", "--resume", SessionPlaceholder},
-			Continue: []string{"claude", "--continue"}, Rules: ClaudeRules()},
+			Continue: []string{"claude", "--continue"}, Rules: ClaudeRules(), SubmitGap: claudeSubmitGap},
 		{Name: "codex", Kind: persist.KindAgent, Command: []string{"codex"},
 			Resume:   []string{"codex", "resume", SessionPlaceholder},
 			Continue: []string{"codex", "resume", "--last"}, Rules: CodexRules()},
 		{Name: "gemini", Kind: persist.KindAgent, Command: []string{"gemini"},
 			Resume:   []string{"gemini", "--resume", SessionPlaceholder},
-			Continue: []string{"gemini", "--resume", "latest"}, Rules: GeminiRules()},
+			Continue: []string{"gemini", "--resume", "latest"}, Rules: GeminiRules(), SubmitGap: geminiSubmitGap},
 		// aider keeps one chat history per directory, so its resume needs no id.
 		{Name: "aider", Kind: persist.KindAgent, Command: []string{"aider"},
 			Resume: []string{"aider", "--restore-chat-history"}, Rules: AiderRules()},

@@ -56,6 +56,10 @@ type Adapter struct {
 	// text counted as submitted when the CLI left its prompt and answered
 	// (see claudeSubmitGap, geminiSubmitGap).
 	SubmitGap time.Duration
+	// FirstSubmitWait is how long after a pane first shows needs-input its
+	// first submission must wait: some programs draw their prompt before
+	// they take an Enter (claudeFirstSubmitWait). Zero means no wait.
+	FirstSubmitWait time.Duration
 }
 
 // EncodeOptions are the key-encoding options the adapter's program needs.
@@ -158,14 +162,21 @@ const (
 	// its prompt) and takes it 50 ms later (2 of 2) and 200 ms later
 	// (2 of 2) once started. 100 ms leaves a margin. Separately, in its
 	// first ~2 s after the prompt first shows, it drops an Enter whatever
-	// the gap (1 s after: 0.05-0.5 s gaps lost 9 of 10); the host must not
-	// count that window as ready (issue 11 §3).
+	// the gap: see claudeFirstSubmitWait.
 	claudeSubmitGap = 100 * time.Millisecond
+	// claudeFirstSubmitWait: a paste 1 s after Claude Code 2.1.197 first
+	// drew its prompt lost its Enter with gaps of 50 ms to 500 ms (7 of 9
+	// lost; the text stays in the prompt), while 2 s after (100 ms gap: 3
+	// of 3) and 4 s after (4 of 4) it was taken. The host judges
+	// needs-input a settle time (1 s) after the prompt, so 1.5 s more.
+	claudeFirstSubmitWait = 1500 * time.Millisecond
 	// geminiSubmitGap: Gemini CLI 0.61.0 loses the Enter at 0 ms and 100
 	// ms (4 of 4 each) and takes it at 300 ms (2 of 2) once started; 1 s
 	// after its prompt first shows, 300 ms still lost 2 of 2 and 500 ms
 	// took 2 of 2. 500 ms covers both.
 	geminiSubmitGap = 500 * time.Millisecond
+	// Codex CLI 0.171.0 needs no gap: a paste and CR in one write, 2 s
+	// after its composer first showed, were submitted 2 of 2.
 )
 
 // builtinAdapters are the adapters clowder knows without configuration.
@@ -176,7 +187,8 @@ func builtinAdapters(shell string) map[string]Adapter {
 	list := []Adapter{
 		{Name: "claude", Kind: persist.KindAgent, Command: []string{"claude"},
 			Resume:   []string{"claude", "--resume", SessionPlaceholder},
-			Continue: []string{"claude", "--continue"}, Rules: ClaudeRules(), SubmitGap: claudeSubmitGap},
+			Continue: []string{"claude", "--continue"}, Rules: ClaudeRules(),
+			SubmitGap: claudeSubmitGap, FirstSubmitWait: claudeFirstSubmitWait},
 		{Name: "codex", Kind: persist.KindAgent, Command: []string{"codex"},
 			Resume:   []string{"codex", "resume", SessionPlaceholder},
 			Continue: []string{"codex", "resume", "--last"}, Rules: CodexRules()},

@@ -134,6 +134,9 @@ func TestAdaptersSubmitGap(t *testing.T) {
 			t.Errorf("%s: no submit gap", name)
 		}
 	}
+	if a, _ := ads.Get("claude"); a.FirstSubmitWait <= 0 {
+		t.Error("claude: no first-submit wait; its first Enter after the prompt shows is lost")
+	}
 	gap := persist.Duration(750 * time.Millisecond)
 	zero := persist.Duration(0)
 	ads = NewAdapters(map[string]persist.AgentConfig{"gemini": {SubmitGap: &gap}, "claude": {SubmitGap: &zero}}, "")

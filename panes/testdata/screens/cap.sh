@@ -39,4 +39,10 @@ l = lines[y]; l = l + " " * max(0, x - len(l))
 lines[y] = l[:x] + "\u2336" + l[x:]
 sys.stdout.write("\n".join(lines) + "\n")' "$xy" >"$2"
 }
-stop() { $T kill-session -t "$1"; }
+# stop ends the session and the CLI's process group: Gemini CLI ignores
+# the hangup that kill-session sends.
+stop() {
+	pid=$($T display -p -t "$1" '#{pane_pid}')
+	$T kill-session -t "$1"
+	kill -TERM -- "-$pid" 2>/dev/null || true
+}

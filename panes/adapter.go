@@ -49,10 +49,17 @@ type Adapter struct {
 	// ShiftEnter is sent for Shift+Enter in legacy mode; "" means
 	// DefaultShiftEnter (ESC CR).
 	ShiftEnter string
-	// SubmitGap is the pause between a submission's paste and its Enter.
-	// Zero for the built-ins: Claude Code 2.1.197 and Codex 0.171.0 both
-	// submitted a bracketed paste followed by CR in the same write.
+	// SubmitGap is the pause between a submission's paste and its Enter
+	// (config: [agents.NAME] submit_gap). The built-ins' figures were
+	// measured in a 100x30 tmux pane on 2026-11-30, each trial a fresh
+	// CLI with a fake API key, a bracketed paste, the gap, then CR, the
+	// text counted as submitted when the CLI left its prompt and answered
+	// (see claudeSubmitGap, geminiSubmitGap).
 	SubmitGap time.Duration
+	// FirstSubmitWait is how long after a pane first shows needs-input its
+	// first submission must wait: some programs draw their prompt before
+	// they take an Enter (claudeFirstSubmitWait). Zero means no wait.
+	FirstSubmitWait time.Duration
 }
 
 // EncodeOptions are the key-encoding options the adapter's program needs.
@@ -125,6 +132,9 @@ func override(base Adapter, name string, cfg persist.AgentConfig) Adapter {
 	if cfg.Env != nil {
 		base.Env = maps.Clone(cfg.Env)
 	}
+	if cfg.SubmitGap != nil {
+		base.SubmitGap = cfg.SubmitGap.Std()
+	}
 	return base
 }
 
@@ -145,6 +155,30 @@ func (a *Adapters) Names() []string {
 	return slices.Sorted(maps.Keys(a.byName))
 }
 
+// Measured submit gaps (see Adapter.SubmitGap).
+const (
+	// claudeSubmitGap: Claude Code 2.1.197 loses the Enter that arrives in
+	// the same write as the paste (0 ms: 5 of 5 lost; the text stays in
+	// its prompt) and takes it 50 ms later (2 of 2) and 200 ms later
+	// (2 of 2) once started. 100 ms leaves a margin. Separately, in its
+	// first ~2 s after the prompt first shows, it drops an Enter whatever
+	// the gap: see claudeFirstSubmitWait.
+	claudeSubmitGap = 100 * time.Millisecond
+	// claudeFirstSubmitWait: a paste 1 s after Claude Code 2.1.197 first
+	// drew its prompt lost its Enter with gaps of 50 ms to 500 ms (7 of 9
+	// lost; the text stays in the prompt), while 2 s after (100 ms gap: 3
+	// of 3) and 4 s after (4 of 4) it was taken. The host judges
+	// needs-input a settle time (1 s) after the prompt, so 1.5 s more.
+	claudeFirstSubmitWait = 1500 * time.Millisecond
+	// geminiSubmitGap: Gemini CLI 0.61.0 loses the Enter at 0 ms and 100
+	// ms (4 of 4 each) and takes it at 300 ms (2 of 2) once started; 1 s
+	// after its prompt first shows, 300 ms still lost 2 of 2 and 500 ms
+	// took 2 of 2. 500 ms covers both.
+	geminiSubmitGap = 500 * time.Millisecond
+	// Codex CLI 0.171.0 needs no gap: a paste and CR in one write, 2 s
+	// after its composer first showed, were submitted 2 of 2.
+)
+
 // builtinAdapters are the adapters clowder knows without configuration.
 func builtinAdapters(shell string) map[string]Adapter {
 	if shell == "" {
@@ -153,19 +187,20 @@ func builtinAdapters(shell string) map[string]Adapter {
 	list := []Adapter{
 		{Name: "claude", Kind: persist.KindAgent, Command: []string{"claude"},
 			Resume:   []string{"claude", "--resume", SessionPlaceholder},
-			Continue: []string{"claude", "--continue"}, Rules: ClaudeRules()},
+			Continue: []string{"claude", "--continue"}, Rules: ClaudeRules(),
+			SubmitGap: claudeSubmitGap, FirstSubmitWait: claudeFirstSubmitWait},
 		{Name: "codex", Kind: persist.KindAgent, Command: []string{"codex"},
 			Resume:   []string{"codex", "resume", SessionPlaceholder},
 			Continue: []string{"codex", "resume", "--last"}, Rules: CodexRules()},
 		{Name: "gemini", Kind: persist.KindAgent, Command: []string{"gemini"},
 			Resume:   []string{"gemini", "--resume", SessionPlaceholder},
-			Continue: []string{"gemini", "--resume", "latest"}, Rules: GeminiRules()},
+			Continue: []string{"gemini", "--resume", "latest"}, Rules: GeminiRules(), SubmitGap: geminiSubmitGap},
 		// aider keeps one chat history per directory, so its resume needs no id.
 		{Name: "aider", Kind: persist.KindAgent, Command: []string{"aider"},
 			Resume: []string{"aider", "--restore-chat-history"}, Rules: AiderRules()},
 		// Shells and plain commands get what a terminal sends for Shift+Enter:
 		// CR, which runs the line as the user expects in a shell.
-		{Name: AdapterShell, Kind: persist.KindShell, Command: []string{shell}, Rules: GenericRules(), ShiftEnter: "\r"},
+		{Name: AdapterShell, Kind: persist.KindShell, Command: []string{shell}, Rules: ShellRules(), ShiftEnter: "\r"},
 		{Name: AdapterCommand, Kind: persist.KindRun, Rules: GenericRules(), ShiftEnter: "\r"},
 	}
 	m := make(map[string]Adapter, len(list))

@@ -6,8 +6,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"clowder/persist"
+	"clowder/vtgrid"
 )
 
 func TestBuiltinAdapters(t *testing.T) {
@@ -118,5 +120,35 @@ func TestAdapterInstalledFindsCommandsOnPath(t *testing.T) {
 	}
 	if _, ok := (&Adapter{Name: AdapterCommand}).Installed(); ok {
 		t.Error("adapter with no command reported installed")
+	}
+}
+
+// TestAdaptersSubmitGap pins issue 11 §3: Claude Code and Gemini CLI lose
+// a prompt whose Enter arrives with its paste, so their adapters wait
+// between the two; [agents.NAME] submit_gap overrides it, and a submission
+// carries it.
+func TestAdaptersSubmitGap(t *testing.T) {
+	ads := NewAdapters(nil, "")
+	for _, name := range []string{"claude", "gemini"} {
+		if a, _ := ads.Get(name); a.SubmitGap <= 0 {
+			t.Errorf("%s: no submit gap", name)
+		}
+	}
+	if a, _ := ads.Get("claude"); a.FirstSubmitWait <= 0 {
+		t.Error("claude: no first-submit wait; its first Enter after the prompt shows is lost")
+	}
+	gap := persist.Duration(750 * time.Millisecond)
+	zero := persist.Duration(0)
+	ads = NewAdapters(map[string]persist.AgentConfig{"gemini": {SubmitGap: &gap}, "claude": {SubmitGap: &zero}}, "")
+	gemini, _ := ads.Get("gemini")
+	if gemini.SubmitGap != 750*time.Millisecond {
+		t.Errorf("gemini gap = %v, want the configured 750ms", gemini.SubmitGap)
+	}
+	if claude, _ := ads.Get("claude"); claude.SubmitGap != 0 {
+		t.Errorf("claude gap = %v, want the configured 0", claude.SubmitGap)
+	}
+	s, err := Submit("hi", vtgrid.Modes{BracketedPaste: true}, &gemini, PasteOptions{})
+	if err != nil || s.Gap != 750*time.Millisecond {
+		t.Errorf("Submit gap = %v, %v; want the adapter's 750ms", s.Gap, err)
 	}
 }

@@ -13,7 +13,8 @@ package panes
 //
 //  1. exited process → Exited;
 //  2. output within the adapter's Settle time → Working (a screen mid-redraw
-//     can show anything, so it is not judged);
+//     can show anything, so it is not judged); no output at all after
+//     Settle → Idle;
 //  3. the adapter's rules, in order (dialogs before "esc to interrupt"
 //     before the input prompt);
 //  4. a bell or OSC 9/777 notification since the user last typed →
@@ -85,10 +86,15 @@ type Rules struct {
 
 // Observation is what the host knows about a pane at one moment.
 type Observation struct {
-	Screen   *vtgrid.Snapshot // nil means no screen yet
-	Quiet    time.Duration    // time since the last output byte
-	Notified bool             // a BEL or OSC 9/777 arrived since the user last gave input
-	Exited   bool             // the process has ended
+	// Screen is the pane's screen; nil means the program has printed
+	// nothing yet, which is idle once Settle has passed since its start
+	// ("sleep 100" is not working forever).
+	Screen *vtgrid.Snapshot
+	// Quiet is the time since the last output byte, or since the start
+	// when there was none.
+	Quiet    time.Duration
+	Notified bool // a BEL or OSC 9/777 arrived since the user last gave input
+	Exited   bool // the process has ended
 }
 
 // Assessment is an attention state and why.
@@ -102,8 +108,10 @@ func (r Rules) Assess(o Observation) Assessment {
 	switch {
 	case o.Exited:
 		return Assessment{Exited, "exited"}
-	case o.Quiet < r.Settle || o.Screen == nil:
+	case o.Quiet < r.Settle:
 		return Assessment{Working, "output"}
+	case o.Screen == nil:
+		return Assessment{Idle, "no-output"}
 	}
 	text := screenText{snap: o.Screen}
 	for _, rule := range r.List {
@@ -162,26 +170,54 @@ func textBeforeCursor(s *vtgrid.Snapshot) string {
 	return strings.TrimRightFunc(b.String(), unicode.IsSpace)
 }
 
-// Rule sets. Patterns accept U+00A0 wherever they accept a space: Claude
-// Code draws its prompt as "❯" and a no-break space. Patterns come from the screens of Claude Code 2.1.197 and
-// Codex CLI 0.171.0 captured in tmux on this project's machine, and from
-// the documented layouts of earlier versions (the boxed "│ >" prompt of
-// Claude Code 1.x, Codex's "▌" composer and "Allow command?" approval).
+// Rule sets: one table per adapter, tried in order. Patterns accept
+// U+00A0 wherever they accept a space: Claude Code draws its prompt as "❯"
+// and a no-break space. Every rule is checked against the golden screens
+// under testdata/screens/ADAPTER/, captured in tmux from the real CLIs
+// (Claude Code 2.1.197, Codex CLI 0.171.0, Gemini CLI 0.61.0; see
+// testdata/screens/README.md), and some against the documented layouts of
+// earlier versions (the boxed "│ >" prompt of Claude Code 1.x, Codex's "▌"
+// composer and "Allow command?" approval).
 
 // escToInterrupt is the busy hint both Claude Code and Codex show while a
 // turn runs ("✻ Cogitating… (esc to interrupt)", "• Working (5s • esc to
-// interrupt)"); Gemini CLI says "esc to cancel".
-var escToInterrupt = regexp.MustCompile(`(?i)\besc to (interrupt|cancel)\b`)
+// interrupt)", and Claude Code's footer "esc to interrupt · ← for agents").
+var escToInterrupt = regexp.MustCompile(`(?i)\besc to interrupt\b`)
+
+// geminiBusy is Gemini CLI's busy hint, "⠼ Thinking... (esc to cancel,
+// 6s)": lower case after a parenthesis, unlike its dialogs' "Press Enter to
+// submit, Esc to cancel", which wait for the user.
+var geminiBusy = regexp.MustCompile(`\(esc to cancel\b`)
 
 // genericPrompt matches the text before the cursor of a shell or REPL
 // prompt: ending in $ > ? : # % ❯ › or a [y/N]-style choice.
 var genericPrompt = regexp.MustCompile(`(?:[$>?:#%❯›»]|\[[yYnN]/[yYnN]\]|\([yY]/[nN]\))$`)
 
-// GenericRules is for shells and commands: quiet with the cursor after a
-// prompt means needs-input.
+// shellAsks is a question asked in a shell (by the shell or a command
+// it runs), before the cursor: "[y/N]", "(yes/no)", "Password:", "rm:
+// remove regular file 'x'?".
+var shellAsks = regexp.MustCompile(`(?:\[[yYnN]/[yYnN]\]|\([yY](es)?/[nN]o?\)|\?|[Pp]assword[^:]*:|[Pp]assphrase[^:]*:)$`)
+
+// shellAtPrompt is a shell's own prompt before the cursor: "user@host:~$",
+// "#", "%", "❯", "›", "»", ">" (continuation).
+var shellAtPrompt = regexp.MustCompile(`[$#%>❯›»]$`)
+
+// GenericRules is for commands and agents without rules of their own:
+// quiet with the cursor after a prompt means needs-input.
 func GenericRules() Rules {
 	return Rules{Settle: 2 * time.Second, List: []Rule{
 		{Name: "prompt", State: NeedsInput, Scope: ScopeBeforeCursor, Pattern: genericPrompt},
+	}}
+}
+
+// ShellRules are for companion shells: a question (from the shell or a
+// command in it) needs input; the shell's own prompt is idle, because a
+// shell waiting for a command asks nothing of the user, and the "needs
+// input" list names only what does.
+func ShellRules() Rules {
+	return Rules{Settle: 2 * time.Second, List: []Rule{
+		{Name: "shell-question", State: NeedsInput, Scope: ScopeBeforeCursor, Pattern: shellAsks},
+		{Name: "shell-prompt", State: Idle, Scope: ScopeBeforeCursor, Pattern: shellAtPrompt},
 	}}
 }
 
@@ -201,29 +237,32 @@ func ClaudeRules() Rules {
 	}}
 }
 
-// CodexRules are Codex CLI's screens: approval prompts ("Would you like to
-// run the following command?", "Allow command?", "› 1. Yes, proceed"), the
-// busy hint, and the composer ("› Ask Codex to do anything", older "▌").
+// CodexRules are Codex CLI's screens: sign-in and approval menus ("> 1.
+// Sign in with ChatGPT", "› 1. Yes, proceed", "Allow command?"), the
+// API-key screen ("Press enter to save"), the busy hint, and the composer
+// ("› Ask Codex to do anything", older "▌").
 func CodexRules() Rules {
 	return Rules{Settle: time.Second, List: []Rule{
 		{Name: "codex-approval", State: NeedsInput, Scope: ScopeBottom, Rows: 20,
-			Pattern: regexp.MustCompile(`(?m)^[\s\x{a0}]*[›>▌][\s\x{a0}]*\d+\.[\s\x{a0}]+\S|Allow command\?|Would you like to [a-z]|Press enter to confirm`)},
+			Pattern: regexp.MustCompile(`(?m)^[\s\x{a0}]*[›>▌][\s\x{a0}]*\d+\.[\s\x{a0}]+\S|Allow command\?|Would you like to [a-z]|Press enter to (confirm|continue|save)`)},
 		{Name: "codex-busy", State: Working, Scope: ScopeBottom, Rows: 12, Pattern: escToInterrupt},
 		{Name: "codex-prompt", State: NeedsInput, Scope: ScopeBottom, Rows: 8,
 			Pattern: regexp.MustCompile(`(?m)^[\s\x{a0}]*[›▌]([\s\x{a0}]|$)`)},
 	}}
 }
 
-// GeminiRules are Gemini CLI's screens: confirmation dialogs ("Allow
-// execution?", "Apply this change?", "● 1. Yes, allow once"), the busy
-// hint ("esc to cancel") and the boxed "> " input.
+// GeminiRules are Gemini CLI's screens: dialogs (trust folder, sign-in
+// and tool confirmations: "● 1. Trust folder", "Allow execution?"; the
+// API-key box: "Press Enter to submit, Esc to cancel"), the busy hint
+// ("(esc to cancel, 6s)"), and the input: "> " on the row between a bar
+// of ▄ and a bar of ▀ (Gemini CLI 0.61), or the older boxed "│ > ".
 func GeminiRules() Rules {
 	return Rules{Settle: time.Second, List: []Rule{
 		{Name: "gemini-confirm", State: NeedsInput, Scope: ScopeBottom, Rows: 20,
-			Pattern: regexp.MustCompile(`(?m)Allow execution|Apply this change\?|Do you want to proceed|^[\s\x{a0}│]*●[\s\x{a0}]*\d+\.[\s\x{a0}]+\S`)},
-		{Name: "gemini-busy", State: Working, Scope: ScopeBottom, Rows: 12, Pattern: escToInterrupt},
+			Pattern: regexp.MustCompile(`(?m)Allow execution|Apply this change\?|Do you want to proceed|Press Enter to submit|\(Use Enter to select\)|^[\s\x{a0}│]*●[\s\x{a0}]*\d+\.[\s\x{a0}]+\S`)},
+		{Name: "gemini-busy", State: Working, Scope: ScopeBottom, Rows: 12, Pattern: geminiBusy},
 		{Name: "gemini-prompt", State: NeedsInput, Scope: ScopeBottom, Rows: 8,
-			Pattern: regexp.MustCompile(`(?m)^│[\s\x{a0}]*>[\s\x{a0}]`)},
+			Pattern: regexp.MustCompile(`(?m)^▄+\n[\s\x{a0}]*>[\s\x{a0}].*\n▀+$|^│[\s\x{a0}]*>[\s\x{a0}]`)},
 	}}
 }
 

@@ -312,8 +312,11 @@ func TestAttentionPictures(t *testing.T) {
 		{"aider prompt", "aider", aiderPrompt, quiet, false, false, NeedsInput, "aider-prompt"},
 		{"aider question", "aider", aiderQuestion, quiet, false, false, NeedsInput, "aider-question"},
 		{"aider architect prompt", "aider", aiderArchitect, quiet, false, false, NeedsInput, "aider-prompt"},
-		{"shell prompt", "shell", shellPrompt, quiet, false, false, NeedsInput, "prompt"},
-		{"root prompt", "shell", shellRootPrompt, quiet, false, false, NeedsInput, "prompt"},
+		// A shell at its prompt asks nothing: idle, not "needs input" (issue 11 §4).
+		{"shell prompt", "shell", shellPrompt, quiet, false, false, Idle, "shell-prompt"},
+		{"root prompt", "shell", shellRootPrompt, quiet, false, false, Idle, "shell-prompt"},
+		{"password asked in a shell", "shell", passwordPrompt, quiet, false, false, NeedsInput, "shell-question"},
+		{"y/N asked in a shell", "shell", confirmPrompt, quiet, false, false, NeedsInput, "shell-question"},
 		{"shell prompt while output flows", "shell", shellPrompt, time.Second, false, false, Working, "output"},
 		{"shell running a quiet command", "shell", shellBusy, quiet, false, false, Idle, "quiet"},
 		{"shell with a typed command is not waiting", "shell", shellTypedCommand, quiet, false, false, Idle, "quiet"},
@@ -336,13 +339,6 @@ func TestAttentionPictures(t *testing.T) {
 	}
 }
 
-func TestAttentionWithNoScreenYetIsWorking(t *testing.T) {
-	got := ClaudeRules().Assess(Observation{Quiet: time.Hour})
-	if got.State != Working {
-		t.Errorf("no screen: %s, want working", got.State)
-	}
-}
-
 func TestAttentionStrings(t *testing.T) {
 	tests := map[Attention]string{Working: "working", Idle: "idle", NeedsInput: "needs-input", Exited: "exited", 0: "Attention(0)"}
 	for a, want := range tests {
@@ -355,5 +351,24 @@ func TestAttentionStrings(t *testing.T) {
 	}
 	if ScopeBottom.String() != "bottom" || ScopeBeforeCursor.String() != "before-cursor" {
 		t.Error("scope names are wrong")
+	}
+}
+
+// TestAssessNoOutputYet pins issue 11 §4: a pane whose program has printed
+// nothing ("new -- sleep 100") is working only for the settle time, then
+// idle, not working forever.
+func TestAssessNoOutputYet(t *testing.T) {
+	for _, name := range []string{"command", "shell", "claude", "gemini"} {
+		a, err := NewAdapters(nil, "").Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := a.Rules.Assess(Observation{Quiet: 0}); got.State != Working {
+			t.Errorf("%s at start: %s (%s), want working", name, got.State, got.Rule)
+		}
+		got := a.Rules.Assess(Observation{Quiet: a.Rules.Settle})
+		if got.State != Idle || got.Rule != "no-output" {
+			t.Errorf("%s silent for its settle time: %s (%s), want idle (no-output)", name, got.State, got.Rule)
+		}
 	}
 }

@@ -69,6 +69,9 @@ type AgentConfig struct {
 	// Env is added to the agent's environment. Only the keys are ever
 	// written to agents.json.
 	Env map[string]string `toml:"env"`
+	// SubmitGap is the pause between a submission's paste and its Enter
+	// ("300ms"); nil keeps the adapter's own.
+	SubmitGap *Duration `toml:"submit_gap"`
 }
 
 // WorktreesConfig is the [worktrees] section.
@@ -189,6 +192,9 @@ func mergeAgents(defaults, file map[string]AgentConfig, md toml.MetaData) map[st
 		}
 		if md.IsDefined("agents", name, "env") {
 			base.Env = a.Env
+		}
+		if md.IsDefined("agents", name, "submit_gap") {
+			base.SubmitGap = a.SubmitGap
 		}
 		defaults[name] = base
 	}

@@ -185,3 +185,22 @@ func TestLoadConfigErrorsNameFileAndKey(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadConfigAgentSubmitGap: [agents.NAME] submit_gap sets the pause
+// between a submission's paste and its Enter (issue 11 §3); left out, it
+// stays nil so the adapter keeps its measured default.
+func TestLoadConfigAgentSubmitGap(t *testing.T) {
+	c, err := LoadConfig(configFile(t, "[agents.gemini]\nsubmit_gap = \"300ms\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := c.Agents["gemini"].SubmitGap; g == nil || g.Std() != 300*time.Millisecond {
+		t.Errorf("gemini submit_gap = %v, want 300ms", g)
+	}
+	if g := c.Agents["claude"].SubmitGap; g != nil {
+		t.Errorf("claude submit_gap = %v, want nil (not set)", g)
+	}
+	if _, err := LoadConfig(configFile(t, "[agents.gemini]\nsubmit_gap = \"soon\"\n")); err == nil || !strings.Contains(err.Error(), "soon") {
+		t.Errorf("bad submit_gap: err = %v, want one naming the value", err)
+	}
+}

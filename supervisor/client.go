@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"clowder/persist"
+	"clowder/supervisor/proto"
 )
 
 // ErrClientClosed is the cause of calls and subscriptions cut short by
@@ -36,20 +37,20 @@ var ErrClientClosed = errors.New("client closed")
 var ErrConnectionLost = errors.New("connection to the host lost")
 
 // ClientCaps are the capabilities a Client offers in its hello.
-var ClientCaps = []string{CapFdPassing, CapScreen, CapRaw, CapEvents, CapPasteData}
+var ClientCaps = []string{proto.CapFdPassing, proto.CapScreen, proto.CapRaw, proto.CapEvents, proto.CapPasteData}
 
 // Client is one connection to a host. All methods are safe for concurrent
 // use. A call's context bounds only that call: cancelling it returns
 // ctx.Err() and leaves the connection usable (a late reply is dropped, and
 // its fds closed).
 type Client struct {
-	conn    FrameConn
+	conn    proto.FrameConn
 	closer  io.Closer
-	welcome WelcomeReply
+	welcome proto.WelcomeReply
 	nextID  atomic.Uint32
 	addr    string // the socket, for errors; "" if unknown
 
-	timeouts atomic.Pointer[func(Message) time.Duration] // per-request deadlines; nil: none
+	timeouts atomic.Pointer[func(proto.Message) time.Duration] // per-request deadlines; nil: none
 
 	mu      sync.Mutex
 	pending map[uint32]chan result
@@ -63,7 +64,7 @@ type Client struct {
 
 // result is what the reader hands a waiting call.
 type result struct {
-	msg Message
+	msg proto.Message
 	fds []int
 	err error
 }
@@ -73,9 +74,9 @@ type result struct {
 // conn; the Client owns it from now on, also on error. The context bounds
 // the handshake only if closer can be closed to interrupt it, which it
 // then is.
-func NewClient(ctx context.Context, conn FrameConn, closer io.Closer, name string) (*Client, error) {
+func NewClient(ctx context.Context, conn proto.FrameConn, closer io.Closer, name string) (*Client, error) {
 	stop := context.AfterFunc(ctx, func() { _ = closer.Close() }) // best effort: unblocks the handshake
-	w, err := Hello(conn, HelloReq{Min: ProtoMin, Max: ProtoMax, Caps: ClientCaps,
+	w, err := proto.Hello(conn, proto.HelloReq{Min: proto.ProtoMin, Max: proto.ProtoMax, Caps: ClientCaps,
 		Client: name, Pid: os.Getpid()})
 	if !stop() {
 		err = errors.Join(ctx.Err(), err)
@@ -97,7 +98,7 @@ func NewClient(ctx context.Context, conn FrameConn, closer io.Closer, name strin
 // on purpose, such as a wait without a timeout). A request that misses
 // its deadline fails with a *NotAnsweringError; the connection stays
 // usable. The CLI sets it; the TUI, which keeps its connection, does not.
-func (c *Client) SetCallTimeouts(f func(Message) time.Duration) { c.timeouts.Store(&f) }
+func (c *Client) SetCallTimeouts(f func(proto.Message) time.Duration) { c.timeouts.Store(&f) }
 
 // NotAnsweringError says the host accepted a request (or a connection)
 // and did not answer within its deadline: it is stopped (SIGSTOP), hung or
@@ -117,7 +118,7 @@ func (e *NotAnsweringError) Error() string {
 func (e *NotAnsweringError) Unwrap() error { return context.DeadlineExceeded }
 
 // callContext bounds ctx by the request's deadline when ctx has none.
-func (c *Client) callContext(ctx context.Context, req Message) (context.Context, context.CancelFunc, time.Duration) {
+func (c *Client) callContext(ctx context.Context, req proto.Message) (context.Context, context.CancelFunc, time.Duration) {
 	f := c.timeouts.Load()
 	if f == nil {
 		return ctx, func() {}, 0
@@ -135,7 +136,7 @@ func (c *Client) callContext(ctx context.Context, req Message) (context.Context,
 
 // Welcome returns the host's answer to the handshake: version and the
 // capabilities both sides have.
-func (c *Client) Welcome() WelcomeReply { return c.welcome }
+func (c *Client) Welcome() proto.WelcomeReply { return c.welcome }
 
 // HasCap reports whether the capability cap was agreed in the handshake.
 func (c *Client) HasCap(cap string) bool {
@@ -186,7 +187,7 @@ func (c *Client) closeConn() error {
 // Call sends req and waits for its reply. It returns the decoded reply and
 // the files that came with it (the caller owns and closes them). An error
 // reply from the host is returned as the *ErrorReply itself.
-func (c *Client) Call(ctx context.Context, req Message) (Message, []*os.File, error) {
+func (c *Client) Call(ctx context.Context, req proto.Message) (proto.Message, []*os.File, error) {
 	id, ch, err := c.register()
 	if err != nil {
 		return nil, nil, err
@@ -209,10 +210,10 @@ func (c *Client) register() (uint32, chan result, error) {
 
 // send writes request id and waits for the reply on ch, within the
 // request's deadline (SetCallTimeouts).
-func (c *Client) send(parent context.Context, id uint32, ch chan result, req Message) (Message, []*os.File, error) {
+func (c *Client) send(parent context.Context, id uint32, ch chan result, req proto.Message) (proto.Message, []*os.File, error) {
 	ctx, cancel, d := c.callContext(parent, req)
 	defer cancel()
-	f, err := NewFrame(id, 0, req)
+	f, err := proto.NewFrame(id, 0, req)
 	if err == nil {
 		err = c.conn.WriteFrame(f)
 	}
@@ -244,7 +245,7 @@ func (c *Client) forget(id uint32) {
 	}
 	select {
 	case r := <-ch:
-		closeFds(r.fds)
+		proto.CloseFds(r.fds)
 	default:
 	}
 }
@@ -271,21 +272,21 @@ func (c *Client) readLoop() {
 			return
 		}
 		switch {
-		case f.Flags&FlagReply != 0:
+		case f.Flags&proto.FlagReply != 0:
 			c.dispatchReply(f)
-		case f.Flags&FlagPush != 0:
+		case f.Flags&proto.FlagPush != 0:
 			c.dispatchPush(f)
 		default:
-			closeFds(f.Fds) // neither reply nor push: nothing of ours
+			proto.CloseFds(f.Fds) // neither reply nor push: nothing of ours
 		}
 	}
 }
 
 // dispatchReply hands a reply to the call waiting on its id.
-func (c *Client) dispatchReply(f Frame) {
+func (c *Client) dispatchReply(f proto.Frame) {
 	m, err := f.Message()
 	if err == nil {
-		if e, ok := m.(*ErrorReply); ok {
+		if e, ok := m.(*proto.ErrorReply); ok {
 			m, err = nil, e
 		}
 	}
@@ -298,7 +299,7 @@ func (c *Client) dispatchReply(f Frame) {
 		sub.replied(err)
 	}
 	if ch == nil {
-		closeFds(f.Fds) // the call was cancelled
+		proto.CloseFds(f.Fds) // the call was cancelled
 		return
 	}
 	ch <- result{msg: m, fds: f.Fds, err: err} // never blocks: capacity 1, one reply per id
@@ -306,11 +307,11 @@ func (c *Client) dispatchReply(f Frame) {
 
 // dispatchPush hands a push to its subscription; pushes for no known
 // subscription (one just closed) are dropped.
-func (c *Client) dispatchPush(f Frame) {
-	closeFds(f.Fds) // no push carries fds in v1
+func (c *Client) dispatchPush(f proto.Frame) {
+	proto.CloseFds(f.Fds) // no push carries fds in v1
 	c.mu.Lock()
 	sub := c.subs[f.ReqID]
-	if sub != nil && f.Flags&FlagEnd != 0 {
+	if sub != nil && f.Flags&proto.FlagEnd != 0 {
 		delete(c.subs, f.ReqID)
 	}
 	c.mu.Unlock()
@@ -318,7 +319,7 @@ func (c *Client) dispatchPush(f Frame) {
 		return
 	}
 	m, err := f.Message()
-	if f.Flags&FlagEnd != 0 {
+	if f.Flags&proto.FlagEnd != 0 {
 		if err == nil {
 			sub.push(m)
 		}

@@ -9,10 +9,12 @@ import (
 	"context"
 	"fmt"
 	"os"
+
+	"clowder/supervisor/proto"
 )
 
 // call sends req and checks that the reply is a T.
-func call[T Message](ctx context.Context, c *Client, req Message) (T, error) {
+func call[T proto.Message](ctx context.Context, c *Client, req proto.Message) (T, error) {
 	var zero T
 	m, files, err := c.Call(ctx, req)
 	for _, f := range files {
@@ -29,14 +31,14 @@ func call[T Message](ctx context.Context, c *Client, req Message) (T, error) {
 }
 
 // callOK sends a request whose reply is MsgOK.
-func callOK(ctx context.Context, c *Client, req Message) error {
-	_, err := call[*OKReply](ctx, c, req)
+func callOK(ctx context.Context, c *Client, req proto.Message) error {
+	_, err := call[*proto.OKReply](ctx, c, req)
 	return err
 }
 
 // List returns the panes named (all if none), in creation order.
-func (c *Client) List(ctx context.Context, panes ...string) ([]PaneInfo, error) {
-	r, err := call[*PaneListReply](ctx, c, ListReq{Panes: panes})
+func (c *Client) List(ctx context.Context, panes ...string) ([]proto.PaneInfo, error) {
+	r, err := call[*proto.PaneListReply](ctx, c, proto.ListReq{Panes: panes})
 	if err != nil {
 		return nil, err
 	}
@@ -45,10 +47,10 @@ func (c *Client) List(ctx context.Context, panes ...string) ([]PaneInfo, error) 
 
 // Spawn starts a pane; a repeat with the same nonce returns the first one
 // (Existing set).
-func (c *Client) Spawn(ctx context.Context, req SpawnReq) (SpawnedReply, error) {
-	r, err := call[*SpawnedReply](ctx, c, req)
+func (c *Client) Spawn(ctx context.Context, req proto.SpawnReq) (proto.SpawnedReply, error) {
+	r, err := call[*proto.SpawnedReply](ctx, c, req)
 	if err != nil {
-		return SpawnedReply{}, err
+		return proto.SpawnedReply{}, err
 	}
 	return *r, nil
 }
@@ -56,12 +58,12 @@ func (c *Client) Spawn(ctx context.Context, req SpawnReq) (SpawnedReply, error) 
 // Subscribe opens a subscription to a pane's screen and/or raw output.
 // With WantFd on a connection that agreed fd-passing, Master holds the PTY
 // master dup. The caller reads C until it closes, or calls Close.
-func (c *Client) Subscribe(ctx context.Context, req SubscribeReq) (*Subscription, error) {
+func (c *Client) Subscribe(ctx context.Context, req proto.SubscribeReq) (*Subscription, error) {
 	sub, m, files, err := c.subscribe(ctx, req, req.FromSeq)
 	if err != nil {
 		return nil, err
 	}
-	r, ok := m.(*SubscribedReply)
+	r, ok := m.(*proto.SubscribedReply)
 	if !ok {
 		closeFiles(files)
 		_ = sub.Close() // best effort: the reply made no sense
@@ -78,12 +80,12 @@ func (c *Client) Subscribe(ctx context.Context, req SubscribeReq) (*Subscription
 // Events subscribes to pane events for panes (all if none). C delivers
 // *PaneEvent until Close.
 func (c *Client) Events(ctx context.Context, panes ...string) (*Subscription, error) {
-	sub, m, files, err := c.subscribe(ctx, EventsReq{Panes: panes}, 0)
+	sub, m, files, err := c.subscribe(ctx, proto.EventsReq{Panes: panes}, 0)
 	closeFiles(files)
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := m.(*OKReply); !ok {
+	if _, ok := m.(*proto.OKReply); !ok {
 		_ = sub.Close() // best effort: the reply made no sense
 		return nil, fmt.Errorf("events: host answered with %s", m.MsgType())
 	}
@@ -92,7 +94,7 @@ func (c *Client) Events(ctx context.Context, panes ...string) (*Subscription, er
 
 // subscribe registers a subscription under a fresh id, then sends req on
 // that id. A failed or cancelled call leaves no subscription behind.
-func (c *Client) subscribe(ctx context.Context, req Message, from uint64) (*Subscription, Message, []*os.File, error) {
+func (c *Client) subscribe(ctx context.Context, req proto.Message, from uint64) (*Subscription, proto.Message, []*os.File, error) {
 	id, ch, err := c.register()
 	if err != nil {
 		return nil, nil, nil, err
@@ -121,13 +123,13 @@ func closeFiles(files []*os.File) {
 // Unsubscribe ends subscription sub on the host (its last push carries
 // FlagEnd). Subscription.Close calls it.
 func (c *Client) Unsubscribe(ctx context.Context, sub uint32) error {
-	return callOK(ctx, c, UnsubscribeReq{Sub: sub})
+	return callOK(ctx, c, proto.UnsubscribeReq{Sub: sub})
 }
 
 // Input writes data, then the tmux-named keys, to a pane. Data larger
 // than a frame is sent in parts, in order.
-func (c *Client) Input(ctx context.Context, req InputReq) error {
-	for _, part := range splitInput(req, PasteChunkBytes) {
+func (c *Client) Input(ctx context.Context, req proto.InputReq) error {
+	for _, part := range proto.SplitInput(req, proto.PasteChunkBytes) {
 		if err := callOK(ctx, c, part); err != nil {
 			return err
 		}
@@ -140,11 +142,11 @@ func (c *Client) Input(ctx context.Context, req InputReq) error {
 // (invalid UTF-8 arrives as sent) and, if larger than a frame, in parts
 // that the pane receives as one paste (proto_paste.go). The whole text is
 // checked before anything is sent.
-func (c *Client) Paste(ctx context.Context, req PasteReq) error {
-	if !c.HasCap(CapPasteData) {
+func (c *Client) Paste(ctx context.Context, req proto.PasteReq) error {
+	if !c.HasCap(proto.CapPasteData) {
 		return callOK(ctx, c, req) // an older host: text as a string, in one frame
 	}
-	parts, err := SplitPaste(req, PasteChunkBytes)
+	parts, err := proto.SplitPaste(req, proto.PasteChunkBytes)
 	if err != nil {
 		return err
 	}
@@ -162,59 +164,59 @@ func (c *Client) Paste(ctx context.Context, req PasteReq) error {
 // closePaste ends a split paste cut short, so the program is not left
 // inside a bracketed paste; best effort, as the pane may be gone.
 func (c *Client) closePaste(ctx context.Context, pane string) {
-	_ = callOK(ctx, c, PasteReq{Pane: pane, Part: PastePartLast}) // best effort: see above
+	_ = callOK(ctx, c, proto.PasteReq{Pane: pane, Part: proto.PastePartLast}) // best effort: see above
 }
 
 // Resize sets a pane's size.
 func (c *Client) Resize(ctx context.Context, pane string, cols, rows uint16) error {
-	return callOK(ctx, c, ResizeReq{Pane: pane, Cols: cols, Rows: rows})
+	return callOK(ctx, c, proto.ResizeReq{Pane: pane, Cols: cols, Rows: rows})
 }
 
 // Signal sends one signal to a pane's process group.
-func (c *Client) Signal(ctx context.Context, req SignalReq) error { return callOK(ctx, c, req) }
+func (c *Client) Signal(ctx context.Context, req proto.SignalReq) error { return callOK(ctx, c, req) }
 
 // Kill runs the kill ladder on a pane's tree and returns when it is dead.
-func (c *Client) Kill(ctx context.Context, req KillReq) error { return callOK(ctx, c, req) }
+func (c *Client) Kill(ctx context.Context, req proto.KillReq) error { return callOK(ctx, c, req) }
 
 // Remove kills a pane if it runs and forgets it.
 func (c *Client) Remove(ctx context.Context, pane string) error {
-	return callOK(ctx, c, RemoveReq{Pane: pane})
+	return callOK(ctx, c, proto.RemoveReq{Pane: pane})
 }
 
 // Rename gives a pane a new unique name.
 func (c *Client) Rename(ctx context.Context, pane, name string) error {
-	return callOK(ctx, c, RenameReq{Pane: pane, Name: name})
+	return callOK(ctx, c, proto.RenameReq{Pane: pane, Name: name})
 }
 
 // Capture returns a pane's screen as text.
-func (c *Client) Capture(ctx context.Context, req CaptureReq) (CapturedReply, error) {
-	r, err := call[*CapturedReply](ctx, c, req)
+func (c *Client) Capture(ctx context.Context, req proto.CaptureReq) (proto.CapturedReply, error) {
+	r, err := call[*proto.CapturedReply](ctx, c, req)
 	if err != nil {
-		return CapturedReply{}, err
+		return proto.CapturedReply{}, err
 	}
 	return *r, nil
 }
 
 // History returns a page of a pane's scrollback.
-func (c *Client) History(ctx context.Context, req HistoryReq) (*HistoryRows, error) {
-	return call[*HistoryRows](ctx, c, req)
+func (c *Client) History(ctx context.Context, req proto.HistoryReq) (*proto.HistoryRows, error) {
+	return call[*proto.HistoryRows](ctx, c, req)
 }
 
 // Wait blocks until a condition of req holds; a host-side timeout is an
 // *ErrorReply with CodeTimeout.
-func (c *Client) Wait(ctx context.Context, req WaitReq) (WaitDoneReply, error) {
-	r, err := call[*WaitDoneReply](ctx, c, req)
+func (c *Client) Wait(ctx context.Context, req proto.WaitReq) (proto.WaitDoneReply, error) {
+	r, err := call[*proto.WaitDoneReply](ctx, c, req)
 	if err != nil {
-		return WaitDoneReply{}, err
+		return proto.WaitDoneReply{}, err
 	}
 	return *r, nil
 }
 
 // HostStatus describes the host.
-func (c *Client) HostStatus(ctx context.Context) (HostInfoReply, error) {
-	r, err := call[*HostInfoReply](ctx, c, HostStatusReq{})
+func (c *Client) HostStatus(ctx context.Context) (proto.HostInfoReply, error) {
+	r, err := call[*proto.HostInfoReply](ctx, c, proto.HostStatusReq{})
 	if err != nil {
-		return HostInfoReply{}, err
+		return proto.HostInfoReply{}, err
 	}
 	return *r, nil
 }
@@ -222,5 +224,5 @@ func (c *Client) HostStatus(ctx context.Context) (HostInfoReply, error) {
 // HostStop asks the host to exit; with panes running it refuses (CodeBusy)
 // unless force, which kills them first.
 func (c *Client) HostStop(ctx context.Context, force bool) error {
-	return callOK(ctx, c, HostStopReq{Force: force})
+	return callOK(ctx, c, proto.HostStopReq{Force: force})
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"clowder/supervisor/proto"
 )
 
 // Exit statuses with a fixed meaning, as timeout(1) and shells use them.
@@ -18,7 +20,7 @@ const (
 // ExitStatus is the status a shell would report for a pane that ended as
 // info says: the exit code, 128 + the signal number for a signal, 124 for
 // a timeout or idle timeout, 1 for a pane whose end is unknown (lost).
-func ExitStatus(info PaneInfo) int {
+func ExitStatus(info proto.PaneInfo) int {
 	switch info.ExitReason {
 	case ExitCompleted.String():
 		return 0

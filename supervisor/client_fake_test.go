@@ -10,18 +10,21 @@ package supervisor
 import (
 	"context"
 	"net"
+	"os"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"clowder/supervisor/proto"
 )
 
 // fakeServer is the host end of a client test.
 type fakeServer struct {
 	t      *testing.T
-	conn   *FdConn
+	conn   *proto.FdConn
 	uc     *net.UnixConn
-	frames chan Frame // requests, in order; closed when the client hangs up
+	frames chan proto.Frame // requests, in order; closed when the client hangs up
 }
 
 // clientPair connects a Client to a fakeServer over a socketpair.
@@ -31,12 +34,12 @@ func clientPair(t *testing.T) (*Client, *fakeServer) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cc, sc := fdConnFromFd(t, fds[0], "client"), fdConnFromFd(t, fds[1], "server")
-	srv := &fakeServer{t: t, conn: sc, uc: sc.c, frames: make(chan Frame, 256)}
+	cu, su := unixConnFromFd(t, fds[0], "client"), unixConnFromFd(t, fds[1], "server")
+	srv := &fakeServer{t: t, conn: proto.NewFdConn(su), uc: su, frames: make(chan proto.Frame, 256)}
 	go srv.serve() // exits when the client's end closes
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	c, err := NewClient(ctx, cc, cc.c, "client-test")
+	c, err := NewClient(ctx, proto.NewFdConn(cu), cu, "client-test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,11 +47,24 @@ func clientPair(t *testing.T) (*Client, *fakeServer) {
 	return c, srv
 }
 
+// unixConnFromFd wraps one end of a socketpair; the test closes it.
+func unixConnFromFd(t *testing.T, fd int, name string) *net.UnixConn {
+	t.Helper()
+	f := os.NewFile(uintptr(fd), name)
+	c, err := net.FileConn(f) // dups fd
+	_ = f.Close()             // best effort: net.FileConn holds its own dup
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c.(*net.UnixConn)
+}
+
 // serve runs the handshake, then queues every request for the test.
 func (s *fakeServer) serve() {
 	defer close(s.frames)
-	w := WelcomeReply{Caps: []string{CapFdPassing, CapScreen, CapRaw, CapEvents}, Host: "fake", Pid: 1}
-	if _, _, err := AcceptHello(s.conn, ProtoMin, ProtoMax, w); err != nil {
+	w := proto.WelcomeReply{Caps: []string{proto.CapFdPassing, proto.CapScreen, proto.CapRaw, proto.CapEvents}, Host: "fake", Pid: 1}
+	if _, _, err := proto.AcceptHello(s.conn, proto.ProtoMin, proto.ProtoMax, w); err != nil {
 		return
 	}
 	for {
@@ -61,7 +77,7 @@ func (s *fakeServer) serve() {
 }
 
 // next returns the next request, failing the test after 5 s.
-func (s *fakeServer) next() (Frame, Message) {
+func (s *fakeServer) next() (proto.Frame, proto.Message) {
 	s.t.Helper()
 	select {
 	case f, ok := <-s.frames:
@@ -80,9 +96,9 @@ func (s *fakeServer) next() (Frame, Message) {
 }
 
 // send writes one frame, with fds if given.
-func (s *fakeServer) send(id uint32, flags Flags, m Message, fds ...int) {
+func (s *fakeServer) send(id uint32, flags proto.Flags, m proto.Message, fds ...int) {
 	s.t.Helper()
-	f, err := NewFrame(id, flags, m)
+	f, err := proto.NewFrame(id, flags, m)
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -93,13 +109,15 @@ func (s *fakeServer) send(id uint32, flags Flags, m Message, fds ...int) {
 }
 
 // reply answers request id.
-func (s *fakeServer) reply(id uint32, m Message, fds ...int) { s.send(id, FlagReply, m, fds...) }
+func (s *fakeServer) reply(id uint32, m proto.Message, fds ...int) {
+	s.send(id, proto.FlagReply, m, fds...)
+}
 
 // push sends a push on subscription id.
-func (s *fakeServer) push(id uint32, m Message) { s.send(id, FlagPush, m) }
+func (s *fakeServer) push(id uint32, m proto.Message) { s.send(id, proto.FlagPush, m) }
 
 // endSub sends the last push of subscription id.
-func (s *fakeServer) endSub(id uint32, m Message) { s.send(id, FlagPush|FlagEnd, m) }
+func (s *fakeServer) endSub(id uint32, m proto.Message) { s.send(id, proto.FlagPush|proto.FlagEnd, m) }
 
 // hangUp closes the server's end.
 func (s *fakeServer) hangUp() { _ = s.uc.Close() }
@@ -117,7 +135,7 @@ func within(t *testing.T, what string, fn func()) {
 }
 
 // recvPush reads the next push from sub, failing after 5 s.
-func recvPush(t *testing.T, sub *Subscription) (Message, bool) {
+func recvPush(t *testing.T, sub *Subscription) (proto.Message, bool) {
 	t.Helper()
 	select {
 	case m, ok := <-sub.C:

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"clowder/persist"
+	"clowder/supervisor/proto"
 )
 
 // ErrNoHost matches (errors.Is) a dial that found no host listening: the
@@ -64,7 +65,7 @@ func Dial(parent context.Context, socketPath string) (*Client, error) {
 		_ = uc.Close() // best effort: nothing was sent
 		return nil, err
 	}
-	c, err := NewClient(ctx, NewFdConn(uc), uc, clientName())
+	c, err := NewClient(ctx, proto.NewFdConn(uc), uc, clientName())
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil {
 			return nil, &NotAnsweringError{Addr: socketPath, What: "the handshake", After: HandshakeTimeout}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"clowder/persist"
+	"clowder/supervisor/proto"
 )
 
 // The fake host: the test binary re-executed with CLOWDER_FAKE_HOST set,
@@ -75,8 +76,8 @@ func fakeHostAccept(ln net.Listener, stop chan struct{}) {
 			return
 		}
 		go func() {
-			c := NewFdConn(nc.(*net.UnixConn))
-			if _, _, err := AcceptHello(c, ProtoMin, ProtoMax, WelcomeReply{Caps: ClientCaps}); err != nil {
+			c := proto.NewFdConn(nc.(*net.UnixConn))
+			if _, _, err := proto.AcceptHello(c, proto.ProtoMin, proto.ProtoMax, proto.WelcomeReply{Caps: ClientCaps}); err != nil {
 				return
 			}
 			for {
@@ -84,13 +85,13 @@ func fakeHostAccept(ln net.Listener, stop chan struct{}) {
 				if err != nil {
 					return
 				}
-				var m Message = HostInfoReply{Pid: os.Getpid()}
-				if f.Type == MsgHostStop {
-					m = OKReply{}
+				var m proto.Message = proto.HostInfoReply{Pid: os.Getpid()}
+				if f.Type == proto.MsgHostStop {
+					m = proto.OKReply{}
 				}
-				rf, _ := NewFrame(f.ReqID, FlagReply, m)
+				rf, _ := proto.NewFrame(f.ReqID, proto.FlagReply, m)
 				_ = c.WriteFrame(rf)
-				if f.Type == MsgHostStop {
+				if f.Type == proto.MsgHostStop {
 					once.Do(func() { close(stop) })
 				}
 			}

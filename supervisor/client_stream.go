@@ -9,6 +9,8 @@ import (
 	"context"
 	"math"
 	"time"
+
+	"clowder/supervisor/proto"
 )
 
 // ReadOptions say which output ReadOutput delivers.
@@ -27,17 +29,17 @@ type ReadOptions struct {
 
 // ReadResult is where ReadOutput stopped.
 type ReadResult struct {
-	Next   uint64    // seq after the last byte delivered
-	Exited bool      // the pane's exit was seen (Follow or WaitNew)
-	Pane   *PaneInfo // the pane at its exit, when Exited
+	Next   uint64          // seq after the last byte delivered
+	Exited bool            // the pane's exit was seen (Follow or WaitNew)
+	Pane   *proto.PaneInfo // the pane at its exit, when Exited
 }
 
 // ReadOutput subscribes to pane's raw output and calls emit for each chunk
 // in order (emit's error stops it). It returns where it stopped.
-func (c *Client) ReadOutput(ctx context.Context, pane string, o ReadOptions, emit func(*OutputChunk) error) (ReadResult, error) {
+func (c *Client) ReadOutput(ctx context.Context, pane string, o ReadOptions, emit func(*proto.OutputChunk) error) (ReadResult, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // ends the exit wait, if any
-	sub, err := c.Subscribe(ctx, SubscribeReq{Pane: pane, Raw: true, FromSeq: o.From})
+	sub, err := c.Subscribe(ctx, proto.SubscribeReq{Pane: pane, Raw: true, FromSeq: o.From})
 	if err != nil {
 		return ReadResult{Next: o.From}, err
 	}
@@ -80,8 +82,8 @@ func readTarget(c *Client, ctx context.Context, pane string, end uint64, o ReadO
 }
 
 // deliver hands one push to emit and advances r.
-func deliver(m Message, r *ReadResult, emit func(*OutputChunk) error) error {
-	ch, ok := m.(*OutputChunk)
+func deliver(m proto.Message, r *ReadResult, emit func(*proto.OutputChunk) error) error {
+	ch, ok := m.(*proto.OutputChunk)
 	if !ok {
 		return nil
 	}
@@ -94,7 +96,7 @@ func deliver(m Message, r *ReadResult, emit func(*OutputChunk) error) error {
 
 // exitWait is the outcome of waiting for a pane's exit.
 type exitWait struct {
-	info PaneInfo
+	info proto.PaneInfo
 	err  error
 }
 
@@ -102,7 +104,7 @@ type exitWait struct {
 func (c *Client) waitExit(ctx context.Context, pane string) <-chan exitWait {
 	out := make(chan exitWait, 1)
 	go func() {
-		r, err := c.Wait(ctx, WaitReq{Pane: pane, Exit: true})
+		r, err := c.Wait(ctx, proto.WaitReq{Pane: pane, Exit: true})
 		out <- exitWait{info: r.Pane, err: err}
 	}()
 	return out

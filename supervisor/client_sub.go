@@ -27,6 +27,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"clowder/supervisor/proto"
 )
 
 // Queue bounds of one subscription (see the file comment).
@@ -63,21 +65,21 @@ func (e *SlowConsumerError) Error() string {
 // it is closed or call Close.
 type Subscription struct {
 	// Reply is the host's answer to the subscribe (zero for events).
-	Reply SubscribedReply
+	Reply proto.SubscribedReply
 	// Master is the PTY master dup when the subscribe asked want_fd and the
 	// host sent it, else nil. The Subscription owns it: Close closes it.
 	Master *os.File
 	// C delivers the pushes.
-	C <-chan Message
+	C <-chan proto.Message
 
 	id   uint32
 	c    *Client
-	out  chan Message
+	out  chan proto.Message
 	wake chan struct{} // capacity 1: "the queue changed"
 	stop chan struct{} // closed by Close or when abandoned
 
 	mu       sync.Mutex
-	queue    []Message
+	queue    []proto.Message
 	screenAt int // index in queue of the queued screen frame, -1 if none
 	bytes    int
 	nextSeq  uint64 // seq after the last raw byte queued
@@ -89,7 +91,7 @@ type Subscription struct {
 
 // newSubscription makes a subscription for request id and starts its pump.
 func newSubscription(c *Client, id uint32, fromSeq uint64) *Subscription {
-	s := &Subscription{id: id, c: c, out: make(chan Message), wake: make(chan struct{}, 1),
+	s := &Subscription{id: id, c: c, out: make(chan proto.Message), wake: make(chan struct{}, 1),
 		stop: make(chan struct{}), screenAt: -1, nextSeq: fromSeq}
 	s.C = s.out
 	go s.pump() // exits when the subscription ends and is drained, or on stop
@@ -166,8 +168,8 @@ func (s *Subscription) hostEnded(err error) {
 // push queues a message from the reader goroutine; it never blocks. An
 // error (the host's last push, ending the subscription) is not delivered:
 // it ends the subscription, and Err returns it.
-func (s *Subscription) push(m Message) {
-	if e, ok := m.(*ErrorReply); ok {
+func (s *Subscription) push(m proto.Message) {
+	if e, ok := m.(*proto.ErrorReply); ok {
 		s.end(fmt.Errorf("subscription %d: %w: %w", s.id, ErrSubscriptionDropped, e))
 		return
 	}
@@ -206,15 +208,15 @@ func (s *Subscription) fail(err error) {
 }
 
 // enqueue appends m, merging a screen frame into the one already queued.
-func (s *Subscription) enqueue(m Message) {
+func (s *Subscription) enqueue(m proto.Message) {
 	switch v := m.(type) {
-	case *ScreenFrame:
+	case *proto.ScreenFrame:
 		if s.screenAt >= 0 {
-			s.queue[s.screenAt] = mergeFrames(s.queue[s.screenAt].(*ScreenFrame), v)
+			s.queue[s.screenAt] = mergeFrames(s.queue[s.screenAt].(*proto.ScreenFrame), v)
 			return
 		}
 		s.screenAt = len(s.queue)
-	case *OutputChunk:
+	case *proto.OutputChunk:
 		s.bytes += len(v.Data)
 		s.nextSeq = v.Seq + uint64(len(v.Data))
 	}
@@ -224,7 +226,7 @@ func (s *Subscription) enqueue(m Message) {
 // firstQueuedSeq is the seq of the oldest undelivered raw byte.
 func (s *Subscription) firstQueuedSeq() uint64 {
 	for _, m := range s.queue {
-		if c, ok := m.(*OutputChunk); ok {
+		if c, ok := m.(*proto.OutputChunk); ok {
 			return c.Seq - c.Gap
 		}
 	}
@@ -268,7 +270,7 @@ func (s *Subscription) pump() {
 }
 
 // next waits for the next queued push; false means deliver no more.
-func (s *Subscription) next() (Message, bool) {
+func (s *Subscription) next() (proto.Message, bool) {
 	for {
 		s.mu.Lock()
 		if s.stopped {
@@ -294,14 +296,14 @@ func (s *Subscription) next() (Message, bool) {
 }
 
 // dequeue pops the head of the queue; s.mu is held.
-func (s *Subscription) dequeue() Message {
+func (s *Subscription) dequeue() proto.Message {
 	m := s.queue[0]
 	s.queue[0] = nil
 	s.queue = s.queue[1:]
 	if s.screenAt >= 0 {
 		s.screenAt--
 	}
-	if c, ok := m.(*OutputChunk); ok {
+	if c, ok := m.(*proto.OutputChunk); ok {
 		s.bytes -= len(c.Data)
 	}
 	return m
@@ -311,13 +313,13 @@ func (s *Subscription) dequeue() Message {
 // the result shows what newer shows. A full or resized newer frame
 // replaces older; otherwise newer's dirty rows overwrite older's rows and
 // its header (seq, cursor, modes) wins.
-func mergeFrames(older, newer *ScreenFrame) *ScreenFrame {
+func mergeFrames(older, newer *proto.ScreenFrame) *proto.ScreenFrame {
 	if newer.Full || newer.Cols != older.Cols || newer.Rows != older.Rows {
 		return newer
 	}
 	merged := *newer
 	merged.Full = older.Full
-	merged.Lines = make([]FrameRow, 0, len(older.Lines)+len(newer.Lines))
+	merged.Lines = make([]proto.FrameRow, 0, len(older.Lines)+len(newer.Lines))
 	i, j := 0, 0
 	for i < len(older.Lines) || j < len(newer.Lines) {
 		switch {

@@ -9,13 +9,15 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"clowder/supervisor/proto"
 )
 
 func TestClientRoutesRepliesByIDOutOfOrder(t *testing.T) {
 	c, srv := clientPair(t)
 	type out struct {
-		panes []PaneInfo
-		info  HostInfoReply
+		panes []proto.PaneInfo
+		info  proto.HostInfoReply
 		err   error
 	}
 	lists, infos := make(chan out, 1), make(chan out, 1)
@@ -27,11 +29,11 @@ func TestClientRoutesRepliesByIDOutOfOrder(t *testing.T) {
 		t.Fatalf("request ids %d and %d: want distinct ids after the hello's 1", f1.ReqID, f2.ReqID)
 	}
 	listID, statusID := f1.ReqID, f2.ReqID
-	if _, ok := m1.(*ListReq); !ok {
+	if _, ok := m1.(*proto.ListReq); !ok {
 		listID, statusID = statusID, listID
 	}
-	srv.reply(statusID, HostInfoReply{Pid: 42, Build: "b"}) // answered in reverse order
-	srv.reply(listID, PaneListReply{Panes: []PaneInfo{{ID: "p1", Name: "api"}}})
+	srv.reply(statusID, proto.HostInfoReply{Pid: 42, Build: "b"}) // answered in reverse order
+	srv.reply(listID, proto.PaneListReply{Panes: []proto.PaneInfo{{ID: "p1", Name: "api"}}})
 	l, i := <-lists, <-infos
 	if l.err != nil || len(l.panes) != 1 || l.panes[0].Name != "api" {
 		t.Errorf("List = %+v, %v", l.panes, l.err)
@@ -46,16 +48,16 @@ func TestClientReturnsErrorReplyAsIs(t *testing.T) {
 	errc := make(chan error, 1)
 	go func() { errc <- c.Remove(context.Background(), "api") }()
 	f, m := srv.next()
-	if r, ok := m.(*RemoveReq); !ok || r.Pane != "api" {
+	if r, ok := m.(*proto.RemoveReq); !ok || r.Pane != "api" {
 		t.Fatalf("request %s %+v", f.Type, m)
 	}
-	srv.reply(f.ReqID, ErrorReply{Code: CodeNotFound, Message: `no pane named "api"; see clowder ls`})
+	srv.reply(f.ReqID, proto.ErrorReply{Code: proto.CodeNotFound, Message: `no pane named "api"; see clowder ls`})
 	err := <-errc
-	var e *ErrorReply
-	if !errors.As(err, &e) || e.Code != CodeNotFound || e.Message != `no pane named "api"; see clowder ls` {
+	var e *proto.ErrorReply
+	if !errors.As(err, &e) || e.Code != proto.CodeNotFound || e.Message != `no pane named "api"; see clowder ls` {
 		t.Fatalf("err = %#v", err)
 	}
-	if !errors.Is(err, &ErrorReply{Code: CodeNotFound}) {
+	if !errors.Is(err, &proto.ErrorReply{Code: proto.CodeNotFound}) {
 		t.Error("errors.Is by code fails")
 	}
 }
@@ -64,16 +66,16 @@ func TestClientCancelledCallLeavesConnectionUsable(t *testing.T) {
 	c, srv := clientPair(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
-	go func() { _, err := c.Wait(ctx, WaitReq{Pane: "p1", Exit: true}); errc <- err }()
+	go func() { _, err := c.Wait(ctx, proto.WaitReq{Pane: "p1", Exit: true}); errc <- err }()
 	waitReq, _ := srv.next()
 	cancel()
 	if err := <-errc; !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled Wait returned %v, want context.Canceled", err)
 	}
-	srv.reply(waitReq.ReqID, WaitDoneReply{Met: "exit"}) // late: must be dropped
+	srv.reply(waitReq.ReqID, proto.WaitDoneReply{Met: "exit"}) // late: must be dropped
 	go func() { _, err := c.List(context.Background()); errc <- err }()
 	f, _ := srv.next()
-	srv.reply(f.ReqID, PaneListReply{})
+	srv.reply(f.ReqID, proto.PaneListReply{})
 	if err := <-errc; err != nil {
 		t.Fatalf("List after a cancelled call: %v", err)
 	}
@@ -88,18 +90,18 @@ func TestClientSubscribeReceivesMasterFdAndPushesInOrder(t *testing.T) {
 	defer pr.Close()
 	subc := make(chan *Subscription, 1)
 	go func() {
-		s, err := c.Subscribe(context.Background(), SubscribeReq{Pane: "p1", Raw: true, WantFd: true})
+		s, err := c.Subscribe(context.Background(), proto.SubscribeReq{Pane: "p1", Raw: true, WantFd: true})
 		if err != nil {
 			t.Error(err)
 		}
 		subc <- s
 	}()
 	f, _ := srv.next()
-	srv.reply(f.ReqID, SubscribedReply{Pane: "p1", Seq: 6, Fd: true}, int(pw.Fd()))
+	srv.reply(f.ReqID, proto.SubscribedReply{Pane: "p1", Seq: 6, Fd: true}, int(pw.Fd()))
 	_ = pw.Close()
-	srv.push(f.ReqID, OutputChunk{Pane: "p1", Seq: 0, Data: []byte("hello ")})
-	srv.push(f.ReqID, OutputChunk{Pane: "p1", Seq: 6, Data: []byte("world")})
-	srv.endSub(f.ReqID, OutputChunk{Pane: "p1", Seq: 11})
+	srv.push(f.ReqID, proto.OutputChunk{Pane: "p1", Seq: 0, Data: []byte("hello ")})
+	srv.push(f.ReqID, proto.OutputChunk{Pane: "p1", Seq: 6, Data: []byte("world")})
+	srv.endSub(f.ReqID, proto.OutputChunk{Pane: "p1", Seq: 11})
 	sub := <-subc
 	if sub == nil || sub.Master == nil || sub.Reply.Seq != 6 || sub.ID() != f.ReqID {
 		t.Fatalf("subscription %+v", sub)
@@ -113,7 +115,7 @@ func TestClientSubscribeReceivesMasterFdAndPushesInOrder(t *testing.T) {
 		if !ok {
 			break
 		}
-		got = append(got, m.(*OutputChunk).Data...)
+		got = append(got, m.(*proto.OutputChunk).Data...)
 	}
 	if string(got) != "hello world" || sub.Err() != nil {
 		t.Errorf("pushes %q, err %v", got, sub.Err())
@@ -128,20 +130,20 @@ func TestClientSubscriptionCloseUnsubscribesOnHost(t *testing.T) {
 	c, srv := clientPair(t)
 	subc := make(chan *Subscription, 1)
 	go func() {
-		s, _ := c.Subscribe(context.Background(), SubscribeReq{Pane: "p1", Screen: true})
+		s, _ := c.Subscribe(context.Background(), proto.SubscribeReq{Pane: "p1", Screen: true})
 		subc <- s
 	}()
 	f, _ := srv.next()
-	srv.reply(f.ReqID, SubscribedReply{Pane: "p1"})
+	srv.reply(f.ReqID, proto.SubscribedReply{Pane: "p1"})
 	sub := <-subc
 	closed := make(chan error, 1)
 	go func() { closed <- sub.Close() }()
 	uf, um := srv.next()
-	if u, ok := um.(*UnsubscribeReq); !ok || u.Sub != f.ReqID {
+	if u, ok := um.(*proto.UnsubscribeReq); !ok || u.Sub != f.ReqID {
 		t.Fatalf("after Close the host got %s %+v, want unsubscribe of %d", uf.Type, um, f.ReqID)
 	}
-	srv.endSub(f.ReqID, PaneEvent{Kind: EventRemoved, Pane: "p1"})
-	srv.reply(uf.ReqID, OKReply{})
+	srv.endSub(f.ReqID, proto.PaneEvent{Kind: proto.EventRemoved, Pane: "p1"})
+	srv.reply(uf.ReqID, proto.OKReply{})
 	if err := <-closed; err != nil {
 		t.Fatal(err)
 	}
@@ -154,35 +156,35 @@ func TestClientCancelledSubscribeUnsubscribesWhenReplyComes(t *testing.T) {
 	c, srv := clientPair(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
-	go func() { _, err := c.Subscribe(ctx, SubscribeReq{Pane: "p1", Raw: true}); errc <- err }()
+	go func() { _, err := c.Subscribe(ctx, proto.SubscribeReq{Pane: "p1", Raw: true}); errc <- err }()
 	f, _ := srv.next()
 	cancel()
 	if err := <-errc; !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v", err)
 	}
-	srv.reply(f.ReqID, SubscribedReply{Pane: "p1"})
-	srv.push(f.ReqID, OutputChunk{Pane: "p1", Data: []byte("nobody reads this")})
+	srv.reply(f.ReqID, proto.SubscribedReply{Pane: "p1"})
+	srv.push(f.ReqID, proto.OutputChunk{Pane: "p1", Data: []byte("nobody reads this")})
 	uf, um := srv.next()
-	if u, ok := um.(*UnsubscribeReq); !ok || u.Sub != f.ReqID {
+	if u, ok := um.(*proto.UnsubscribeReq); !ok || u.Sub != f.ReqID {
 		t.Fatalf("got %s %+v, want unsubscribe of the abandoned %d", uf.Type, um, f.ReqID)
 	}
-	srv.endSub(f.ReqID, OutputChunk{Pane: "p1"})
-	srv.reply(uf.ReqID, OKReply{})
+	srv.endSub(f.ReqID, proto.OutputChunk{Pane: "p1"})
+	srv.reply(uf.ReqID, proto.OKReply{})
 }
 
 func TestClientSlowRawConsumerNeverBlocksOtherCalls(t *testing.T) {
 	c, srv := clientPair(t)
 	subc := make(chan *Subscription, 1)
 	go func() {
-		s, _ := c.Subscribe(context.Background(), SubscribeReq{Pane: "p1", Raw: true})
+		s, _ := c.Subscribe(context.Background(), proto.SubscribeReq{Pane: "p1", Raw: true})
 		subc <- s
 	}()
 	f, _ := srv.next()
-	srv.reply(f.ReqID, SubscribedReply{Pane: "p1"})
+	srv.reply(f.ReqID, proto.SubscribedReply{Pane: "p1"})
 	sub := <-subc
 	chunk := make([]byte, 1<<20)
 	for i := 0; i <= MaxQueuedBytes>>20+1; i++ { // past the bound even if the pump holds one chunk
-		srv.push(f.ReqID, OutputChunk{Pane: "p1", Seq: uint64(i) << 20, Data: chunk})
+		srv.push(f.ReqID, proto.OutputChunk{Pane: "p1", Seq: uint64(i) << 20, Data: chunk})
 	}
 	errc := make(chan error, 1)
 	go func() { _, err := c.List(context.Background()); errc <- err }()
@@ -190,13 +192,13 @@ func TestClientSlowRawConsumerNeverBlocksOtherCalls(t *testing.T) {
 	for !sawUnsub || !sawList { // the unsubscribe and the list may come in either order
 		rf, rm := srv.next()
 		switch rm.(type) {
-		case *UnsubscribeReq:
+		case *proto.UnsubscribeReq:
 			sawUnsub = true
-			srv.endSub(f.ReqID, OutputChunk{Pane: "p1"})
-			srv.reply(rf.ReqID, OKReply{})
-		case *ListReq:
+			srv.endSub(f.ReqID, proto.OutputChunk{Pane: "p1"})
+			srv.reply(rf.ReqID, proto.OKReply{})
+		case *proto.ListReq:
 			sawList = true
-			srv.reply(rf.ReqID, PaneListReply{})
+			srv.reply(rf.ReqID, proto.PaneListReply{})
 		}
 	}
 	within(t, "List while a subscription overflows", func() {
@@ -206,7 +208,7 @@ func TestClientSlowRawConsumerNeverBlocksOtherCalls(t *testing.T) {
 	})
 	var delivered uint64
 	for m := range sub.C { // what the pump held when the queue overflowed
-		delivered += uint64(len(m.(*OutputChunk).Data))
+		delivered += uint64(len(m.(*proto.OutputChunk).Data))
 	}
 	var slow *SlowConsumerError
 	if !errors.As(sub.Err(), &slow) || slow.ResumeSeq != delivered {
@@ -222,10 +224,10 @@ func TestClientHostHangUpFailsCallsAndEndsSubscriptions(t *testing.T) {
 		subc <- s
 	}()
 	f, _ := srv.next()
-	srv.reply(f.ReqID, OKReply{})
+	srv.reply(f.ReqID, proto.OKReply{})
 	sub := <-subc
 	errc := make(chan error, 1)
-	go func() { errc <- c.Kill(context.Background(), KillReq{Pane: "p1"}) }()
+	go func() { errc <- c.Kill(context.Background(), proto.KillReq{Pane: "p1"}) }()
 	srv.next()
 	srv.hangUp()
 	within(t, "pending Kill after hang-up", func() {
@@ -245,7 +247,7 @@ func TestClientHostHangUpFailsCallsAndEndsSubscriptions(t *testing.T) {
 func TestClientCloseFailsPendingCalls(t *testing.T) {
 	c, srv := clientPair(t)
 	errc := make(chan error, 1)
-	go func() { _, err := c.Wait(context.Background(), WaitReq{Pane: "p1", Exit: true}); errc <- err }()
+	go func() { _, err := c.Wait(context.Background(), proto.WaitReq{Pane: "p1", Exit: true}); errc <- err }()
 	srv.next()
 	within(t, "Close", func() { _ = c.Close() })
 	if err := <-errc; !errors.Is(err, ErrClientClosed) {
@@ -259,28 +261,28 @@ func TestClientCloseFailsPendingCalls(t *testing.T) {
 func TestClientOverPlainStreamAgreesNoFdPassing(t *testing.T) {
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
-	srv := NewStreamConn(sr, sw)
+	srv := proto.NewStreamConn(sr, sw)
 	go func() {
-		w := WelcomeReply{Caps: []string{CapFdPassing, CapRaw}}
-		if _, _, err := AcceptHello(srv, ProtoMin, ProtoMax, w); err != nil {
+		w := proto.WelcomeReply{Caps: []string{proto.CapFdPassing, proto.CapRaw}}
+		if _, _, err := proto.AcceptHello(srv, proto.ProtoMin, proto.ProtoMax, w); err != nil {
 			return
 		}
 		f, err := srv.ReadFrame()
 		if err != nil {
 			return
 		}
-		rf, _ := NewFrame(f.ReqID, FlagReply, HostInfoReply{Pid: 7})
+		rf, _ := proto.NewFrame(f.ReqID, proto.FlagReply, proto.HostInfoReply{Pid: 7})
 		_ = srv.WriteFrame(rf)
 	}()
 	closer := closerFunc(func() error { _ = cr.Close(); return cw.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	c, err := NewClient(ctx, NewStreamConn(cr, cw), closer, "stream-test")
+	c, err := NewClient(ctx, proto.NewStreamConn(cr, cw), closer, "stream-test")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if c.HasCap(CapFdPassing) || !c.HasCap(CapRaw) {
+	if c.HasCap(proto.CapFdPassing) || !c.HasCap(proto.CapRaw) {
 		t.Errorf("caps %v: fd-passing must not be agreed on a plain stream", c.Welcome().Caps)
 	}
 	if info, err := c.HostStatus(ctx); err != nil || info.Pid != 7 {

@@ -3,6 +3,8 @@ package supervisor
 import (
 	"reflect"
 	"testing"
+
+	"clowder/supervisor/proto"
 )
 
 func TestClientTextFilterStripsControlAtEverySplit(t *testing.T) {
@@ -56,17 +58,17 @@ func TestClientLastLines(t *testing.T) {
 func TestClientExitStatusMapsReasons(t *testing.T) {
 	tests := []struct {
 		name string
-		info PaneInfo
+		info proto.PaneInfo
 		want int
 	}{
-		{"completed", PaneInfo{ExitReason: "completed"}, 0},
-		{"failed", PaneInfo{ExitReason: "failed", ExitCode: 3}, 3},
-		{"signalled TERM", PaneInfo{ExitReason: "signalled", ExitSignal: "SIGTERM"}, 143},
-		{"signalled short name", PaneInfo{ExitReason: "signalled", ExitSignal: "INT"}, 130},
-		{"killed without signal", PaneInfo{ExitReason: "killed"}, 137},
-		{"timeout", PaneInfo{ExitReason: "timeout"}, 124},
-		{"idle-timeout", PaneInfo{ExitReason: "idle-timeout"}, 124},
-		{"lost", PaneInfo{ExitReason: "lost"}, 1},
+		{"completed", proto.PaneInfo{ExitReason: "completed"}, 0},
+		{"failed", proto.PaneInfo{ExitReason: "failed", ExitCode: 3}, 3},
+		{"signalled TERM", proto.PaneInfo{ExitReason: "signalled", ExitSignal: "SIGTERM"}, 143},
+		{"signalled short name", proto.PaneInfo{ExitReason: "signalled", ExitSignal: "INT"}, 130},
+		{"killed without signal", proto.PaneInfo{ExitReason: "killed"}, 137},
+		{"timeout", proto.PaneInfo{ExitReason: "timeout"}, 124},
+		{"idle-timeout", proto.PaneInfo{ExitReason: "idle-timeout"}, 124},
+		{"lost", proto.PaneInfo{ExitReason: "lost"}, 1},
 	}
 	for _, tt := range tests {
 		if got := ExitStatus(tt.info); got != tt.want {
@@ -76,23 +78,23 @@ func TestClientExitStatusMapsReasons(t *testing.T) {
 }
 
 func TestClientMergeFramesKeepsNewestPicture(t *testing.T) {
-	row := func(y uint16, s string) FrameRow {
-		return FrameRow{Y: y, Cells: []FrameCell{{Text: s, Width: 1}}}
+	row := func(y uint16, s string) proto.FrameRow {
+		return proto.FrameRow{Y: y, Cells: []proto.FrameCell{{Text: s, Width: 1}}}
 	}
-	full := &ScreenFrame{Seq: 1, Cols: 2, Rows: 3, Full: true, Lines: []FrameRow{row(0, "a"), row(1, "b"), row(2, "c")}}
-	diff := &ScreenFrame{Seq: 2, Cols: 2, Rows: 3, Cursor: FrameCursor{X: 1}, Lines: []FrameRow{row(1, "B")}}
+	full := &proto.ScreenFrame{Seq: 1, Cols: 2, Rows: 3, Full: true, Lines: []proto.FrameRow{row(0, "a"), row(1, "b"), row(2, "c")}}
+	diff := &proto.ScreenFrame{Seq: 2, Cols: 2, Rows: 3, Cursor: proto.FrameCursor{X: 1}, Lines: []proto.FrameRow{row(1, "B")}}
 	got := mergeFrames(full, diff)
-	want := &ScreenFrame{Seq: 2, Cols: 2, Rows: 3, Full: true, Cursor: FrameCursor{X: 1},
-		Lines: []FrameRow{row(0, "a"), row(1, "B"), row(2, "c")}}
+	want := &proto.ScreenFrame{Seq: 2, Cols: 2, Rows: 3, Full: true, Cursor: proto.FrameCursor{X: 1},
+		Lines: []proto.FrameRow{row(0, "a"), row(1, "B"), row(2, "c")}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("full+diff = %+v\nwant %+v", got, want)
 	}
-	d1 := &ScreenFrame{Seq: 1, Cols: 2, Rows: 3, Lines: []FrameRow{row(2, "x")}}
-	d2 := &ScreenFrame{Seq: 2, Cols: 2, Rows: 3, Lines: []FrameRow{row(0, "y")}}
+	d1 := &proto.ScreenFrame{Seq: 1, Cols: 2, Rows: 3, Lines: []proto.FrameRow{row(2, "x")}}
+	d2 := &proto.ScreenFrame{Seq: 2, Cols: 2, Rows: 3, Lines: []proto.FrameRow{row(0, "y")}}
 	if got := mergeFrames(d1, d2); got.Full || len(got.Lines) != 2 || got.Lines[0].Y != 0 || got.Lines[1].Y != 2 {
 		t.Errorf("diff+diff = %+v", got)
 	}
-	resized := &ScreenFrame{Seq: 3, Cols: 4, Rows: 3, Full: true}
+	resized := &proto.ScreenFrame{Seq: 3, Cols: 4, Rows: 3, Full: true}
 	if got := mergeFrames(full, resized); got != resized {
 		t.Error("a resized full frame must replace the queued one")
 	}
@@ -102,18 +104,18 @@ func TestClientScreenFramesCoalesceForSlowConsumer(t *testing.T) {
 	s := newSubscription(&Client{}, 9, 0)
 	defer s.Close()
 	for i := uint64(1); i <= 100; i++ {
-		s.push(&ScreenFrame{Seq: i, Cols: 2, Rows: 100, Lines: []FrameRow{{Y: uint16(i - 1)}}})
+		s.push(&proto.ScreenFrame{Seq: i, Cols: 2, Rows: 100, Lines: []proto.FrameRow{{Y: uint16(i - 1)}}})
 	}
-	s.push(&OutputChunk{Seq: 0, Data: []byte("x")})
-	var frames []*ScreenFrame
+	s.push(&proto.OutputChunk{Seq: 0, Data: []byte("x")})
+	var frames []*proto.ScreenFrame
 	for m := range s.C {
-		if c, ok := m.(*OutputChunk); ok {
+		if c, ok := m.(*proto.OutputChunk); ok {
 			if string(c.Data) != "x" {
 				t.Fatalf("chunk %q", c.Data)
 			}
 			break
 		}
-		frames = append(frames, m.(*ScreenFrame))
+		frames = append(frames, m.(*proto.ScreenFrame))
 	}
 	// The pump may have taken frame 1 before the rest arrived; everything
 	// after it must have merged into one frame showing the newest picture.

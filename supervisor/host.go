@@ -22,6 +22,7 @@ import (
 
 	"clowder/panes"
 	"clowder/persist"
+	"clowder/supervisor/proto"
 )
 
 // HostOptions configure a Host.
@@ -71,7 +72,7 @@ type Host struct {
 	containment string     // how the newest run is contained: cgroup, or the fallback and why
 	colors      hostColors // the user's terminal colours, as the newest client told them (host_colors.go)
 
-	beforeRequest func(Message) // tests only: runs before each request's handler
+	beforeRequest func(proto.Message) // tests only: runs before each request's handler
 }
 
 // NewHost returns a host; it does nothing until Serve.

@@ -25,6 +25,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"clowder/persist"
+	"clowder/supervisor/proto"
 )
 
 func fakeRecord() int {
@@ -159,7 +160,7 @@ func usageOf(t *testing.T, pid int) usage {
 
 // flood sends n copies of m on c from a goroutine, never reading; the
 // returned channel closes when all are sent or the host cut c off.
-func flood(c *tclient, n int, m Message) <-chan struct{} {
+func flood(c *tclient, n int, m proto.Message) <-chan struct{} {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -198,7 +199,7 @@ func TestHostAppliesPipelinedInputInOrder(t *testing.T) {
 	want := make([]byte, n)
 	for i := range want {
 		want[i] = 'a' + byte(i%26)
-		in.send(&InputReq{Pane: p.ID, Data: want[i : i+1]})
+		in.send(&proto.InputReq{Pane: p.ID, Data: want[i : i+1]})
 	}
 	if err := <-replies; err != nil {
 		t.Fatal(err)
@@ -224,7 +225,7 @@ func readReplies(c *tclient, n int) error {
 		if err != nil {
 			return fmt.Errorf("reply %d of %d: %w", i, n, err)
 		}
-		if m, _ := f.Message(); m.MsgType() != MsgOK {
+		if m, _ := f.Message(); m.MsgType() != proto.MsgOK {
 			return fmt.Errorf("reply %d: %v", i, m)
 		}
 	}
@@ -240,10 +241,10 @@ func TestHostEventsKeepTheLatestStateThroughATitleBurst(t *testing.T) {
 	th := startHost(t)
 	c := th.dial()
 	ev := th.dial()
-	sub := ev.send(&EventsReq{})
+	sub := ev.send(&proto.EventsReq{})
 	p := th.spawnFake(c, "titles", "FAKE_COUNT="+itoa(n))
-	c.waitText(p.ID, "DONE")                          // every title is through the host
-	c.call(&InputReq{Pane: p.ID, Data: []byte("\r")}) // the pane exits
+	c.waitText(p.ID, "DONE")                                // every title is through the host
+	c.call(&proto.InputReq{Pane: p.ID, Data: []byte("\r")}) // the pane exits
 	var title string
 	var attention []string
 	for {
@@ -255,20 +256,20 @@ func TestHostEventsKeepTheLatestStateThroughATitleBurst(t *testing.T) {
 		if err != nil || f.ReqID != sub {
 			t.Fatalf("frame %v: %v %v", f.Type, m, err)
 		}
-		if f.Flags&FlagEnd != 0 {
+		if f.Flags&proto.FlagEnd != 0 {
 			t.Fatalf("subscription ended: %v", m)
 		}
-		e, ok := m.(*PaneEvent)
+		e, ok := m.(*proto.PaneEvent)
 		if !ok || e.Pane != p.ID {
 			continue // the subscribe reply, the added event
 		}
 		switch e.Kind {
-		case EventTitle:
+		case proto.EventTitle:
 			title = e.Title
-		case EventAttention:
+		case proto.EventAttention:
 			attention = append(attention, e.Attention)
 		}
-		if e.Kind == EventExited {
+		if e.Kind == proto.EventExited {
 			break
 		}
 	}
@@ -287,9 +288,9 @@ func TestHostDisconnectsAClientThatStopsReading(t *testing.T) {
 	c := th.dial()
 	stuck := th.dial()
 	p := th.spawnFake(c, "stream", "FAKE_BYTES="+itoa(size))
-	stuck.send(&SubscribeReq{Pane: p.ID, Raw: true})
+	stuck.send(&proto.SubscribeReq{Pane: p.ID, Raw: true})
 	eventually(t, "the stuck client to be cut off", func() bool {
-		return c.call(&HostStatusReq{}).(*HostInfoReply).Clients == 1
+		return c.call(&proto.HostStatusReq{}).(*proto.HostInfoReply).Clients == 1
 	})
 	if in := c.info(p.ID); in.State != "running" {
 		t.Fatalf("the pane suffered: %+v", in)
@@ -304,11 +305,11 @@ func TestHostStopsWithAStuckSubscriber(t *testing.T) {
 	c := th.dial()
 	stuck := th.dial()
 	p := th.spawnFake(c, "stream", "FAKE_BYTES="+itoa(size))
-	stuck.send(&SubscribeReq{Pane: p.ID, Raw: true})
-	stuck.send(&EventsReq{})
+	stuck.send(&proto.SubscribeReq{Pane: p.ID, Raw: true})
+	stuck.send(&proto.EventsReq{})
 	eventually(t, "more output than a socket holds", func() bool { return c.info(p.ID).Seq >= 1<<20 })
 	waitFull(t, stuck, 64<<10)
-	c.call(&HostStopReq{Force: true})
+	c.call(&proto.HostStopReq{Force: true})
 	select {
 	case <-th.done:
 	case <-time.After(DefaultWriteTimeout / 2):
@@ -321,21 +322,21 @@ func TestHostStopsWithAStuckSubscriber(t *testing.T) {
 func TestHostAnswersAPanickingRequestAndServesOn(t *testing.T) {
 	th := newTestHost(t)
 	th.serve(persist.DefaultConfig(), func(h *Host) {
-		h.beforeRequest = func(m Message) {
-			if r, ok := m.(*RenameReq); ok && r.Name == "boom" {
+		h.beforeRequest = func(m proto.Message) {
+			if r, ok := m.(*proto.RenameReq); ok && r.Name == "boom" {
 				panic("boom requested")
 			}
 		}
 	})
 	c := th.dial()
 	p := th.spawnFake(c, "sleep")
-	if e := c.callErr(&RenameReq{Pane: p.ID, Name: "boom"}); e.Code != CodeInternal || !contains(e.Message, "boom requested") {
+	if e := c.callErr(&proto.RenameReq{Pane: p.ID, Name: "boom"}); e.Code != proto.CodeInternal || !contains(e.Message, "boom requested") {
 		t.Fatalf("a panicking request got %+v", e)
 	}
 	if in := c.info(p.ID); in.State != "running" {
 		t.Fatalf("after the panic the pane is %+v", in)
 	}
-	c.call(&RenameReq{Pane: p.ID, Name: "fine"})
+	c.call(&proto.RenameReq{Pane: p.ID, Name: "fine"})
 }
 
 // TestHostStatusNeverBlocksOtherClients pins issue 7: host-status wrote
@@ -345,11 +346,11 @@ func TestHostStatusNeverBlocksOtherClients(t *testing.T) {
 	th := startHost(t)
 	c := th.dial()
 	stuck := th.dial()
-	sent := flood(stuck, 5000, &HostStatusReq{})
+	sent := flood(stuck, 5000, &proto.HostStatusReq{})
 	waitFull(t, stuck, 32<<10)
 	for i := 0; i < 20; i++ {
-		c.call(&ListReq{})
-		c.call(&HostStatusReq{})
+		c.call(&proto.ListReq{})
+		c.call(&proto.HostStatusReq{})
 	}
 	p := th.spawnFake(c, "sleep")
 	if in := c.info(p.ID); in.State != "running" {
@@ -393,11 +394,11 @@ func TestHostCapsFdsAndRequestsPerConnection(t *testing.T) {
 	p := th.spawnFake(c, "sleep")
 	before := usageOf(t, os.Getpid())
 	stuck := th.dial()
-	sent := flood(stuck, n, &SubscribeReq{Pane: p.ID, Screen: true, WantFd: true})
+	sent := flood(stuck, n, &proto.SubscribeReq{Pane: p.ID, Screen: true, WantFd: true})
 	waitFull(t, stuck, 8<<10)
 	for i := 0; i < 10; i++ {
 		fresh := th.dial()
-		if l := fresh.call(&ListReq{}).(*PaneListReply); len(l.Panes) != 1 || l.Panes[0].State != "running" {
+		if l := fresh.call(&proto.ListReq{}).(*proto.PaneListReply); len(l.Panes) != 1 || l.Panes[0].State != "running" {
 			t.Fatalf("ls during the flood: %+v", l.Panes)
 		}
 		fresh.uc.Close()
@@ -452,14 +453,14 @@ func TestHostStaysSmallUnderUnreadPipelinedRequests(t *testing.T) {
 	c := ph.dial()
 	p := ph.spawnFake(c, "lines")
 	c.waitText(p.ID, "READY")
-	c.call(&ResizeReq{Pane: p.ID, Cols: 200, Rows: 60})
+	c.call(&proto.ResizeReq{Pane: p.ID, Cols: 200, Rows: 60})
 	before := usageOf(t, ph.cmd.Process.Pid)
 	stuck := ph.dial()
-	sent := flood(stuck, n, &CaptureReq{Pane: p.ID, ANSI: true})
+	sent := flood(stuck, n, &proto.CaptureReq{Pane: p.ID, ANSI: true})
 	waitFull(t, stuck, 32<<10)
 	during := usageOf(t, ph.cmd.Process.Pid)
 	for i := 0; i < 10; i++ {
-		if l := ph.dial().call(&ListReq{}).(*PaneListReply); len(l.Panes) != 1 || l.Panes[0].State != "running" {
+		if l := ph.dial().call(&proto.ListReq{}).(*proto.PaneListReply); len(l.Panes) != 1 || l.Panes[0].State != "running" {
 			t.Fatalf("ls during the flood: %+v", l.Panes)
 		}
 	}
@@ -485,7 +486,7 @@ func TestHostTellsADroppedEventsSubscriber(t *testing.T) {
 	th.serve(persist.DefaultConfig(), func(h *Host) { h.events.limit = 2 })
 	c := th.dial()
 	stuck := th.dial()
-	sub := stuck.send(&EventsReq{})
+	sub := stuck.send(&proto.EventsReq{})
 	th.spawnFake(c, "titles", "FAKE_COUNT=1000000000") // title changes until killed
 	waitFull(t, stuck, 16<<10)                         // small frames: a full socket holds about 25 KiB of them
 	for i := 0; i < 3; i++ {
@@ -496,11 +497,11 @@ func TestHostTellsADroppedEventsSubscriber(t *testing.T) {
 		if err != nil {
 			t.Fatalf("no end frame: %v", err)
 		}
-		if f.ReqID != sub || f.Flags&FlagEnd == 0 {
+		if f.ReqID != sub || f.Flags&proto.FlagEnd == 0 {
 			continue
 		}
 		m, _ := f.Message()
-		if e, ok := m.(*ErrorReply); !ok || e.Code != CodeDropped || !contains(e.Message, "subscribe again") {
+		if e, ok := m.(*proto.ErrorReply); !ok || e.Code != proto.CodeDropped || !contains(e.Message, "subscribe again") {
 			t.Fatalf("end frame %v", m)
 		}
 		return
@@ -511,11 +512,11 @@ func TestHostTellsADroppedEventsSubscriber(t *testing.T) {
 // end frame into an error a consumer can tell apart.
 func TestSubscriptionSurfacesADrop(t *testing.T) {
 	s := newSubscription(nil, 7, 0)
-	s.push(&ErrorReply{Code: CodeDropped, Message: "fell behind"})
+	s.push(&proto.ErrorReply{Code: proto.CodeDropped, Message: "fell behind"})
 	s.hostEnded(nil)
 	for range s.C {
 	}
-	if err := s.Err(); !errors.Is(err, ErrSubscriptionDropped) || !errors.Is(err, &ErrorReply{Code: CodeDropped}) {
+	if err := s.Err(); !errors.Is(err, ErrSubscriptionDropped) || !errors.Is(err, &proto.ErrorReply{Code: proto.CodeDropped}) {
 		t.Fatalf("Err() = %v", err)
 	}
 }

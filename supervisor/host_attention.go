@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"clowder/panes"
+	"clowder/supervisor/proto"
 )
 
 // attention is a pane's attention state and what it rests on.
@@ -58,7 +59,7 @@ func (p *pane) setAttentionLocked(s panes.Attention, rule string) {
 		return
 	}
 	p.attn.state, p.attn.rule = s, rule
-	p.h.events.publish(PaneEvent{Kind: EventAttention, Pane: p.id, Attention: s.String()})
+	p.h.events.publish(proto.PaneEvent{Kind: proto.EventAttention, Pane: p.id, Attention: s.String()})
 	p.broadcastLocked()
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"clowder/persist"
+	"clowder/supervisor/proto"
 )
 
 // benchPane is a host pane without a process whose scrollback holds lines
@@ -34,7 +35,7 @@ func BenchmarkCaptureScrollback10k(b *testing.B) {
 	p := benchPane(b, 10000)
 	b.Run("capture", func(b *testing.B) {
 		for b.Loop() {
-			r := p.capture(&CaptureReq{Pane: p.id, Scrollback: 10000})
+			r := p.capture(&proto.CaptureReq{Pane: p.id, Scrollback: 10000})
 			if len(r.Text) < 10000*20 {
 				b.Fatalf("captured %d bytes", len(r.Text))
 			}
@@ -42,7 +43,7 @@ func BenchmarkCaptureScrollback10k(b *testing.B) {
 	})
 	b.Run("ansi", func(b *testing.B) {
 		for b.Loop() {
-			p.capture(&CaptureReq{Pane: p.id, Scrollback: 10000, ANSI: true})
+			p.capture(&proto.CaptureReq{Pane: p.id, Scrollback: 10000, ANSI: true})
 		}
 	})
 	b.Run("under-lock", func(b *testing.B) {

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"sync"
 
+	"clowder/supervisor/proto"
 	"clowder/vtgrid"
 )
 
@@ -22,14 +23,14 @@ type hostColors struct {
 
 // setColors validates req, then makes its colours the host's and every
 // pane's.
-func (c *conn) setColors(id uint32, req *SetColorsReq) {
-	colors, err := req.vtColors()
+func (c *conn) setColors(id uint32, req *proto.SetColorsReq) {
+	colors, err := vtColors(req)
 	if err != nil {
-		c.fail(id, &ErrorReply{Code: CodeBadRequest, Message: err.Error()})
+		c.fail(id, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()})
 		return
 	}
 	c.h.setColors(colors)
-	c.reply(id, &OKReply{})
+	c.reply(id, &proto.OKReply{})
 }
 
 // setColors stores colors for panes spawned from now on and gives them to
@@ -53,7 +54,7 @@ func (h *Host) setColors(colors vtgrid.Colors) {
 func (h *Host) currentColorsLocked() vtgrid.Colors { return h.colors.cur }
 
 // vtColors checks every colour of the request and converts them.
-func (r *SetColorsReq) vtColors() (vtgrid.Colors, error) {
+func vtColors(r *proto.SetColorsReq) (vtgrid.Colors, error) {
 	var out vtgrid.Colors
 	if len(r.Palette) > len(out.Palette) {
 		return out, fmt.Errorf("set-colors: %d palette entries; send at most %d", len(r.Palette), len(out.Palette))

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"clowder/supervisor/proto"
 )
 
 // fakeColors is the fake agent of mode "colors": a program that asks its
@@ -58,7 +60,7 @@ func (th *testHost) dialClient() *Client {
 		th.t.Fatal(err)
 	}
 	uc := nc.(*net.UnixConn)
-	c, err := NewClient(context.Background(), NewFdConn(uc), uc, "colors-test")
+	c, err := NewClient(context.Background(), proto.NewFdConn(uc), uc, "colors-test")
 	if err != nil {
 		th.t.Fatal(err)
 	}
@@ -76,35 +78,35 @@ func TestHostAnswersColorQueriesWithTheColorsAClientSet(t *testing.T) {
 	old := th.spawnFake(c, "colors")
 	c.waitText(old.ID, `BG 11;rgb:0000/0000/0000`) // the headless default
 	lib := th.dialClient()
-	if err := lib.SetColors(context.Background(), SetColorsReq{Foreground: "#101010", Background: "#FAFAF0"}); err != nil {
+	if err := lib.SetColors(context.Background(), proto.SetColorsReq{Foreground: "#101010", Background: "#FAFAF0"}); err != nil {
 		t.Fatalf("set-colors: %v", err)
 	}
-	c.call(&InputReq{Pane: old.ID, Data: []byte("q")})
+	c.call(&proto.InputReq{Pane: old.ID, Data: []byte("q")})
 	c.waitText(old.ID, `BG 11;rgb:fafa/fafa/f0f0`)
 	fresh := th.spawnFake(c, "colors")
 	c.waitText(fresh.ID, `BG 11;rgb:fafa/fafa/f0f0`)
-	c.call(&SetColorsReq{}) // the newest client knows nothing: back to the default
-	c.call(&InputReq{Pane: fresh.ID, Data: []byte("q")})
+	c.call(&proto.SetColorsReq{}) // the newest client knows nothing: back to the default
+	c.call(&proto.InputReq{Pane: fresh.ID, Data: []byte("q")})
 	c.waitText(fresh.ID, `BG 11;rgb:0000/0000/0000`)
 }
 
 func TestHostRefusesBadColors(t *testing.T) {
 	th := startHost(t)
 	c := th.dial()
-	c.call(&SetColorsReq{Background: "#ffffff"})
+	c.call(&proto.SetColorsReq{Background: "#ffffff"})
 	tests := []struct {
-		req  SetColorsReq
+		req  proto.SetColorsReq
 		want string
 	}{
-		{SetColorsReq{Foreground: "white"}, `set-colors: foreground "white" is not a colour; send #rrggbb`},
-		{SetColorsReq{Background: "#12345"}, `set-colors: background "#12345" is not a colour; send #rrggbb`},
-		{SetColorsReq{Cursor: "#12345g"}, `set-colors: cursor "#12345g" is not a colour; send #rrggbb`},
-		{SetColorsReq{Palette: []string{"", "rgb:1/2/3"}}, `set-colors: palette entry 1 "rgb:1/2/3" is not a colour; send #rrggbb`},
-		{SetColorsReq{Palette: make([]string, 257)}, `set-colors: 257 palette entries; send at most 256`},
+		{proto.SetColorsReq{Foreground: "white"}, `set-colors: foreground "white" is not a colour; send #rrggbb`},
+		{proto.SetColorsReq{Background: "#12345"}, `set-colors: background "#12345" is not a colour; send #rrggbb`},
+		{proto.SetColorsReq{Cursor: "#12345g"}, `set-colors: cursor "#12345g" is not a colour; send #rrggbb`},
+		{proto.SetColorsReq{Palette: []string{"", "rgb:1/2/3"}}, `set-colors: palette entry 1 "rgb:1/2/3" is not a colour; send #rrggbb`},
+		{proto.SetColorsReq{Palette: make([]string, 257)}, `set-colors: 257 palette entries; send at most 256`},
 	}
 	for _, tc := range tests {
 		e := c.callErr(&tc.req)
-		if e.Code != CodeBadRequest || e.Message != tc.want {
+		if e.Code != proto.CodeBadRequest || e.Message != tc.want {
 			t.Errorf("%+v: %s %q want bad-request %q", tc.req, e.Code, e.Message, tc.want)
 		}
 	}

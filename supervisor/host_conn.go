@@ -17,6 +17,8 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
+
+	"clowder/supervisor/proto"
 )
 
 // Limits of one connection (docs/protocol.md, "Limits").
@@ -44,7 +46,8 @@ const (
 // conn is one client connection.
 type conn struct {
 	h      *Host
-	fc     *FdConn
+	fc     proto.FrameConn
+	nc     net.Conn // the transport under fc: its read deadline ends readLoop at shutdown
 	ctx    context.Context
 	cancel context.CancelFunc
 	fds    bool          // the transport carries fds and the client agreed
@@ -66,23 +69,23 @@ type subEntry struct {
 // serveConn runs one connection to its end.
 func (h *Host) serveConn(ctx context.Context, uc *net.UnixConn) {
 	defer uc.Close()
-	fc := NewFdConn(uc)
+	fc := proto.NewFdConn(uc)
 	fc.SetWriteTimeout(h.opts.WriteTimeout)
 	if err := checkPeer(uc); err != nil {
 		h.log.Printf("refused a client: %v", err)
-		_ = fc.WriteFrame(mustFrame(0, FlagReply, &ErrorReply{Code: CodeDenied, Message: err.Error()}))
+		_ = fc.WriteFrame(mustFrame(0, proto.FlagReply, &proto.ErrorReply{Code: proto.CodeDenied, Message: err.Error()}))
 		return
 	}
-	_, w, err := AcceptHello(fc, ProtoMin, ProtoMax, WelcomeReply{
-		Caps: []string{CapFdPassing, CapScreen, CapRaw, CapEvents, CapPasteData}, Host: h.opts.Build, Pid: os.Getpid(),
+	_, w, err := proto.AcceptHello(fc, proto.ProtoMin, proto.ProtoMax, proto.WelcomeReply{
+		Caps: []string{proto.CapFdPassing, proto.CapScreen, proto.CapRaw, proto.CapEvents, proto.CapPasteData}, Host: h.opts.Build, Pid: os.Getpid(),
 	})
 	if err != nil {
 		h.log.Printf("handshake: %v", err)
 		return
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	c := &conn{h: h, fc: fc, ctx: ctx, cancel: cancel, subs: map[uint32]subEntry{},
-		fds: hasCap(w.Caps, CapFdPassing), slots: make(chan struct{}, MaxConnRequests)}
+	c := &conn{h: h, fc: fc, nc: uc, ctx: ctx, cancel: cancel, subs: map[uint32]subEntry{},
+		fds: hasCap(w.Caps, proto.CapFdPassing), slots: make(chan struct{}, MaxConnRequests)}
 	c.lanes.init(c)
 	h.clientDelta(1)
 	defer h.clientDelta(-1)
@@ -115,25 +118,27 @@ func (h *Host) clientDelta(d int) {
 func (c *conn) readLoop() {
 	go func() {
 		<-c.ctx.Done()
-		_ = c.fc.c.SetReadDeadline(pastTime) // unblocks ReadFrame at shutdown
-		c.fc.SetWriteTimeout(shutdownWriteTimeout)
+		_ = c.nc.SetReadDeadline(pastTime) // unblocks ReadFrame at shutdown
+		if wt, ok := c.fc.(writeTimeouter); ok {
+			wt.SetWriteTimeout(shutdownWriteTimeout)
+		}
 	}()
 	for {
 		f, err := c.fc.ReadFrame()
 		if err != nil {
 			return
 		}
-		closeFds(f.Fds) // clients send none; never leak what arrives
+		proto.CloseFds(f.Fds) // clients send none; never leak what arrives
 		c.dispatch(f)
 	}
 }
 
 // reply sends the one reply to request reqID. A failed write ends the
 // connection.
-func (c *conn) reply(reqID uint32, m Message, fds ...int) {
-	f, err := NewFrame(reqID, FlagReply, m)
+func (c *conn) reply(reqID uint32, m proto.Message, fds ...int) {
+	f, err := proto.NewFrame(reqID, proto.FlagReply, m)
 	if err != nil {
-		f = mustFrame(reqID, FlagReply, &ErrorReply{Code: CodeInternal, Message: fmt.Sprintf("encode %s: %v", m.MsgType(), err)})
+		f = mustFrame(reqID, proto.FlagReply, &proto.ErrorReply{Code: proto.CodeInternal, Message: fmt.Sprintf("encode %s: %v", m.MsgType(), err)})
 	}
 	f.Fds = fds
 	if err := c.write(f); err != nil {
@@ -142,8 +147,8 @@ func (c *conn) reply(reqID uint32, m Message, fds ...int) {
 }
 
 // push sends a subscription frame.
-func (c *conn) push(reqID uint32, flags Flags, m Message) error {
-	f, err := NewFrame(reqID, FlagPush|flags, m)
+func (c *conn) push(reqID uint32, flags proto.Flags, m proto.Message) error {
+	f, err := proto.NewFrame(reqID, proto.FlagPush|flags, m)
 	if err != nil {
 		return err
 	}
@@ -152,7 +157,7 @@ func (c *conn) push(reqID uint32, flags Flags, m Message) error {
 
 // write sends f; a failure (the client stopped reading past the write
 // timeout, or went away) ends the connection.
-func (c *conn) write(f Frame) error {
+func (c *conn) write(f proto.Frame) error {
 	err := c.fc.WriteFrame(f)
 	if err != nil {
 		c.cancel()
@@ -163,26 +168,26 @@ func (c *conn) write(f Frame) error {
 // fail replies with an error; err that is not an *ErrorReply becomes
 // internal, with its text.
 func (c *conn) fail(reqID uint32, err error) {
-	e, ok := err.(*ErrorReply)
+	e, ok := err.(*proto.ErrorReply)
 	if !ok {
-		e = &ErrorReply{Code: CodeInternal, Message: err.Error()}
+		e = &proto.ErrorReply{Code: proto.CodeInternal, Message: err.Error()}
 	}
 	c.reply(reqID, e)
 }
 
 // recoverRequest ends request reqID with an internal error if its handler
 // panicked, and logs the stack: one bad request never takes down the host.
-func (c *conn) recoverRequest(reqID uint32, t MsgType) {
+func (c *conn) recoverRequest(reqID uint32, t proto.MsgType) {
 	v := recover()
 	if v == nil {
 		return
 	}
 	c.h.log.Printf("panic in %s request %d: %v\n%s", t, reqID, v, debug.Stack())
-	c.reply(reqID, &ErrorReply{Code: CodeInternal, Message: fmt.Sprintf("the host failed on this %s request (%v); the host log has the details, please report it", t, v)})
+	c.reply(reqID, &proto.ErrorReply{Code: proto.CodeInternal, Message: fmt.Sprintf("the host failed on this %s request (%v); the host log has the details, please report it", t, v)})
 }
 
-func mustFrame(reqID uint32, flags Flags, m Message) Frame {
-	f, err := NewFrame(reqID, flags, m)
+func mustFrame(reqID uint32, flags proto.Flags, m proto.Message) proto.Frame {
+	f, err := proto.NewFrame(reqID, flags, m)
 	if err != nil {
 		panic(fmt.Sprintf("encode %s: %v", m.MsgType(), err)) // our own fixed messages always encode
 	}
@@ -195,10 +200,10 @@ func (c *conn) addSub(id uint32, stop context.CancelFunc, fd bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.subs) >= MaxConnSubs {
-		return &ErrorReply{Code: CodeBusy, Message: fmt.Sprintf("this connection already holds %d subscriptions; unsubscribe some first", MaxConnSubs)}
+		return &proto.ErrorReply{Code: proto.CodeBusy, Message: fmt.Sprintf("this connection already holds %d subscriptions; unsubscribe some first", MaxConnSubs)}
 	}
 	if fd && c.nfds >= MaxConnFds {
-		return &ErrorReply{Code: CodeBusy, Message: fmt.Sprintf("this connection already holds %d passed terminals; unsubscribe some, or subscribe without want_fd", MaxConnFds)}
+		return &proto.ErrorReply{Code: proto.CodeBusy, Message: fmt.Sprintf("this connection already holds %d passed terminals; unsubscribe some, or subscribe without want_fd", MaxConnFds)}
 	}
 	if fd {
 		c.nfds++
@@ -238,4 +243,10 @@ func (c *conn) killOwned() {
 			_, _ = p.kill(Identity{}, 0) // best effort: the client is gone
 		}
 	}
+}
+
+// writeTimeouter is a transport that can bound its writes (proto.FdConn
+// can); on one that cannot, the transport's own closing ends a stuck write.
+type writeTimeouter interface {
+	SetWriteTimeout(d time.Duration)
 }

@@ -11,13 +11,15 @@ package supervisor
 import (
 	"fmt"
 	"sync"
+
+	"clowder/supervisor/proto"
 )
 
 // dispatch routes one request frame read from the connection.
-func (c *conn) dispatch(f Frame) {
+func (c *conn) dispatch(f proto.Frame) {
 	m, err := f.Message()
 	if err != nil {
-		c.reply(f.ReqID, &ErrorReply{Code: CodeBadRequest, Message: fmt.Sprintf("decode %s: %v", f.Type, err)})
+		c.reply(f.ReqID, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: fmt.Sprintf("decode %s: %v", f.Type, err)})
 		return
 	}
 	if ref, ok := orderedPane(m); ok {
@@ -27,7 +29,7 @@ func (c *conn) dispatch(f Frame) {
 	select {
 	case c.slots <- struct{}{}:
 	default:
-		c.reply(f.ReqID, &ErrorReply{Code: CodeBusy, Message: fmt.Sprintf("%d requests are already running on this connection; wait for their replies before sending more", MaxConnRequests)})
+		c.reply(f.ReqID, &proto.ErrorReply{Code: proto.CodeBusy, Message: fmt.Sprintf("%d requests are already running on this connection; wait for their replies before sending more", MaxConnRequests)})
 		return
 	}
 	c.active.Add(1)
@@ -40,13 +42,13 @@ func (c *conn) dispatch(f Frame) {
 
 // orderedPane returns the pane a request names if it must be applied in
 // the order sent.
-func orderedPane(m Message) (string, bool) {
+func orderedPane(m proto.Message) (string, bool) {
 	switch req := m.(type) {
-	case *InputReq:
+	case *proto.InputReq:
 		return req.Pane, true
-	case *PasteReq:
+	case *proto.PasteReq:
 		return req.Pane, true
-	case *ResizeReq:
+	case *proto.ResizeReq:
 		return req.Pane, true
 	}
 	return "", false
@@ -62,7 +64,7 @@ func (c *conn) laneKey(ref string) any {
 }
 
 // run handles one request; a panic ends it with an internal error.
-func (c *conn) run(id uint32, m Message) {
+func (c *conn) run(id uint32, m proto.Message) {
 	defer c.recoverRequest(id, m.MsgType())
 	if hook := c.h.beforeRequest; hook != nil {
 		hook(m)
@@ -82,7 +84,7 @@ type lanes struct {
 // laneJob is one ordered request.
 type laneJob struct {
 	id uint32
-	m  Message
+	m  proto.Message
 }
 
 func (l *lanes) init(c *conn) {
@@ -95,7 +97,7 @@ func (l *lanes) init(c *conn) {
 // reader stops, and the client's own writes wait (flow control, never a
 // refusal). The wait ends because every queued request ends: input writes
 // and replies have deadlines.
-func (l *lanes) enqueue(key any, id uint32, m Message) {
+func (l *lanes) enqueue(key any, id uint32, m proto.Message) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for l.queued >= MaxConnQueued {

@@ -9,7 +9,11 @@
 
 package supervisor
 
-import "sync"
+import (
+	"sync"
+
+	"clowder/supervisor/proto"
+)
 
 // maxPendingEvents bounds one subscriber's undelivered (pane, kind) pairs:
 // about six per pane, so only thousands of panes changing while the
@@ -34,7 +38,7 @@ type eventSub struct {
 	filter  map[string]bool // pane ids; nil means all
 	limit   int
 	mu      sync.Mutex
-	pending []PaneEvent
+	pending []proto.PaneEvent
 	index   map[eventKey]int // position in pending
 	dropped bool             // more than limit pairs were pending
 }
@@ -61,7 +65,7 @@ func (h *eventHub) unsubscribe(s *eventSub) {
 
 // publish records e for every interested subscriber. It runs under pane
 // locks, so it only ever takes short locks.
-func (h *eventHub) publish(e PaneEvent) {
+func (h *eventHub) publish(e proto.PaneEvent) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for s := range h.subs {
@@ -72,7 +76,7 @@ func (h *eventHub) publish(e PaneEvent) {
 }
 
 // add coalesces e into the pending events and wakes the pusher.
-func (s *eventSub) add(e PaneEvent) {
+func (s *eventSub) add(e proto.PaneEvent) {
 	s.mu.Lock()
 	k := eventKey{e.Pane, e.Kind}
 	if i, ok := s.index[k]; ok {
@@ -92,7 +96,7 @@ func (s *eventSub) add(e PaneEvent) {
 
 // take returns the pending events, oldest first, and whether the
 // subscriber must be dropped.
-func (s *eventSub) take() ([]PaneEvent, bool) {
+func (s *eventSub) take() ([]proto.PaneEvent, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := s.pending

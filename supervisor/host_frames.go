@@ -10,6 +10,7 @@ package supervisor
 import (
 	"time"
 
+	"clowder/supervisor/proto"
 	"clowder/vtgrid"
 )
 
@@ -52,19 +53,19 @@ func (p *pane) wakeAfter(d time.Duration) {
 
 // screenFrame builds the frame for s, sending only rows that differ from
 // prev (nil: everything).
-func screenFrame(pane string, seq uint64, s, prev *vtgrid.Snapshot) *ScreenFrame {
-	f := &ScreenFrame{Pane: pane, Seq: seq, Cols: uint16(s.Cols()), Rows: uint16(s.Rows())}
+func screenFrame(pane string, seq uint64, s, prev *vtgrid.Snapshot) *proto.ScreenFrame {
+	f := &proto.ScreenFrame{Pane: pane, Seq: seq, Cols: uint16(s.Cols()), Rows: uint16(s.Rows())}
 	full := prev == nil || prev.Cols() != s.Cols() || prev.Rows() != s.Rows()
 	f.Full = full
 	x, y, visible := s.Cursor()
 	m := s.Modes()
-	f.Cursor = FrameCursor{X: uint16(x), Y: uint16(y), Visible: visible, Style: uint8(m.CursorStyle)}
+	f.Cursor = proto.FrameCursor{X: uint16(x), Y: uint16(y), Visible: visible, Style: uint8(m.CursorStyle)}
 	f.Modes = frameModes(m)
 	for row := 0; row < s.Rows(); row++ {
 		if !full && sameRow(s.Row(row), prev.Row(row)) {
 			continue
 		}
-		f.Lines = append(f.Lines, FrameRow{Y: uint16(row), Wrapped: s.Wrapped(row), Cells: frameCells(s.Row(row), s.Cols())})
+		f.Lines = append(f.Lines, proto.FrameRow{Y: uint16(row), Wrapped: s.Wrapped(row), Cells: frameCells(s.Row(row), s.Cols())})
 	}
 	return f
 }
@@ -75,34 +76,34 @@ func sameRow(a, b []vtgrid.Cell) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
-func frameModes(m vtgrid.Modes) FrameModes {
-	var fl ModeFlags
-	set := func(on bool, bit ModeFlags) {
+func frameModes(m vtgrid.Modes) proto.FrameModes {
+	var fl proto.ModeFlags
+	set := func(on bool, bit proto.ModeFlags) {
 		if on {
 			fl |= bit
 		}
 	}
-	set(m.AppCursor, ModeAppCursor)
-	set(m.AppKeypad, ModeAppKeypad)
-	set(m.BracketedPaste, ModeBracketedPaste)
-	set(m.Focus, ModeFocusReport)
-	set(m.AltScreen, ModeAltScreen)
-	set(m.SyncOutput, ModeSyncOutput)
-	set(m.Autowrap, ModeAutowrap)
-	set(m.Origin, ModeOrigin)
-	set(m.Insert, ModeInsert)
-	return FrameModes{
+	set(m.AppCursor, proto.ModeAppCursor)
+	set(m.AppKeypad, proto.ModeAppKeypad)
+	set(m.BracketedPaste, proto.ModeBracketedPaste)
+	set(m.Focus, proto.ModeFocusReport)
+	set(m.AltScreen, proto.ModeAltScreen)
+	set(m.SyncOutput, proto.ModeSyncOutput)
+	set(m.Autowrap, proto.ModeAutowrap)
+	set(m.Origin, proto.ModeOrigin)
+	set(m.Insert, proto.ModeInsert)
+	return proto.FrameModes{
 		Flags: fl, Mouse: uint8(m.Mouse), MouseEncoding: uint8(m.MouseEnc),
 		KittyKeys: m.KittyKeyboard, ModifyOtherKeys: uint8(m.ModifyOtherKeys),
 	}
 }
 
 // frameCells converts a row, padded with blanks to cols.
-func frameCells(row []vtgrid.Cell, cols int) []FrameCell {
-	out := make([]FrameCell, max(cols, len(row)))
+func frameCells(row []vtgrid.Cell, cols int) []proto.FrameCell {
+	out := make([]proto.FrameCell, max(cols, len(row)))
 	for i := range out {
 		if i >= len(row) {
-			out[i] = FrameCell{Width: 1}
+			out[i] = proto.FrameCell{Width: 1}
 			continue
 		}
 		out[i] = frameCell(row[i])
@@ -110,38 +111,38 @@ func frameCells(row []vtgrid.Cell, cols int) []FrameCell {
 	return out
 }
 
-func frameCell(c vtgrid.Cell) FrameCell {
+func frameCell(c vtgrid.Cell) proto.FrameCell {
 	st := c.Style()
-	return FrameCell{
+	return proto.FrameCell{
 		Text: c.Text(), Width: uint8(c.Width()),
 		Fg: frameColor(st.Fg), Bg: frameColor(st.Bg), UL: frameColor(st.UnderlineColor),
 		Attrs: frameAttrs(st), Link: uint32(c.LinkID()),
 	}
 }
 
-func frameColor(c vtgrid.Color) FrameColor {
+func frameColor(c vtgrid.Color) proto.FrameColor {
 	switch c.Kind() {
 	case vtgrid.ColorIndexed:
-		return IndexColor(c.Index())
+		return proto.IndexColor(c.Index())
 	case vtgrid.ColorRGB:
 		r, g, b := c.RGB()
-		return RGBColor(r, g, b)
+		return proto.RGBColor(r, g, b)
 	}
-	return ColorDefault
+	return proto.ColorDefault
 }
 
 // attrBits maps vtgrid attributes onto the protocol's bits.
 var attrBits = []struct {
 	from vtgrid.Attr
-	to   FrameAttr
+	to   proto.FrameAttr
 }{
-	{vtgrid.AttrBold, AttrBold}, {vtgrid.AttrDim, AttrDim}, {vtgrid.AttrItalic, AttrItalic},
-	{vtgrid.AttrBlink, AttrBlink}, {vtgrid.AttrReverse, AttrReverse}, {vtgrid.AttrHidden, AttrHidden},
-	{vtgrid.AttrStrike, AttrStrike},
+	{vtgrid.AttrBold, proto.AttrBold}, {vtgrid.AttrDim, proto.AttrDim}, {vtgrid.AttrItalic, proto.AttrItalic},
+	{vtgrid.AttrBlink, proto.AttrBlink}, {vtgrid.AttrReverse, proto.AttrReverse}, {vtgrid.AttrHidden, proto.AttrHidden},
+	{vtgrid.AttrStrike, proto.AttrStrike},
 }
 
-func frameAttrs(st vtgrid.Style) FrameAttr {
-	var a FrameAttr
+func frameAttrs(st vtgrid.Style) proto.FrameAttr {
+	var a proto.FrameAttr
 	for _, b := range attrBits {
 		if st.Attrs&b.from != 0 {
 			a |= b.to

@@ -11,26 +11,27 @@ import (
 	"time"
 
 	"clowder/panes"
+	"clowder/supervisor/proto"
 )
 
 // handle checks request id's fields, then runs its handler.
-func (c *conn) handle(id uint32, m Message) {
-	if v, ok := m.(validator); ok {
+func (c *conn) handle(id uint32, m proto.Message) {
+	if v, ok := m.(proto.Validator); ok {
 		if err := v.Validate(); err != nil {
 			c.fail(id, err) // every field is checked before the host acts (proto_validate.go)
 			return
 		}
 	}
 	switch req := m.(type) {
-	case *ListReq:
+	case *proto.ListReq:
 		c.list(id, req)
-	case *SpawnReq:
+	case *proto.SpawnReq:
 		c.spawn(id, req)
-	case *SubscribeReq:
+	case *proto.SubscribeReq:
 		c.subscribe(id, req)
-	case *UnsubscribeReq:
+	case *proto.UnsubscribeReq:
 		c.unsubscribe(id, req)
-	case *EventsReq:
+	case *proto.EventsReq:
 		c.eventsSub(id, req)
 	default:
 		c.handleOp(id, m)
@@ -38,41 +39,41 @@ func (c *conn) handle(id uint32, m Message) {
 }
 
 // handleOp handles the requests that act on one pane.
-func (c *conn) handleOp(id uint32, m Message) {
+func (c *conn) handleOp(id uint32, m proto.Message) {
 	switch req := m.(type) {
-	case *InputReq:
+	case *proto.InputReq:
 		c.input(id, req)
-	case *PasteReq:
+	case *proto.PasteReq:
 		c.paste(id, req)
-	case *ResizeReq:
+	case *proto.ResizeReq:
 		c.resize(id, req)
-	case *SignalReq:
+	case *proto.SignalReq:
 		c.signal(id, req)
-	case *KillReq:
+	case *proto.KillReq:
 		c.killPane(id, req)
-	case *RemoveReq:
+	case *proto.RemoveReq:
 		c.remove(id, req)
-	case *RenameReq:
+	case *proto.RenameReq:
 		c.rename(id, req)
-	case *CaptureReq:
+	case *proto.CaptureReq:
 		c.capture(id, req)
-	case *HistoryReq:
+	case *proto.HistoryReq:
 		c.history(id, req)
-	case *WaitReq:
+	case *proto.WaitReq:
 		c.wait(id, req)
-	case *HostStatusReq:
+	case *proto.HostStatusReq:
 		c.status(id)
-	case *HostStopReq:
+	case *proto.HostStopReq:
 		c.stop(id, req)
-	case *SetColorsReq:
+	case *proto.SetColorsReq:
 		c.setColors(id, req)
 	default:
-		c.reply(id, &ErrorReply{Code: CodeUnknownType, Message: fmt.Sprintf("the host does not take %s requests", m.MsgType())})
+		c.reply(id, &proto.ErrorReply{Code: proto.CodeUnknownType, Message: fmt.Sprintf("the host does not take %s requests", m.MsgType())})
 	}
 }
 
-func (c *conn) list(id uint32, req *ListReq) {
-	var out PaneListReply
+func (c *conn) list(id uint32, req *proto.ListReq) {
+	var out proto.PaneListReply
 	if len(req.Panes) == 0 {
 		for _, p := range c.h.allPanes() {
 			out.Panes = append(out.Panes, p.info())
@@ -101,11 +102,11 @@ func (c *conn) withPane(id uint32, ref string, fn func(*pane)) {
 	fn(p)
 }
 
-func (c *conn) input(id uint32, req *InputReq) {
+func (c *conn) input(id uint32, req *proto.InputReq) {
 	c.withPane(id, req.Pane, func(p *pane) {
 		keys, err := panes.ParseKeys(req.Keys)
 		if err != nil {
-			c.fail(id, &ErrorReply{Code: CodeBadRequest, Message: err.Error()})
+			c.fail(id, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()})
 			return
 		}
 		data := append([]byte(nil), req.Data...)
@@ -114,25 +115,25 @@ func (c *conn) input(id uint32, req *InputReq) {
 	})
 }
 
-func (c *conn) paste(id uint32, req *PasteReq) {
+func (c *conn) paste(id uint32, req *proto.PasteReq) {
 	c.withPane(id, req.Pane, func(p *pane) {
-		opts, err := req.pasteOptions()
+		opts, err := req.PasteOptions()
 		if err != nil {
-			c.fail(id, &ErrorReply{Code: CodeBadRequest, Message: err.Error()})
+			c.fail(id, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()})
 			return
 		}
-		if !req.pasteSubmits() {
-			b, err := panes.Paste(req.pasteText(), p.modes(), opts)
+		if !req.PasteSubmits() {
+			b, err := panes.Paste(req.PasteText(), p.modes(), opts)
 			if err != nil {
-				c.fail(id, &ErrorReply{Code: CodeBadRequest, Message: err.Error()})
+				c.fail(id, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()})
 				return
 			}
 			c.replyErr(id, p.writeInput(b))
 			return
 		}
-		s, err := panes.Submit(req.pasteText(), p.modes(), &p.adapter, opts)
+		s, err := panes.Submit(req.PasteText(), p.modes(), &p.adapter, opts)
 		if err != nil {
-			c.fail(id, &ErrorReply{Code: CodeBadRequest, Message: err.Error()})
+			c.fail(id, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()})
 			return
 		}
 		c.replyErr(id, p.submit(s))
@@ -145,56 +146,56 @@ func (c *conn) replyErr(id uint32, err error) {
 		c.fail(id, err)
 		return
 	}
-	c.reply(id, &OKReply{})
+	c.reply(id, &proto.OKReply{})
 }
 
-func (c *conn) resize(id uint32, req *ResizeReq) {
+func (c *conn) resize(id uint32, req *proto.ResizeReq) {
 	c.withPane(id, req.Pane, func(p *pane) {
 		c.replyErr(id, p.resize(int(req.Cols), int(req.Rows)))
 	})
 }
 
-func (c *conn) signal(id uint32, req *SignalReq) {
+func (c *conn) signal(id uint32, req *proto.SignalReq) {
 	c.withPane(id, req.Pane, func(p *pane) {
-		sig, err := parseSignal(req.Signal)
+		sig, err := proto.ParseSignal(req.Signal)
 		if err != nil {
-			c.fail(id, &ErrorReply{Code: CodeBadRequest, Message: err.Error()})
+			c.fail(id, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()})
 			return
 		}
 		c.replyErr(id, p.signal(Identity{PID: req.Pid, Start: req.PidStart}, sig))
 	})
 }
 
-func (c *conn) killPane(id uint32, req *KillReq) {
+func (c *conn) killPane(id uint32, req *proto.KillReq) {
 	c.withPane(id, req.Pane, func(p *pane) {
 		var sig syscall.Signal // validated: 0 (the default ladder) or a known signal
 		if req.Signal != "" {
-			sig, _ = parseSignal(req.Signal)
+			sig, _ = proto.ParseSignal(req.Signal)
 		}
 		_, err := p.killWith(Identity{PID: req.Pid, Start: req.PidStart}, sig, time.Duration(req.GraceMS)*time.Millisecond)
 		c.replyErr(id, err)
 	})
 }
 
-func (c *conn) remove(id uint32, req *RemoveReq) {
+func (c *conn) remove(id uint32, req *proto.RemoveReq) {
 	c.withPane(id, req.Pane, func(p *pane) {
 		c.replyErr(id, c.h.remove(p))
 	})
 }
 
-func (c *conn) rename(id uint32, req *RenameReq) {
+func (c *conn) rename(id uint32, req *proto.RenameReq) {
 	c.withPane(id, req.Pane, func(p *pane) {
 		c.replyErr(id, c.h.rename(p, req.Name))
 	})
 }
 
-func (c *conn) capture(id uint32, req *CaptureReq) {
+func (c *conn) capture(id uint32, req *proto.CaptureReq) {
 	c.withPane(id, req.Pane, func(p *pane) {
 		c.reply(id, p.capture(req))
 	})
 }
 
-func (c *conn) history(id uint32, req *HistoryReq) {
+func (c *conn) history(id uint32, req *proto.HistoryReq) {
 	c.withPane(id, req.Pane, func(p *pane) {
 		c.reply(id, p.historyRows(req))
 	})
@@ -207,8 +208,8 @@ func (c *conn) history(id uint32, req *HistoryReq) {
 func (c *conn) status(id uint32) {
 	h := c.h
 	h.mu.Lock()
-	r := &HostInfoReply{
-		Pid: os.Getpid(), Build: h.opts.Build, Protocol: ProtoMax, StartedMS: h.started.UnixMilli(),
+	r := &proto.HostInfoReply{
+		Pid: os.Getpid(), Build: h.opts.Build, Protocol: proto.ProtoMax, StartedMS: h.started.UnixMilli(),
 		Panes: len(h.panes), Clients: h.clients, Socket: h.opts.Paths.SocketFile(),
 		Registry: h.regIssue, Containment: h.containment,
 	}
@@ -218,13 +219,13 @@ func (c *conn) status(id uint32) {
 
 // stop ends the host: refused while panes run unless forced, which kills
 // them first.
-func (c *conn) stop(id uint32, req *HostStopReq) {
+func (c *conn) stop(id uint32, req *proto.HostStopReq) {
 	h := c.h
 	h.mu.Lock()
 	live := h.livePanesLocked()
 	h.mu.Unlock()
 	if live > 0 && !req.Force {
-		c.reply(id, &ErrorReply{Code: CodeBusy, Message: fmt.Sprintf("%d panes are running; kill them first or use host stop --force", live)})
+		c.reply(id, &proto.ErrorReply{Code: proto.CodeBusy, Message: fmt.Sprintf("%d panes are running; kill them first or use host stop --force", live)})
 		return
 	}
 	for _, p := range h.allPanes() {
@@ -232,6 +233,6 @@ func (c *conn) stop(id uint32, req *HostStopReq) {
 			_, _ = p.kill(Identity{}, 0) // forced stop: errors are in each pane's exit record
 		}
 	}
-	c.reply(id, &OKReply{})
+	c.reply(id, &proto.OKReply{})
 	h.requestStop()
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"clowder/persist"
+	"clowder/supervisor/proto"
 )
 
 // testHost is a real host serving on a real unix socket in a short temp
@@ -103,9 +104,9 @@ func eventually(t *testing.T, what string, cond func() bool) {
 type tclient struct {
 	t      *testing.T
 	uc     *net.UnixConn
-	fc     *FdConn
+	fc     *proto.FdConn
 	nextID uint32
-	pushes map[uint32][]Frame
+	pushes map[uint32][]proto.Frame
 }
 
 func (th *testHost) dial() *tclient {
@@ -116,16 +117,16 @@ func (th *testHost) dial() *tclient {
 		t.Fatal(err)
 	}
 	uc := c.(*net.UnixConn)
-	tc := &tclient{t: t, uc: uc, fc: NewFdConn(uc), nextID: 1, pushes: map[uint32][]Frame{}}
+	tc := &tclient{t: t, uc: uc, fc: proto.NewFdConn(uc), nextID: 1, pushes: map[uint32][]proto.Frame{}}
 	t.Cleanup(func() { uc.Close() })
-	if _, err := Hello(tc.fc, HelloReq{Min: ProtoMin, Max: ProtoMax, Caps: []string{CapFdPassing, CapScreen, CapRaw, CapEvents}}); err != nil {
+	if _, err := proto.Hello(tc.fc, proto.HelloReq{Min: proto.ProtoMin, Max: proto.ProtoMax, Caps: []string{proto.CapFdPassing, proto.CapScreen, proto.CapRaw, proto.CapEvents}}); err != nil {
 		t.Fatalf("hello: %v", err)
 	}
 	return tc
 }
 
 // send writes a request and returns its id.
-func (c *tclient) send(m Message) uint32 {
+func (c *tclient) send(m proto.Message) uint32 {
 	c.t.Helper()
 	c.nextID++
 	if err := c.fc.WriteFrame(mustFrame(c.nextID, 0, m)); err != nil {
@@ -135,21 +136,21 @@ func (c *tclient) send(m Message) uint32 {
 }
 
 // read returns the next frame, with a deadline.
-func (c *tclient) read(d time.Duration) (Frame, error) {
+func (c *tclient) read(d time.Duration) (proto.Frame, error) {
 	_ = c.uc.SetReadDeadline(time.Now().Add(d))
 	return c.fc.ReadFrame()
 }
 
 // await reads until the reply to id, keeping pushes; it returns the reply
 // message (an *ErrorReply as error) and the fds sent with it.
-func (c *tclient) await(id uint32) (Message, []int, error) {
+func (c *tclient) await(id uint32) (proto.Message, []int, error) {
 	c.t.Helper()
 	for {
 		f, err := c.read(30 * time.Second)
 		if err != nil {
 			c.t.Fatalf("waiting for reply %d: %v", id, err)
 		}
-		if f.Flags&FlagPush != 0 {
+		if f.Flags&proto.FlagPush != 0 {
 			c.pushes[f.ReqID] = append(c.pushes[f.ReqID], f)
 			continue
 		}
@@ -160,7 +161,7 @@ func (c *tclient) await(id uint32) (Message, []int, error) {
 		if err != nil {
 			c.t.Fatalf("decode reply: %v", err)
 		}
-		if e, ok := m.(*ErrorReply); ok {
+		if e, ok := m.(*proto.ErrorReply); ok {
 			return nil, f.Fds, e
 		}
 		return m, f.Fds, nil
@@ -168,10 +169,10 @@ func (c *tclient) await(id uint32) (Message, []int, error) {
 }
 
 // call sends m and returns its reply, failing the test on an error reply.
-func (c *tclient) call(m Message) Message {
+func (c *tclient) call(m proto.Message) proto.Message {
 	c.t.Helper()
 	r, fds, err := c.await(c.send(m))
-	closeFds(fds)
+	proto.CloseFds(fds)
 	if err != nil {
 		c.t.Fatalf("%s: %v", m.MsgType(), err)
 	}
@@ -179,11 +180,11 @@ func (c *tclient) call(m Message) Message {
 }
 
 // callErr sends m and returns the error reply it must get.
-func (c *tclient) callErr(m Message) *ErrorReply {
+func (c *tclient) callErr(m proto.Message) *proto.ErrorReply {
 	c.t.Helper()
 	_, fds, err := c.await(c.send(m))
-	closeFds(fds)
-	var e *ErrorReply
+	proto.CloseFds(fds)
+	var e *proto.ErrorReply
 	if !errors.As(err, &e) {
 		c.t.Fatalf("%s succeeded; want an error", m.MsgType())
 	}
@@ -191,30 +192,30 @@ func (c *tclient) callErr(m Message) *ErrorReply {
 }
 
 // spawnFake starts the fake agent in mode through the host.
-func (th *testHost) spawnFake(c *tclient, mode string, env ...string) PaneInfo {
+func (th *testHost) spawnFake(c *tclient, mode string, env ...string) proto.PaneInfo {
 	th.t.Helper()
 	env = th.o.env(append(env, fakeAgentEnv+"="+mode)...)
-	r := c.call(&SpawnReq{Nonce: mode + time.Now().String(), Argv: []string{os.Args[0]}, Env: env, Kind: "run"})
-	return r.(*SpawnedReply).Pane
+	r := c.call(&proto.SpawnReq{Nonce: mode + time.Now().String(), Argv: []string{os.Args[0]}, Env: env, Kind: "run"})
+	return r.(*proto.SpawnedReply).Pane
 }
 
 // waitText waits until the pane's screen matches re.
 func (c *tclient) waitText(pane, re string) string {
 	c.t.Helper()
-	r := c.call(&WaitReq{Pane: pane, Text: re, TimeoutMS: 20000})
-	return r.(*WaitDoneReply).Match
+	r := c.call(&proto.WaitReq{Pane: pane, Text: re, TimeoutMS: 20000})
+	return r.(*proto.WaitDoneReply).Match
 }
 
 // screen captures the pane's text.
 func (c *tclient) screen(pane string) string {
 	c.t.Helper()
-	return c.call(&CaptureReq{Pane: pane}).(*CapturedReply).Text
+	return c.call(&proto.CaptureReq{Pane: pane}).(*proto.CapturedReply).Text
 }
 
 // info lists one pane.
-func (c *tclient) info(pane string) PaneInfo {
+func (c *tclient) info(pane string) proto.PaneInfo {
 	c.t.Helper()
-	l := c.call(&ListReq{Panes: []string{pane}}).(*PaneListReply)
+	l := c.call(&proto.ListReq{Panes: []string{pane}}).(*proto.PaneListReply)
 	return l.Panes[0]
 }
 

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"clowder/supervisor/proto"
 )
 
 // claudeKeyTerminals is Claude Code 2.1.197's list of terminals it turns
@@ -69,7 +71,7 @@ func TestClaudeCodeTurnsOnEnhancedKeysInAPane(t *testing.T) {
 	th := startHost(t)
 	c := th.dial()
 	p := th.spawnFake(c, "claude-keys", "TERM_PROGRAM=Apple_Terminal", "TERM_PROGRAM_VERSION=455")
-	sub := c.send(&SubscribeReq{Pane: p.ID, Screen: true})
+	sub := c.send(&proto.SubscribeReq{Pane: p.ID, Screen: true})
 	if _, _, err := c.await(sub); err != nil {
 		t.Fatalf("subscribe: %v", err)
 	}

@@ -3,6 +3,8 @@ package supervisor
 import (
 	"strings"
 	"testing"
+
+	"clowder/supervisor/proto"
 )
 
 // TestHostKillSendsTheGivenSignalFirst pins issue 7: `kill --signal S`
@@ -13,7 +15,7 @@ func TestHostKillSendsTheGivenSignalFirst(t *testing.T) {
 	c := th.dial()
 	p := th.spawnFake(c, "signals")
 	c.waitText(p.ID, "READY")
-	c.call(&KillReq{Pane: p.ID, Signal: "USR1", GraceMS: 500})
+	c.call(&proto.KillReq{Pane: p.ID, Signal: "USR1", GraceMS: 500})
 	screen := c.screen(p.ID)
 	if got := strings.Count(screen, "GOT "); got != 1 || !contains(screen, "GOT SIGUSR1") {
 		t.Fatalf("the child got, in order:\n%s\nwant only SIGUSR1", screen)
@@ -30,7 +32,7 @@ func TestHostKillRefusesAnUnknownSignal(t *testing.T) {
 	c := th.dial()
 	p := th.spawnFake(c, "signals")
 	c.waitText(p.ID, "READY")
-	if e := c.callErr(&KillReq{Pane: p.ID, Signal: "NOPE"}); e.Code != CodeBadRequest || !contains(e.Message, `"NOPE"`) {
+	if e := c.callErr(&proto.KillReq{Pane: p.ID, Signal: "NOPE"}); e.Code != proto.CodeBadRequest || !contains(e.Message, `"NOPE"`) {
 		t.Fatalf("kill --signal NOPE: %+v", e)
 	}
 	if in := c.info(p.ID); in.State != "running" || contains(c.screen(p.ID), "GOT") {

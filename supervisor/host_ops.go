@@ -5,14 +5,12 @@ package supervisor
 
 import (
 	"fmt"
-	"strings"
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"clowder/panes"
 	"clowder/persist"
+	"clowder/supervisor/proto"
 	"clowder/vtgrid"
 )
 
@@ -36,11 +34,11 @@ func (h *Host) find(ref string) (*pane, error) {
 	}
 	switch len(byName) {
 	case 0:
-		return nil, &ErrorReply{Code: CodeNotFound, Message: fmt.Sprintf("no pane %q; see clowder ls", ref)}
+		return nil, &proto.ErrorReply{Code: proto.CodeNotFound, Message: fmt.Sprintf("no pane %q; see clowder ls", ref)}
 	case 1:
 		return byName[0], nil
 	}
-	return nil, &ErrorReply{Code: CodeAmbiguous, Message: fmt.Sprintf("%d panes are named %q; use the pane id from clowder ls", len(byName), ref)}
+	return nil, &proto.ErrorReply{Code: proto.CodeAmbiguous, Message: fmt.Sprintf("%d panes are named %q; use the pane id from clowder ls", len(byName), ref)}
 }
 
 func (p *pane) name() string {
@@ -68,11 +66,11 @@ func (p *pane) writeInput(b []byte) error {
 	run, running := p.run, p.runningLocked()
 	p.mu.Unlock()
 	if !running {
-		return &ErrorReply{Code: CodeExited, Message: fmt.Sprintf("pane %s is not running; nothing reads input", p.id)}
+		return &proto.ErrorReply{Code: proto.CodeExited, Message: fmt.Sprintf("pane %s is not running; nothing reads input", p.id)}
 	}
 	p.userInput()
 	if _, err := run.WriteInput(b); err != nil {
-		return &ErrorReply{Code: CodeTimeout, Message: fmt.Sprintf("pane %s does not read its input (%v); nothing was harmed, try again later", p.id, err)}
+		return &proto.ErrorReply{Code: proto.CodeTimeout, Message: fmt.Sprintf("pane %s does not read its input (%v); nothing was harmed, try again later", p.id, err)}
 	}
 	return nil
 }
@@ -93,7 +91,7 @@ func (p *pane) submit(s panes.Submission) error {
 // resize sets the PTY size (the child gets SIGWINCH) and the screen's.
 func (p *pane) resize(cols, rows int) error {
 	if err := panes.ValidateSize(persist.Size{Cols: cols, Rows: rows}); err != nil {
-		return invalid("cols/rows", "%v", err)
+		return proto.Invalid("cols/rows", "%v", err)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -113,7 +111,7 @@ func (p *pane) signal(expected Identity, sig syscall.Signal) error {
 	run := p.run
 	p.mu.Unlock()
 	if run == nil {
-		return &ErrorReply{Code: CodeExited, Message: fmt.Sprintf("pane %s has no process of this host", p.id)}
+		return &proto.ErrorReply{Code: proto.CodeExited, Message: fmt.Sprintf("pane %s has no process of this host", p.id)}
 	}
 	if expected.IsZero() {
 		expected = run.Identity()
@@ -121,31 +119,8 @@ func (p *pane) signal(expected Identity, sig syscall.Signal) error {
 	return identityError(run.Signal(expected, sig))
 }
 
-// ParseSignal takes "TERM", "SIGTERM", "term" or a number; an unknown
-// signal is an error that names it.
-func ParseSignal(s string) (syscall.Signal, error) { return parseSignal(s) }
-
-// parseSignal takes "TERM", "SIGTERM", "term" or a number.
-func parseSignal(s string) (syscall.Signal, error) {
-	if s == "" {
-		return syscall.SIGTERM, nil
-	}
-	name := strings.ToUpper(s)
-	if !strings.HasPrefix(name, "SIG") {
-		name = "SIG" + name
-	}
-	if sig := unix.SignalNum(name); sig != 0 {
-		return sig, nil
-	}
-	var n int
-	if _, err := fmt.Sscanf(s, "%d", &n); err == nil && n > 0 && n < 65 {
-		return syscall.Signal(n), nil
-	}
-	return 0, fmt.Errorf("unknown signal %q: use a name like TERM, INT, KILL or a number", s)
-}
-
 // capture renders the screen (and scrollback) as text or ANSI.
-func (p *pane) capture(req *CaptureReq) *CapturedReply {
+func (p *pane) capture(req *proto.CaptureReq) *proto.CapturedReply {
 	p.mu.Lock()
 	var s *vtgrid.Snapshot
 	if req.Scrollback != 0 {
@@ -159,27 +134,27 @@ func (p *pane) capture(req *CaptureReq) *CapturedReply {
 		text = s.HistoryANSI()
 	}
 	x, y, _ := s.Cursor()
-	return &CapturedReply{
+	return &proto.CapturedReply{
 		Pane: p.id, Text: text + "\n", Cols: uint16(s.Cols()), Rows: uint16(s.Rows()),
 		CursorX: uint16(x), CursorY: uint16(y),
 	}
 }
 
 // historyRows returns a page of scrollback rows by absolute number.
-func (p *pane) historyRows(req *HistoryReq) *HistoryRows {
+func (p *pane) historyRows(req *proto.HistoryReq) *proto.HistoryRows {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	cols, _ := p.term.Size()
 	oldest, end := p.term.ScrollbackBounds()
-	count := min(max(req.Count, 0), MaxScreenCells/max(cols, 1))
+	count := min(max(req.Count, 0), proto.MaxScreenCells/max(cols, 1))
 	from := req.From
 	if req.FromEnd {
 		from = end - min(uint64(count), end-oldest)
 	}
 	rows, wrapped, first := p.term.ScrollbackRows(from, count)
-	out := &HistoryRows{Pane: p.id, Oldest: oldest, End: end, First: first, Cols: uint16(cols)}
+	out := &proto.HistoryRows{Pane: p.id, Oldest: oldest, End: end, First: first, Cols: uint16(cols)}
 	for i, r := range rows {
-		out.Lines = append(out.Lines, FrameRow{Wrapped: wrapped[i], Cells: frameCells(r, cols)})
+		out.Lines = append(out.Lines, proto.FrameRow{Wrapped: wrapped[i], Cells: frameCells(r, cols)})
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 
 	"clowder/panes"
 	"clowder/persist"
+	"clowder/supervisor/proto"
 	"clowder/vtgrid"
 )
 
@@ -119,7 +120,7 @@ func (p *pane) watch() <-chan struct{} {
 func (p *pane) onTermEvent(e vtgrid.Event) {
 	switch e.Kind {
 	case vtgrid.EventTitle:
-		p.h.events.publish(PaneEvent{Kind: EventTitle, Pane: p.id, Title: e.Text})
+		p.h.events.publish(proto.PaneEvent{Kind: proto.EventTitle, Pane: p.id, Title: e.Text})
 	case vtgrid.EventBell, vtgrid.EventNotify:
 		p.attn.notified = true
 	}
@@ -148,17 +149,17 @@ func (p *pane) live() bool {
 }
 
 // info is the pane as PaneInfo.
-func (p *pane) info() PaneInfo {
+func (p *pane) info() proto.PaneInfo {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.infoLocked()
 }
 
-func (p *pane) infoLocked() PaneInfo {
+func (p *pane) infoLocked() proto.PaneInfo {
 	r := &p.rec
 	_, end := p.ring.Bounds()
 	cols, rows := p.sizeLocked()
-	in := PaneInfo{
+	in := proto.PaneInfo{
 		ID: r.ID, Name: r.Name, Kind: r.Kind.String(), Adapter: r.Adapter,
 		State: r.State.String(), Attention: p.attn.state.String(),
 		Pid: r.PID, PidStart: r.PIDStart, Cwd: r.Cwd, Argv: r.Argv,

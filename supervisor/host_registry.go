@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"clowder/persist"
+	"clowder/supervisor/proto"
 )
 
 // loadRegistry reads agents.json into panes without processes. A file
@@ -159,7 +160,7 @@ func (h *Host) forgetTrimmed(ids []string) {
 	for _, id := range ids {
 		if p := h.paneByID(id); p != nil {
 			h.forget(p)
-			h.events.publish(PaneEvent{Kind: EventRemoved, Pane: id})
+			h.events.publish(proto.PaneEvent{Kind: proto.EventRemoved, Pane: id})
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"clowder/persist"
+	"clowder/supervisor/proto"
 )
 
 // exitedRecords returns n exited records as a registry would hold them.
@@ -134,7 +135,7 @@ func TestCorruptRegistryKeepsLastGoodCopyUntilRestored(t *testing.T) {
 	c := th.dial()
 	a := th.spawnFake(c, "sleep") // the first save: no agents.json yet
 	b := th.spawnFake(c, "sleep") // the second: used to replace .bak
-	c.call(&RenameReq{Pane: b.ID, Name: "third-save"})
+	c.call(&proto.RenameReq{Pane: b.ID, Name: "third-save"})
 	bak, err := persist.LoadRegistry(path + persist.BackupSuffix)
 	if err != nil || len(bak.Panes) != 3 || bak.Panes[0].ID != "p1" {
 		t.Fatalf("agents.json.bak after saves = %+v, %v; want the 3 old records", bak, err)
@@ -152,7 +153,7 @@ func TestCorruptRegistryKeepsLastGoodCopyUntilRestored(t *testing.T) {
 	if good, err := persist.LoadRegistry(kept[0]); err != nil || len(good.Panes) != 3 {
 		t.Fatalf("%s = %+v, %v; want the 3 old records", kept[0], good, err)
 	}
-	st := c.call(&HostStatusReq{}).(*HostInfoReply)
+	st := c.call(&proto.HostStatusReq{}).(*proto.HostInfoReply)
 	restore := "clowder host stop && cp " + kept[0] + " " + path
 	if !strings.Contains(st.Registry, restore) {
 		t.Fatalf("host status registry %q; want the restore command %q", st.Registry, restore)
@@ -178,7 +179,7 @@ func TestUnreadableRegistryIsNeverOverwritten(t *testing.T) {
 	if bak, err := persist.LoadRegistry(path + persist.BackupSuffix); err != nil || len(bak.Panes) != 2 {
 		t.Fatalf("agents.json.bak = %+v, %v; want the 2 old records", bak, err)
 	}
-	st := c.call(&HostStatusReq{}).(*HostInfoReply)
+	st := c.call(&proto.HostStatusReq{}).(*proto.HostInfoReply)
 	if !strings.Contains(st.Registry, path) || !strings.Contains(st.Registry, "not saving") {
 		t.Fatalf("host status registry %q; want the file and that nothing is saved", st.Registry)
 	}
@@ -198,7 +199,7 @@ func TestShellQuoteKeepsPathsIntact(t *testing.T) {
 }
 
 // ids lists the panes' ids in order.
-func ids(panes []PaneInfo) string {
+func ids(panes []proto.PaneInfo) string {
 	var s []string
 	for _, p := range panes {
 		s = append(s, p.ID)
@@ -217,12 +218,12 @@ func TestExitedPanesBeyondKeepExitedAreForgotten(t *testing.T) {
 		// Exits on a line, not at once: a pane exiting while the spawn
 		// reply is built races in Run.foreground (a separate bug).
 		p := th.spawnFake(c, "exit-on-line")
-		c.call(&InputReq{Pane: p.ID, Data: []byte("bye"), Keys: []string{"Enter"}})
-		c.call(&WaitReq{Pane: p.ID, Exit: true, TimeoutMS: 20000})
+		c.call(&proto.InputReq{Pane: p.ID, Data: []byte("bye"), Keys: []string{"Enter"}})
+		c.call(&proto.WaitReq{Pane: p.ID, Exit: true, TimeoutMS: 20000})
 	}
 	want := live.ID + ",p4,p5"
 	eventually(t, "two exited panes kept", func() bool {
-		return ids(c.call(&ListReq{}).(*PaneListReply).Panes) == want
+		return ids(c.call(&proto.ListReq{}).(*proto.PaneListReply).Panes) == want
 	})
 	eventually(t, "agents.json trimmed", func() bool {
 		var got []string
@@ -245,7 +246,7 @@ func TestAdoptionKeepsOnlyTheNewestExited(t *testing.T) {
 	cfg := persist.DefaultConfig()
 	cfg.Host.KeepExited = 2
 	th.serve(cfg)
-	if got := ids(th.dial().call(&ListReq{}).(*PaneListReply).Panes); got != "p1,p2" {
+	if got := ids(th.dial().call(&proto.ListReq{}).(*proto.PaneListReply).Panes); got != "p1,p2" {
 		t.Fatalf("adopted %s; want the two that ended last, p1,p2", got)
 	}
 }
@@ -279,7 +280,7 @@ func TestHostMovesAsideAHugeRegistryAndServes(t *testing.T) {
 	}
 	th.serve(persist.DefaultConfig())
 	c := th.dial()
-	st := c.call(&HostStatusReq{}).(*HostInfoReply)
+	st := c.call(&proto.HostStatusReq{}).(*proto.HostInfoReply)
 	assertMovedWhole(t, path, size, st.Registry, "the file is 4.0 GiB, more than the limit of 32 MiB")
 	th.spawnFake(c, "sleep")
 	if got := th.registry().Panes; len(got) != 1 {
@@ -326,7 +327,7 @@ func TestHostRefusesASymlinkedRegistry(t *testing.T) {
 	th.serve(persist.DefaultConfig())
 	c := th.dial()
 	th.spawnFake(c, "sleep")
-	st := c.call(&HostStatusReq{}).(*HostInfoReply)
+	st := c.call(&proto.HostStatusReq{}).(*proto.HostInfoReply)
 	for _, w := range []string{path, "symbolic link", "not saving"} {
 		if !strings.Contains(st.Registry, w) {
 			t.Errorf("host status registry %q lacks %q", st.Registry, w)

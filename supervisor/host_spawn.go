@@ -16,18 +16,19 @@ import (
 
 	"clowder/panes"
 	"clowder/persist"
+	"clowder/supervisor/proto"
 )
 
 // spawn starts a pane, or returns the one an earlier request with the same
 // nonce started.
-func (c *conn) spawn(id uint32, req *SpawnReq) {
+func (c *conn) spawn(id uint32, req *proto.SpawnReq) {
 	h := c.h
 	if p, ok := h.byNonce(req.Nonce); ok {
 		if p.specSum != specSum(req) {
-			c.fail(id, &ErrorReply{Code: CodeConflict, Message: fmt.Sprintf("nonce %q already started pane %s with another spec; use a fresh nonce for a new pane", req.Nonce, p.id)})
+			c.fail(id, &proto.ErrorReply{Code: proto.CodeConflict, Message: fmt.Sprintf("nonce %q already started pane %s with another spec; use a fresh nonce for a new pane", req.Nonce, p.id)})
 			return
 		}
-		c.reply(id, &SpawnedReply{Pane: p.info(), Existing: true})
+		c.reply(id, &proto.SpawnedReply{Pane: p.info(), Existing: true})
 		return
 	}
 	p, err := h.startPane(c.ctx, req)
@@ -38,7 +39,7 @@ func (c *conn) spawn(id uint32, req *SpawnReq) {
 	if req.KillOnDisconnect {
 		c.own(p)
 	}
-	c.reply(id, &SpawnedReply{Pane: p.info()})
+	c.reply(id, &proto.SpawnedReply{Pane: p.info()})
 }
 
 func (h *Host) byNonce(nonce string) (*pane, bool) {
@@ -49,13 +50,13 @@ func (h *Host) byNonce(nonce string) (*pane, bool) {
 }
 
 // startPane validates the request, registers the pane and starts its run.
-func (h *Host) startPane(ctx context.Context, req *SpawnReq) (*pane, error) {
-	kind, err := spawnKind(req.Kind)
+func (h *Host) startPane(ctx context.Context, req *proto.SpawnReq) (*pane, error) {
+	kind, err := proto.SpawnKind(req.Kind)
 	if err != nil {
 		return nil, err
 	}
 	if len(req.Argv) == 0 || req.Argv[0] == "" {
-		return nil, &ErrorReply{Code: CodeBadRequest, Message: "empty command: give the program to run after --"}
+		return nil, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: "empty command: give the program to run after --"}
 	}
 	p, err := h.register(req, kind)
 	if err != nil {
@@ -64,13 +65,13 @@ func (h *Host) startPane(ctx context.Context, req *SpawnReq) (*pane, error) {
 	run, err := h.spawner.Start(ctx, p.spec(req))
 	if err != nil {
 		h.forget(p)
-		return nil, &ErrorReply{Code: CodeBadRequest, Message: fmt.Sprintf("start %s: %v", req.Argv[0], err)}
+		return nil, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: fmt.Sprintf("start %s: %v", req.Argv[0], err)}
 	}
 	p.started(run)
 	h.mu.Lock()
 	h.containment = run.Containment().String()
 	h.mu.Unlock()
-	h.events.publish(PaneEvent{Kind: EventAdded, Pane: p.id, Info: ptr(p.info())})
+	h.events.publish(proto.PaneEvent{Kind: proto.EventAdded, Pane: p.id, Info: ptr(p.info())})
 	h.saveRegistry()
 	h.armIdle()
 	return p, nil
@@ -78,28 +79,17 @@ func (h *Host) startPane(ctx context.Context, req *SpawnReq) (*pane, error) {
 
 func ptr[T any](v T) *T { return &v }
 
-func spawnKind(s string) (persist.Kind, error) {
-	if s == "" {
-		return persist.KindRun, nil
-	}
-	var k persist.Kind
-	if err := k.UnmarshalText([]byte(s)); err != nil {
-		return 0, &ErrorReply{Code: CodeBadRequest, Message: err.Error()}
-	}
-	return k, nil
-}
-
 // register allocates an id and a unique name and records the pane.
-func (h *Host) register(req *SpawnReq, kind persist.Kind) (*pane, error) {
+func (h *Host) register(req *proto.SpawnReq, kind persist.Kind) (*pane, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	name := req.Name
 	if name != "" {
 		if err := panes.ValidateName(name); err != nil {
-			return nil, &ErrorReply{Code: CodeBadRequest, Message: err.Error()}
+			return nil, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()}
 		}
 		if h.nameTakenLocked(name) {
-			return nil, &ErrorReply{Code: CodeConflict, Message: fmt.Sprintf("a pane is already named %q; choose another --name", name)}
+			return nil, &proto.ErrorReply{Code: proto.CodeConflict, Message: fmt.Sprintf("a pane is already named %q; choose another --name", name)}
 		}
 	} else {
 		name = h.freeNameLocked(defaultName(req))
@@ -109,7 +99,7 @@ func (h *Host) register(req *SpawnReq, kind persist.Kind) (*pane, error) {
 		ID: "p" + strconv.Itoa(h.nextID), Name: name, Kind: kind, Adapter: req.Adapter,
 		Argv: req.Argv, Cwd: req.Cwd, Worktree: req.Worktree, Created: time.Now(), State: persist.StateStarting,
 		EnvKeys:  []string{"CLOWDER_PANE_ID", "COLORTERM", "TERM"},
-		Size:     persist.Size{Cols: int(orDefault(req.Cols, defaultSize.Cols)), Rows: int(orDefault(req.Rows, defaultSize.Rows))},
+		Size:     req.Size(),
 		Timeouts: h.timeouts(req),
 	}
 	p := newPane(h, rec)
@@ -123,14 +113,14 @@ func (h *Host) register(req *SpawnReq, kind persist.Kind) (*pane, error) {
 
 // timeouts are the pane's effective watchdogs: the request's, else the
 // host's defaults from config.toml, or none where the request says so.
-func (h *Host) timeouts(req *SpawnReq) persist.Timeouts {
+func (h *Host) timeouts(req *proto.SpawnReq) persist.Timeouts {
 	sup := h.opts.Config.Supervisor
 	pick := func(ms int64, none bool, def persist.Duration) persist.Duration {
 		switch {
 		case none:
 			return 0
 		case ms > 0:
-			return persist.Duration(durationMS(ms))
+			return persist.Duration(proto.DurationMS(ms))
 		}
 		return def
 	}
@@ -151,20 +141,13 @@ func noneIfZero(d persist.Duration) time.Duration {
 
 // specSum identifies a spawn request's whole spec: a retry sends the same
 // bytes, so the same sum.
-func specSum(req *SpawnReq) [32]byte {
+func specSum(req *proto.SpawnReq) [32]byte {
 	b, _ := json.Marshal(req) // a decoded request always encodes
 	return sha256.Sum256(b)
 }
 
-func orDefault(v, def uint16) uint16 {
-	if v == 0 {
-		return def
-	}
-	return v
-}
-
 // defaultName is the adapter's name, or the command's base name.
-func defaultName(req *SpawnReq) string {
+func defaultName(req *proto.SpawnReq) string {
 	if req.Adapter != "" {
 		return req.Adapter
 	}
@@ -207,7 +190,7 @@ func (h *Host) forget(p *pane) {
 }
 
 // spec is the supervisor spec for the pane's run.
-func (p *pane) spec(req *SpawnReq) Spec {
+func (p *pane) spec(req *proto.SpawnReq) Spec {
 	r := p.record()
 	return Spec{
 		PaneID: p.id, Argv: req.Argv, Dir: req.Cwd, Env: req.Env,
@@ -248,7 +231,7 @@ func (p *pane) exited(e Exit) {
 	info := p.infoLocked()
 	p.mu.Unlock()
 	p.h.log.Printf("%s (%s) exited: %s", p.id, info.Name, e)
-	p.h.events.publish(PaneEvent{Kind: EventExited, Pane: p.id, Info: &info})
+	p.h.events.publish(proto.PaneEvent{Kind: proto.EventExited, Pane: p.id, Info: &info})
 	p.h.background(func() { // OnExit must not wait on the run; the registry write may take a while
 		p.h.saveRegistry()
 		p.h.armIdle()
@@ -296,7 +279,7 @@ func (p *pane) killWith(expected Identity, sig syscall.Signal, grace time.Durati
 	case state == persist.StateOrphaned:
 		return Exit{}, p.killOrphan(sig, grace)
 	}
-	return Exit{}, &ErrorReply{Code: CodeExited, Message: fmt.Sprintf("pane %s is not running (%s)", p.id, state)}
+	return Exit{}, &proto.ErrorReply{Code: proto.CodeExited, Message: fmt.Sprintf("pane %s is not running (%s)", p.id, state)}
 }
 
 // identityError turns a refused signal into the protocol's error.
@@ -306,9 +289,9 @@ func identityError(err error) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &mm):
-		return &ErrorReply{Code: CodeIdentity, Message: err.Error()}
+		return &proto.ErrorReply{Code: proto.CodeIdentity, Message: err.Error()}
 	case errors.Is(err, ErrProcessGone):
-		return &ErrorReply{Code: CodeExited, Message: err.Error()}
+		return &proto.ErrorReply{Code: proto.CodeExited, Message: err.Error()}
 	}
 	return err
 }
@@ -316,19 +299,19 @@ func identityError(err error) error {
 // rename gives p a new unique name, a durable change.
 func (h *Host) rename(p *pane, name string) error {
 	if err := panes.ValidateName(name); err != nil {
-		return &ErrorReply{Code: CodeBadRequest, Message: err.Error()}
+		return &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()}
 	}
 	h.mu.Lock()
 	if p.name() != name && h.nameTakenLocked(name) {
 		h.mu.Unlock()
-		return &ErrorReply{Code: CodeConflict, Message: fmt.Sprintf("a pane is already named %q; choose another name", name)}
+		return &proto.ErrorReply{Code: proto.CodeConflict, Message: fmt.Sprintf("a pane is already named %q; choose another name", name)}
 	}
 	p.mu.Lock()
 	p.rec.Name = name
 	info := p.infoLocked()
 	p.mu.Unlock()
 	h.mu.Unlock()
-	h.events.publish(PaneEvent{Kind: EventRenamed, Pane: p.id, Info: &info})
+	h.events.publish(proto.PaneEvent{Kind: proto.EventRenamed, Pane: p.id, Info: &info})
 	h.saveRegistry()
 	return nil
 }
@@ -336,12 +319,12 @@ func (h *Host) rename(p *pane, name string) error {
 // remove kills a running pane and forgets it.
 func (h *Host) remove(p *pane) error {
 	if p.live() {
-		if _, err := p.kill(Identity{}, 0); err != nil && !errors.Is(err, &ErrorReply{Code: CodeExited}) {
+		if _, err := p.kill(Identity{}, 0); err != nil && !errors.Is(err, &proto.ErrorReply{Code: proto.CodeExited}) {
 			return err
 		}
 	}
 	h.forget(p)
-	h.events.publish(PaneEvent{Kind: EventRemoved, Pane: p.id})
+	h.events.publish(proto.PaneEvent{Kind: proto.EventRemoved, Pane: p.id})
 	h.saveRegistry()
 	h.armIdle()
 	return nil

@@ -14,13 +14,14 @@ import (
 	"runtime/debug"
 	"time"
 
+	"clowder/supervisor/proto"
 	"clowder/vtgrid"
 )
 
 // rawChunk bounds one output push.
 const rawChunk = 64 << 10
 
-func (c *conn) subscribe(id uint32, req *SubscribeReq) {
+func (c *conn) subscribe(id uint32, req *proto.SubscribeReq) {
 	c.withPane(id, req.Pane, func(p *pane) {
 		start, end := p.ring.Bounds()
 		from := req.FromSeq
@@ -44,7 +45,7 @@ func (c *conn) subscribe(id uint32, req *SubscribeReq) {
 			defer f.Close() // the kernel gave the client its own copy
 			fds = []int{int(f.Fd())}
 		}
-		c.reply(id, &SubscribedReply{Pane: p.id, Seq: end, Oldest: start, Fd: len(fds) > 0}, fds...)
+		c.reply(id, &proto.SubscribedReply{Pane: p.id, Seq: end, Oldest: start, Fd: len(fds) > 0}, fds...)
 		c.active.Add(1)
 		go func() {
 			defer c.active.Done()
@@ -63,25 +64,25 @@ func (c *conn) recoverPush(id uint32) {
 		return
 	}
 	c.h.log.Printf("panic in subscription %d: %v\n%s", id, v, debug.Stack())
-	_ = c.push(id, FlagEnd, &ErrorReply{Code: CodeInternal, Message: fmt.Sprintf("the host failed on this subscription (%v); subscribe again", v)}) // best effort
+	_ = c.push(id, proto.FlagEnd, &proto.ErrorReply{Code: proto.CodeInternal, Message: fmt.Sprintf("the host failed on this subscription (%v); subscribe again", v)}) // best effort
 }
 
 // masterFor dups the pane's PTY master for a client that can take it.
 func (c *conn) masterFor(p *pane) (*os.File, error) {
 	if !c.fds {
-		return nil, &ErrorReply{Code: CodeUnsupported, Message: "this connection cannot carry file descriptors; subscribe without want_fd and send input as messages"}
+		return nil, &proto.ErrorReply{Code: proto.CodeUnsupported, Message: "this connection cannot carry file descriptors; subscribe without want_fd and send input as messages"}
 	}
 	p.mu.Lock()
 	run, running := p.run, p.runningLocked()
 	p.mu.Unlock()
 	if !running {
-		return nil, &ErrorReply{Code: CodeExited, Message: fmt.Sprintf("pane %s is not running; it has no terminal to pass", p.id)}
+		return nil, &proto.ErrorReply{Code: proto.CodeExited, Message: fmt.Sprintf("pane %s is not running; it has no terminal to pass", p.id)}
 	}
 	return run.DupMaster()
 }
 
 // streamPane pushes until ctx ends, then sends the end marker.
-func (c *conn) streamPane(ctx context.Context, id uint32, p *pane, req *SubscribeReq, seq uint64) {
+func (c *conn) streamPane(ctx context.Context, id uint32, p *pane, req *proto.SubscribeReq, seq uint64) {
 	var last *vtgrid.Snapshot
 	var hold syncHold
 	var buf []byte
@@ -102,7 +103,7 @@ func (c *conn) streamPane(ctx context.Context, id uint32, p *pane, req *Subscrib
 		}
 		select {
 		case <-ctx.Done():
-			_ = c.push(id, FlagEnd, &OKReply{}) // best effort: the client may be gone
+			_ = c.push(id, proto.FlagEnd, &proto.OKReply{}) // best effort: the client may be gone
 			return
 		case <-changed:
 		}
@@ -116,7 +117,7 @@ func (c *conn) pushRaw(id uint32, p *pane, buf []byte, seq uint64) (uint64, erro
 		if n == 0 {
 			return seq, nil
 		}
-		if err := c.push(id, 0, &OutputChunk{Pane: p.id, Seq: from, Gap: from - seq, Data: buf[:n]}); err != nil {
+		if err := c.push(id, 0, &proto.OutputChunk{Pane: p.id, Seq: from, Gap: from - seq, Data: buf[:n]}); err != nil {
 			return seq, err
 		}
 		seq = next
@@ -149,16 +150,16 @@ func sameCursor(a, b *vtgrid.Snapshot) bool {
 	return ax == bx && ay == by && av == bv && a.Modes() == b.Modes()
 }
 
-func (c *conn) unsubscribe(id uint32, req *UnsubscribeReq) {
+func (c *conn) unsubscribe(id uint32, req *proto.UnsubscribeReq) {
 	if !c.endSub(req.Sub) {
-		c.reply(id, &ErrorReply{Code: CodeNotFound, Message: fmt.Sprintf("no subscription %d on this connection", req.Sub)})
+		c.reply(id, &proto.ErrorReply{Code: proto.CodeNotFound, Message: fmt.Sprintf("no subscription %d on this connection", req.Sub)})
 		return
 	}
-	c.reply(id, &OKReply{})
+	c.reply(id, &proto.OKReply{})
 }
 
 // eventsSub streams pane events until unsubscribed.
-func (c *conn) eventsSub(id uint32, req *EventsReq) {
+func (c *conn) eventsSub(id uint32, req *proto.EventsReq) {
 	var filter map[string]bool
 	for _, ref := range req.Panes {
 		p, err := c.h.find(ref)
@@ -178,7 +179,7 @@ func (c *conn) eventsSub(id uint32, req *EventsReq) {
 		return
 	}
 	sub := c.h.events.subscribe(filter)
-	c.reply(id, &OKReply{})
+	c.reply(id, &proto.OKReply{})
 	c.active.Add(1)
 	go func() {
 		defer c.active.Done()
@@ -195,7 +196,7 @@ func (c *conn) pushEvents(ctx context.Context, id uint32, sub *eventSub) {
 	for {
 		select {
 		case <-ctx.Done():
-			_ = c.push(id, FlagEnd, &OKReply{}) // best effort
+			_ = c.push(id, proto.FlagEnd, &proto.OKReply{}) // best effort
 			return
 		case <-sub.wake:
 		}
@@ -207,7 +208,7 @@ func (c *conn) pushEvents(ctx context.Context, id uint32, sub *eventSub) {
 		}
 		if dropped {
 			c.h.log.Printf("events subscription %d fell more than %d changes behind; dropped it", id, sub.limit)
-			_ = c.push(id, FlagEnd, &ErrorReply{Code: CodeDropped, Message: fmt.Sprintf("this events subscription fell more than %d changes behind and was dropped; subscribe again and list the panes", sub.limit)}) // best effort
+			_ = c.push(id, proto.FlagEnd, &proto.ErrorReply{Code: proto.CodeDropped, Message: fmt.Sprintf("this events subscription fell more than %d changes behind and was dropped; subscribe again and list the panes", sub.limit)}) // best effort
 			return
 		}
 	}

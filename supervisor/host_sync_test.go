@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"clowder/supervisor/proto"
 )
 
 // fakeSync draws one screen inside a synchronized update, in two writes
@@ -38,13 +40,13 @@ func TestHostHoldsFramesInsideSynchronizedUpdate(t *testing.T) {
 	c := th.dial()
 	p := th.spawnFake(c, "sync")
 	c.waitText(p.ID, "READY")
-	sub := c.send(&SubscribeReq{Pane: p.ID, Screen: true})
+	sub := c.send(&proto.SubscribeReq{Pane: p.ID, Screen: true})
 	if _, _, err := c.await(sub); err != nil {
 		t.Fatalf("subscribe: %v", err)
 	}
-	c.call(&InputReq{Pane: p.ID, Data: []byte("a"), Keys: []string{"Enter"}})
+	c.call(&proto.InputReq{Pane: p.ID, Data: []byte("a"), Keys: []string{"Enter"}})
 	c.waitText(p.ID, "HALF") // the host's screen has the half frame; a subscriber must not
-	c.call(&InputReq{Pane: p.ID, Data: []byte("b"), Keys: []string{"Enter"}})
+	c.call(&proto.InputReq{Pane: p.ID, Data: []byte("b"), Keys: []string{"Enter"}})
 	for _, f := range c.screenFramesUntil(sub, "DONE") {
 		if text := frameText(f); strings.Contains(text, "HALF") {
 			t.Fatalf("a subscriber got a frame from inside the synchronized update:\n%s", text)
@@ -59,28 +61,28 @@ func TestHostReleasesAStuckSynchronizedUpdate(t *testing.T) {
 	c := th.dial()
 	p := th.spawnFake(c, "sync-stuck")
 	c.waitText(p.ID, "READY")
-	sub := c.send(&SubscribeReq{Pane: p.ID, Screen: true})
+	sub := c.send(&proto.SubscribeReq{Pane: p.ID, Screen: true})
 	if _, _, err := c.await(sub); err != nil {
 		t.Fatalf("subscribe: %v", err)
 	}
-	c.call(&InputReq{Pane: p.ID, Data: []byte("a"), Keys: []string{"Enter"}})
+	c.call(&proto.InputReq{Pane: p.ID, Data: []byte("a"), Keys: []string{"Enter"}})
 	frames := c.screenFramesUntil(sub, "STUCK")
-	if last := frames[len(frames)-1]; last.Modes.Flags&ModeSyncOutput == 0 {
+	if last := frames[len(frames)-1]; last.Modes.Flags&proto.ModeSyncOutput == 0 {
 		t.Fatalf("the released frame does not show the update still open: %+v", last.Modes)
 	}
 }
 
 // screenFramesUntil returns the screen frames pushed for sub, those kept
 // while awaiting replies first, up to the first whose rows contain want.
-func (c *tclient) screenFramesUntil(sub uint32, want string) []*ScreenFrame {
+func (c *tclient) screenFramesUntil(sub uint32, want string) []*proto.ScreenFrame {
 	c.t.Helper()
-	var out []*ScreenFrame
-	take := func(f Frame) bool {
+	var out []*proto.ScreenFrame
+	take := func(f proto.Frame) bool {
 		m, err := f.Message()
 		if err != nil {
 			c.t.Fatalf("decode push: %v", err)
 		}
-		sf, ok := m.(*ScreenFrame)
+		sf, ok := m.(*proto.ScreenFrame)
 		if !ok {
 			return false
 		}
@@ -97,14 +99,14 @@ func (c *tclient) screenFramesUntil(sub uint32, want string) []*ScreenFrame {
 		if err != nil {
 			c.t.Fatalf("waiting for a frame showing %q: %v", want, err)
 		}
-		if f.Flags&FlagPush != 0 && f.ReqID == sub && take(f) {
+		if f.Flags&proto.FlagPush != 0 && f.ReqID == sub && take(f) {
 			return out
 		}
 	}
 }
 
 // frameText is the text of the rows a frame carries.
-func frameText(f *ScreenFrame) string {
+func frameText(f *proto.ScreenFrame) string {
 	var b strings.Builder
 	for _, row := range f.Lines {
 		for _, cell := range row.Cells {

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"clowder/persist"
+	"clowder/supervisor/proto"
 )
 
 func TestHostRunsAPaneThroughItsLife(t *testing.T) {
@@ -22,7 +23,7 @@ func TestHostRunsAPaneThroughItsLife(t *testing.T) {
 	c := th.dial()
 	p := th.spawnFake(c, "lines")
 	c.waitText(p.ID, "READY")
-	c.call(&InputReq{Pane: p.ID, Data: []byte("hi"), Keys: []string{"Enter"}})
+	c.call(&proto.InputReq{Pane: p.ID, Data: []byte("hi"), Keys: []string{"Enter"}})
 	c.waitText(p.ID, "got: hi")
 	if s := c.screen(p.ID); !contains(s, "got: hi") {
 		t.Fatalf("capture:\n%s", s)
@@ -34,7 +35,7 @@ func TestHostRunsAPaneThroughItsLife(t *testing.T) {
 	if len(reg.Panes) != 1 || reg.Panes[0].State != persist.StateRunning {
 		t.Fatalf("agents.json after spawn: %+v", reg.Panes)
 	}
-	c.call(&KillReq{Pane: p.ID, GraceMS: 2000})
+	c.call(&proto.KillReq{Pane: p.ID, GraceMS: 2000})
 	in := c.info(p.ID)
 	if in.State != "exited" || in.ExitReason != "killed" || in.Attention != "exited" {
 		t.Fatalf("killed pane info %+v", in)
@@ -43,8 +44,8 @@ func TestHostRunsAPaneThroughItsLife(t *testing.T) {
 		r := th.registry()
 		return len(r.Panes) == 1 && r.Panes[0].State == persist.StateExited
 	})
-	c.call(&RemoveReq{Pane: p.ID})
-	if l := c.call(&ListReq{}).(*PaneListReply); len(l.Panes) != 0 {
+	c.call(&proto.RemoveReq{Pane: p.ID})
+	if l := c.call(&proto.ListReq{}).(*proto.PaneListReply); len(l.Panes) != 0 {
 		t.Fatalf("panes after rm: %+v", l.Panes)
 	}
 }
@@ -63,14 +64,14 @@ func TestHostKnowsWhereAPaneIsNow(t *testing.T) {
 	th := startHost(t)
 	c := th.dial()
 	dir := t.TempDir()
-	r := c.call(&SpawnReq{Nonce: "cwd", Argv: []string{"sh", "-c", "cd \"$1\" && echo moved && exec sleep 60", "sh", dir},
-		Env: th.o.env(), Cwd: "/"}).(*SpawnedReply)
+	r := c.call(&proto.SpawnReq{Nonce: "cwd", Argv: []string{"sh", "-c", "cd \"$1\" && echo moved && exec sleep 60", "sh", dir},
+		Env: th.o.env(), Cwd: "/"}).(*proto.SpawnedReply)
 	c.waitText(r.Pane.ID, "moved")
 	if in := c.info(r.Pane.ID); in.Cwd != "/" || in.CwdNow != dir {
 		t.Fatalf("cwd %q, cwd now %q; want / and %s", in.Cwd, in.CwdNow, dir)
 	}
-	r2 := c.call(&SpawnReq{Nonce: "osc7", Argv: []string{"sh", "-c", "printf '\\033]7;file://localhost/osc/dir\\007reported'; exec sleep 60"},
-		Env: th.o.env()}).(*SpawnedReply)
+	r2 := c.call(&proto.SpawnReq{Nonce: "osc7", Argv: []string{"sh", "-c", "printf '\\033]7;file://localhost/osc/dir\\007reported'; exec sleep 60"},
+		Env: th.o.env()}).(*proto.SpawnedReply)
 	c.waitText(r2.Pane.ID, "reported")
 	if in := c.info(r2.Pane.ID); in.CwdNow != "/osc/dir" {
 		t.Fatalf("after OSC 7, cwd now %q", in.CwdNow)
@@ -80,23 +81,23 @@ func TestHostKnowsWhereAPaneIsNow(t *testing.T) {
 func TestHostErrorsNameTheProblem(t *testing.T) {
 	th := startHost(t)
 	c := th.dial()
-	if e := c.callErr(&CaptureReq{Pane: "nope"}); e.Code != CodeNotFound || !contains(e.Message, "clowder ls") {
+	if e := c.callErr(&proto.CaptureReq{Pane: "nope"}); e.Code != proto.CodeNotFound || !contains(e.Message, "clowder ls") {
 		t.Errorf("unknown pane: %+v", e)
 	}
-	if e := c.callErr(&SpawnReq{Nonce: "x"}); e.Code != CodeBadRequest || !contains(e.Message, "empty command") {
+	if e := c.callErr(&proto.SpawnReq{Nonce: "x"}); e.Code != proto.CodeBadRequest || !contains(e.Message, "empty command") {
 		t.Errorf("empty command: %+v", e)
 	}
 	p := th.spawnFake(c, "lines")
-	if e := c.callErr(&InputReq{Pane: p.ID, Keys: []string{"NoSuchKey"}}); e.Code != CodeBadRequest {
+	if e := c.callErr(&proto.InputReq{Pane: p.ID, Keys: []string{"NoSuchKey"}}); e.Code != proto.CodeBadRequest {
 		t.Errorf("unknown key: %+v", e)
 	}
-	if e := c.callErr(&WaitReq{Pane: p.ID, Text: "(", TimeoutMS: 10}); e.Code != CodeBadRequest {
+	if e := c.callErr(&proto.WaitReq{Pane: p.ID, Text: "(", TimeoutMS: 10}); e.Code != proto.CodeBadRequest {
 		t.Errorf("bad regexp: %+v", e)
 	}
-	if e := c.callErr(&WaitReq{Pane: p.ID, Text: "never shown", TimeoutMS: 50}); e.Code != CodeTimeout {
+	if e := c.callErr(&proto.WaitReq{Pane: p.ID, Text: "never shown", TimeoutMS: 50}); e.Code != proto.CodeTimeout {
 		t.Errorf("wait timeout: %+v", e)
 	}
-	if e := c.callErr(&HostStopReq{}); e.Code != CodeBusy {
+	if e := c.callErr(&proto.HostStopReq{}); e.Code != proto.CodeBusy {
 		t.Errorf("stop with a live pane: %+v", e)
 	}
 	if in := c.info(p.ID); in.State != "running" {
@@ -109,14 +110,14 @@ func TestHostRenamesDurablyAndRefusesATakenName(t *testing.T) {
 	c := th.dial()
 	a := th.spawnFake(c, "sleep")
 	b := th.spawnFake(c, "sleep")
-	c.call(&RenameReq{Pane: a.ID, Name: "api"})
+	c.call(&proto.RenameReq{Pane: a.ID, Name: "api"})
 	if in := c.info("api"); in.ID != a.ID {
 		t.Fatalf("pane named api is %s, want %s", in.ID, a.ID)
 	}
-	if e := c.callErr(&RenameReq{Pane: b.ID, Name: "api"}); e.Code != CodeConflict {
+	if e := c.callErr(&proto.RenameReq{Pane: b.ID, Name: "api"}); e.Code != proto.CodeConflict {
 		t.Fatalf("taking a used name: %+v", e)
 	}
-	if e := c.callErr(&RenameReq{Pane: b.ID, Name: "has space"}); e.Code != CodeBadRequest {
+	if e := c.callErr(&proto.RenameReq{Pane: b.ID, Name: "has space"}); e.Code != proto.CodeBadRequest {
 		t.Fatalf("a name with a space: %+v", e)
 	}
 	if r, _ := th.registry().Get(a.ID); r.Name != "api" {
@@ -128,8 +129,8 @@ func TestHostRecordsThePanesWorktree(t *testing.T) {
 	th := startHost(t)
 	c := th.dial()
 	wt := &persist.Worktree{Repo: "/src/api", Path: t.TempDir(), Branch: "clowder/fix", Base: "main"}
-	r := c.call(&SpawnReq{Nonce: "wt", Argv: []string{os.Args[0]}, Env: th.o.env(fakeAgentEnv + "=sleep"),
-		Cwd: wt.Path, Worktree: wt}).(*SpawnedReply)
+	r := c.call(&proto.SpawnReq{Nonce: "wt", Argv: []string{os.Args[0]}, Env: th.o.env(fakeAgentEnv + "=sleep"),
+		Cwd: wt.Path, Worktree: wt}).(*proto.SpawnedReply)
 	if got := r.Pane.Worktree; got == nil || *got != *wt {
 		t.Fatalf("pane info worktree %+v, want %+v", got, wt)
 	}
@@ -142,11 +143,11 @@ func TestHostWaitIdleHoldsWhileOutputFlows(t *testing.T) {
 	th := startHost(t)
 	c := th.dial()
 	chatty := th.spawnFake(c, "chatty") // a line every 20 ms
-	if e := c.callErr(&WaitReq{Pane: chatty.ID, IdleMS: 200, TimeoutMS: 600}); e.Code != CodeTimeout {
+	if e := c.callErr(&proto.WaitReq{Pane: chatty.ID, IdleMS: 200, TimeoutMS: 600}); e.Code != proto.CodeTimeout {
 		t.Fatalf("idle wait on a chatty pane: %+v", e)
 	}
 	quiet := th.spawnFake(c, "sleep")
-	if r := c.call(&WaitReq{Pane: quiet.ID, IdleMS: 100, TimeoutMS: 5000}).(*WaitDoneReply); r.Met != "idle" {
+	if r := c.call(&proto.WaitReq{Pane: quiet.ID, IdleMS: 100, TimeoutMS: 5000}).(*proto.WaitDoneReply); r.Met != "idle" {
 		t.Fatalf("idle wait on a silent pane met %q", r.Met)
 	}
 }
@@ -154,9 +155,9 @@ func TestHostWaitIdleHoldsWhileOutputFlows(t *testing.T) {
 func TestHostSpawnIsIdempotentOnNonce(t *testing.T) {
 	th := startHost(t)
 	c := th.dial()
-	req := &SpawnReq{Nonce: "once", Argv: []string{os.Args[0]}, Env: th.o.env(fakeAgentEnv + "=sleep")}
-	a := c.call(req).(*SpawnedReply)
-	b := c.call(req).(*SpawnedReply)
+	req := &proto.SpawnReq{Nonce: "once", Argv: []string{os.Args[0]}, Env: th.o.env(fakeAgentEnv + "=sleep")}
+	a := c.call(req).(*proto.SpawnedReply)
+	b := c.call(req).(*proto.SpawnedReply)
 	if a.Pane.ID != b.Pane.ID || !b.Existing || a.Existing {
 		t.Fatalf("second spawn with the same nonce: %+v then %+v", a, b)
 	}
@@ -170,9 +171,9 @@ func TestHostPassesTheMaster(t *testing.T) {
 	c := th.dial()
 	p := th.spawnFake(c, "keys")
 	c.waitText(p.ID, "READY")
-	sub := c.send(&SubscribeReq{Pane: p.ID, Screen: true, WantFd: true})
+	sub := c.send(&proto.SubscribeReq{Pane: p.ID, Screen: true, WantFd: true})
 	r, fds, err := c.await(sub)
-	if err != nil || len(fds) != 1 || !r.(*SubscribedReply).Fd {
+	if err != nil || len(fds) != 1 || !r.(*proto.SubscribedReply).Fd {
 		t.Fatalf("subscribe with fd: %v %v %+v", err, fds, r)
 	}
 	master := os.NewFile(uintptr(fds[0]), "master")
@@ -201,9 +202,9 @@ func TestHostEncodesKeysForThePanesModes(t *testing.T) {
 	c := th.dial()
 	p := th.spawnFake(c, "keys")
 	c.waitText(p.ID, "READY")
-	c.call(&InputReq{Pane: p.ID, Keys: []string{"Up"}})
+	c.call(&proto.InputReq{Pane: p.ID, Keys: []string{"Up"}})
 	c.waitText(p.ID, "IN 1b4f41")
-	c.call(&PasteReq{Pane: p.ID, Text: "ab"})
+	c.call(&proto.PasteReq{Pane: p.ID, Text: "ab"})
 	c.waitText(p.ID, "IN 1b5b3230307e61621b5b3230317e")
 }
 
@@ -238,21 +239,21 @@ func TestHostRawOutputIsByteExact(t *testing.T) {
 // readRaw subscribes to raw output from seq and reads n bytes.
 func readRaw(t *testing.T, c *tclient, pane string, seq uint64, n int) ([]byte, uint64) {
 	t.Helper()
-	id := c.send(&SubscribeReq{Pane: pane, Raw: true, FromSeq: seq})
+	id := c.send(&proto.SubscribeReq{Pane: pane, Raw: true, FromSeq: seq})
 	var out []byte
 	for len(out) < n {
 		f, err := c.read(30 * time.Second)
 		if err != nil {
 			t.Fatalf("raw read after %d bytes: %v", len(out), err)
 		}
-		if f.ReqID != id || f.Flags&FlagPush == 0 {
+		if f.ReqID != id || f.Flags&proto.FlagPush == 0 {
 			continue // the subscribe reply
 		}
 		m, err := f.Message()
 		if err != nil {
 			t.Fatal(err)
 		}
-		ch := m.(*OutputChunk)
+		ch := m.(*proto.OutputChunk)
 		if ch.Gap != 0 || ch.Seq != seq {
 			t.Fatalf("chunk at %d (gap %d) when %d was next", ch.Seq, ch.Gap, seq)
 		}
@@ -270,7 +271,7 @@ func TestHostSlowClientNeverBlocksThePane(t *testing.T) {
 	c := th.dial()
 	stuck := th.dial()
 	p := th.spawnFake(c, "stream", "FAKE_BYTES="+itoa(size))
-	stuck.send(&SubscribeReq{Pane: p.ID, Raw: true, Screen: true})
+	stuck.send(&proto.SubscribeReq{Pane: p.ID, Raw: true, Screen: true})
 	got, _ := readRaw(t, th.dial(), p.ID, 0, size)
 	if !bytes.Equal(got, testStream(size)) {
 		t.Fatal("a stuck client changed what another client read")
@@ -281,11 +282,11 @@ func TestHostKillsPaneOfAVanishedExecClient(t *testing.T) {
 	th := startHost(t)
 	c := th.dial()
 	owner := th.dial()
-	r := owner.call(&SpawnReq{Nonce: "exec", Argv: []string{os.Args[0]}, Env: th.o.env(fakeAgentEnv + "=tree"), KillOnDisconnect: true})
-	id := r.(*SpawnedReply).Pane.ID
+	r := owner.call(&proto.SpawnReq{Nonce: "exec", Argv: []string{os.Args[0]}, Env: th.o.env(fakeAgentEnv + "=tree"), KillOnDisconnect: true})
+	id := r.(*proto.SpawnedReply).Pane.ID
 	c.waitText(id, "READY")
 	owner.uc.Close()
-	done := c.call(&WaitReq{Pane: id, Exit: true, TimeoutMS: 20000}).(*WaitDoneReply)
+	done := c.call(&proto.WaitReq{Pane: id, Exit: true, TimeoutMS: 20000}).(*proto.WaitDoneReply)
 	if done.Met != "exit" || done.Pane.ExitReason != "killed" {
 		t.Fatalf("after its client vanished: %+v", done)
 	}
@@ -311,7 +312,7 @@ func TestHostRefusesAnotherUID(t *testing.T) {
 
 func TestHostReportsCorruptRegistryAndServes(t *testing.T) {
 	th := startHostWithFile(t, "{ this is not json")
-	st := th.dial().call(&HostStatusReq{}).(*HostInfoReply)
+	st := th.dial().call(&proto.HostStatusReq{}).(*proto.HostInfoReply)
 	if !contains(st.Registry, "corrupt") && !contains(st.Registry, "moved") {
 		t.Fatalf("host status registry %q", st.Registry)
 	}

@@ -12,19 +12,20 @@ import (
 
 	"clowder/panes"
 	"clowder/persist"
+	"clowder/supervisor/proto"
 )
 
 // rawCall sends body as the JSON of a request of type typ, byte for byte
 // as given, and returns the host's error reply (nil when it succeeded).
-func (c *tclient) rawCall(typ MsgType, body string) *ErrorReply {
+func (c *tclient) rawCall(typ proto.MsgType, body string) *proto.ErrorReply {
 	c.t.Helper()
 	c.nextID++
-	if err := c.fc.WriteFrame(Frame{Type: typ, ReqID: c.nextID, Body: []byte(body)}); err != nil {
+	if err := c.fc.WriteFrame(proto.Frame{Type: typ, ReqID: c.nextID, Body: []byte(body)}); err != nil {
 		c.t.Fatalf("send %s: %v", typ, err)
 	}
 	_, fds, err := c.await(c.nextID)
-	closeFds(fds)
-	var e *ErrorReply
+	proto.CloseFds(fds)
+	var e *proto.ErrorReply
 	if errors.As(err, &e) {
 		return e
 	}
@@ -44,37 +45,37 @@ func TestHostRefusesEveryBadField(t *testing.T) {
 	pane := `"pane":"` + p.ID + `"`
 	cases := []struct {
 		name, field string
-		typ         MsgType
+		typ         proto.MsgType
 		body        string
 	}{
-		{"negative idle timeout", "idle_timeout_ms", MsgSpawn, `{"nonce":"a",` + argv + `,"idle_timeout_ms":-5}`},
-		{"negative timeout", "timeout_ms", MsgSpawn, `{"nonce":"b",` + argv + `,"timeout_ms":-1}`},
-		{"no timeout and a timeout", "no_timeout", MsgSpawn, `{"nonce":"n",` + argv + `,"timeout_ms":5,"no_timeout":true}`},
-		{"timeout past a year", "timeout_ms", MsgSpawn, `{"nonce":"c",` + argv + `,"timeout_ms":99999999999999}`},
-		{"oversized spawn", "cols/rows", MsgSpawn, `{"nonce":"d",` + argv + `,"cols":2000,"rows":2000}`},
-		{"one-column spawn", "cols/rows", MsgSpawn, `{"nonce":"e",` + argv + `,"cols":1}`},
-		{"bad name", "name", MsgSpawn, `{"nonce":"f",` + argv + `,"name":"two words"}`},
-		{"bad kind", "kind", MsgSpawn, `{"nonce":"g",` + argv + `,"kind":"daemon"}`},
-		{"relative cwd", "cwd", MsgSpawn, `{"nonce":"h",` + argv + `,"cwd":"src"}`},
-		{"env without =", "env", MsgSpawn, `{"nonce":"i",` + argv + `,"env":["NOEQUALS"]}`},
-		{"NUL in argv", "argv", MsgSpawn, `{"nonce":"j","argv":["sh","a\u0000b"]}`},
-		{"long nonce", "nonce", MsgSpawn, `{"nonce":"` + strings.Repeat("n", MaxNonceLen+1) + `",` + argv + `}`},
-		{"bad cgroup", "cgroup", MsgSpawn, `{"nonce":"k",` + argv + `,"cgroup":"sometimes"}`},
-		{"bad adapter", "adapter", MsgSpawn, `{"nonce":"l",` + argv + `,"adapter":"../x"}`},
-		{"relative worktree", "worktree", MsgSpawn, `{"nonce":"m",` + argv + `,"worktree":{"repo":"r","path":"p"}}`},
-		{"wide resize", "cols/rows", MsgResize, `{` + pane + `,"cols":4000,"rows":30}`},
-		{"zero resize", "cols/rows", MsgResize, `{` + pane + `,"cols":0,"rows":0}`},
-		{"negative grace", "grace_ms", MsgKill, `{` + pane + `,"grace_ms":-1}`},
-		{"unknown kill signal", "signal", MsgKill, `{` + pane + `,"signal":"BOGUS"}`},
-		{"unknown signal", "signal", MsgSignal, `{` + pane + `,"signal":"BOGUS"}`},
-		{"negative pid", "pid", MsgSignal, `{` + pane + `,"signal":"USR1","pid":-3}`},
-		{"negative wait idle", "idle_ms", MsgWait, `{` + pane + `,"idle_ms":-1,"exit":true}`},
-		{"negative wait timeout", "timeout_ms", MsgWait, `{` + pane + `,"exit":true,"timeout_ms":-1}`},
-		{"negative scrollback", "scrollback", MsgCapture, `{` + pane + `,"scrollback":-1}`},
-		{"negative history count", "count", MsgHistory, `{` + pane + `,"count":-1}`},
-		{"empty pane", "pane", MsgInput, `{"pane":"","data":"eA=="}`},
-		{"control pane ref", "pane", MsgSubscribe, `{"pane":"p\u001b[2J"}`},
-		{"empty rename", "name", MsgRename, `{` + pane + `,"name":""}`},
+		{"negative idle timeout", "idle_timeout_ms", proto.MsgSpawn, `{"nonce":"a",` + argv + `,"idle_timeout_ms":-5}`},
+		{"negative timeout", "timeout_ms", proto.MsgSpawn, `{"nonce":"b",` + argv + `,"timeout_ms":-1}`},
+		{"no timeout and a timeout", "no_timeout", proto.MsgSpawn, `{"nonce":"n",` + argv + `,"timeout_ms":5,"no_timeout":true}`},
+		{"timeout past a year", "timeout_ms", proto.MsgSpawn, `{"nonce":"c",` + argv + `,"timeout_ms":99999999999999}`},
+		{"oversized spawn", "cols/rows", proto.MsgSpawn, `{"nonce":"d",` + argv + `,"cols":2000,"rows":2000}`},
+		{"one-column spawn", "cols/rows", proto.MsgSpawn, `{"nonce":"e",` + argv + `,"cols":1}`},
+		{"bad name", "name", proto.MsgSpawn, `{"nonce":"f",` + argv + `,"name":"two words"}`},
+		{"bad kind", "kind", proto.MsgSpawn, `{"nonce":"g",` + argv + `,"kind":"daemon"}`},
+		{"relative cwd", "cwd", proto.MsgSpawn, `{"nonce":"h",` + argv + `,"cwd":"src"}`},
+		{"env without =", "env", proto.MsgSpawn, `{"nonce":"i",` + argv + `,"env":["NOEQUALS"]}`},
+		{"NUL in argv", "argv", proto.MsgSpawn, `{"nonce":"j","argv":["sh","a\u0000b"]}`},
+		{"long nonce", "nonce", proto.MsgSpawn, `{"nonce":"` + strings.Repeat("n", proto.MaxNonceLen+1) + `",` + argv + `}`},
+		{"bad cgroup", "cgroup", proto.MsgSpawn, `{"nonce":"k",` + argv + `,"cgroup":"sometimes"}`},
+		{"bad adapter", "adapter", proto.MsgSpawn, `{"nonce":"l",` + argv + `,"adapter":"../x"}`},
+		{"relative worktree", "worktree", proto.MsgSpawn, `{"nonce":"m",` + argv + `,"worktree":{"repo":"r","path":"p"}}`},
+		{"wide resize", "cols/rows", proto.MsgResize, `{` + pane + `,"cols":4000,"rows":30}`},
+		{"zero resize", "cols/rows", proto.MsgResize, `{` + pane + `,"cols":0,"rows":0}`},
+		{"negative grace", "grace_ms", proto.MsgKill, `{` + pane + `,"grace_ms":-1}`},
+		{"unknown kill signal", "signal", proto.MsgKill, `{` + pane + `,"signal":"BOGUS"}`},
+		{"unknown signal", "signal", proto.MsgSignal, `{` + pane + `,"signal":"BOGUS"}`},
+		{"negative pid", "pid", proto.MsgSignal, `{` + pane + `,"signal":"USR1","pid":-3}`},
+		{"negative wait idle", "idle_ms", proto.MsgWait, `{` + pane + `,"idle_ms":-1,"exit":true}`},
+		{"negative wait timeout", "timeout_ms", proto.MsgWait, `{` + pane + `,"exit":true,"timeout_ms":-1}`},
+		{"negative scrollback", "scrollback", proto.MsgCapture, `{` + pane + `,"scrollback":-1}`},
+		{"negative history count", "count", proto.MsgHistory, `{` + pane + `,"count":-1}`},
+		{"empty pane", "pane", proto.MsgInput, `{"pane":"","data":"eA=="}`},
+		{"control pane ref", "pane", proto.MsgSubscribe, `{"pane":"p\u001b[2J"}`},
+		{"empty rename", "name", proto.MsgRename, `{` + pane + `,"name":""}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -82,12 +83,12 @@ func TestHostRefusesEveryBadField(t *testing.T) {
 			switch {
 			case e == nil:
 				t.Fatalf("%s %s was accepted", tc.typ, tc.body)
-			case e.Code != CodeBadRequest || !strings.HasPrefix(e.Message, tc.field+": ") || strings.Contains(e.Message, "\n"):
+			case e.Code != proto.CodeBadRequest || !strings.HasPrefix(e.Message, tc.field+": ") || strings.Contains(e.Message, "\n"):
 				t.Fatalf("error %+v; want one bad-request line naming %s", e, tc.field)
 			}
 		})
 	}
-	if l := c.call(&ListReq{}).(*PaneListReply); len(l.Panes) != 1 || l.Panes[0].State != "running" {
+	if l := c.call(&proto.ListReq{}).(*proto.PaneListReply); len(l.Panes) != 1 || l.Panes[0].State != "running" {
 		t.Fatalf("panes after the bad requests: %+v", l.Panes)
 	}
 	if reg := th.registry(); len(reg.Panes) != 1 {
@@ -105,11 +106,11 @@ func TestHostRefusesOversizedPanes(t *testing.T) {
 	p := th.spawnFake(c, "sleep")
 	before := rssKB(t)
 	for _, size := range [][2]uint16{{65535, 65535}, {2000, 2000}, {1000, 1000}} {
-		spawn := &SpawnReq{Nonce: "big" + strconv.Itoa(int(size[0])), Argv: []string{os.Args[0]}, Env: th.o.env(fakeAgentEnv + "=sleep"), Cols: size[0], Rows: size[1]}
-		if e := c.callErr(spawn); e.Code != CodeBadRequest || !contains(e.Message, "out of bounds") {
+		spawn := &proto.SpawnReq{Nonce: "big" + strconv.Itoa(int(size[0])), Argv: []string{os.Args[0]}, Env: th.o.env(fakeAgentEnv + "=sleep"), Cols: size[0], Rows: size[1]}
+		if e := c.callErr(spawn); e.Code != proto.CodeBadRequest || !contains(e.Message, "out of bounds") {
 			t.Errorf("spawn %dx%d: %+v", size[0], size[1], e)
 		}
-		if e := c.callErr(&ResizeReq{Pane: p.ID, Cols: size[0], Rows: size[1]}); e.Code != CodeBadRequest || !contains(e.Message, "out of bounds") {
+		if e := c.callErr(&proto.ResizeReq{Pane: p.ID, Cols: size[0], Rows: size[1]}); e.Code != proto.CodeBadRequest || !contains(e.Message, "out of bounds") {
 			t.Errorf("resize %dx%d: %+v", size[0], size[1], e)
 		}
 	}
@@ -118,7 +119,7 @@ func TestHostRefusesOversizedPanes(t *testing.T) {
 	if after-before > 100<<10 {
 		t.Errorf("RSS grew by %d kB on refused requests", after-before)
 	}
-	c.call(&ResizeReq{Pane: p.ID, Cols: 1000, Rows: 131})
+	c.call(&proto.ResizeReq{Pane: p.ID, Cols: 1000, Rows: 131})
 	if in := c.info(p.ID); in.Cols != 1000 || in.Rows != 131 {
 		t.Fatalf("largest allowed resize gave %dx%d", in.Cols, in.Rows)
 	}
@@ -148,18 +149,18 @@ func rssKB(t *testing.T) int {
 func TestHostSpawnNonceReuseWithAnotherSpecConflicts(t *testing.T) {
 	th := startHost(t)
 	c := th.dial()
-	req := &SpawnReq{Nonce: "once", Argv: []string{os.Args[0]}, Env: th.o.env(fakeAgentEnv + "=sleep")}
-	first := c.call(req).(*SpawnedReply)
-	again := c.call(req).(*SpawnedReply)
+	req := &proto.SpawnReq{Nonce: "once", Argv: []string{os.Args[0]}, Env: th.o.env(fakeAgentEnv + "=sleep")}
+	first := c.call(req).(*proto.SpawnedReply)
+	again := c.call(req).(*proto.SpawnedReply)
 	if again.Pane.ID != first.Pane.ID || !again.Existing {
 		t.Fatalf("same nonce, same spec: %+v then %+v", first.Pane, again)
 	}
 	other := *req
 	other.Argv = []string{"sh", "-c", "echo other"}
-	if e := c.callErr(&other); e.Code != CodeConflict || !contains(e.Message, "nonce") {
+	if e := c.callErr(&other); e.Code != proto.CodeConflict || !contains(e.Message, "nonce") {
 		t.Fatalf("same nonce, other spec: %+v", e)
 	}
-	if l := c.call(&ListReq{}).(*PaneListReply); len(l.Panes) != 1 {
+	if l := c.call(&proto.ListReq{}).(*proto.PaneListReply); len(l.Panes) != 1 {
 		t.Fatalf("panes after a conflicting nonce: %+v", l.Panes)
 	}
 }
@@ -174,8 +175,8 @@ func TestHostClampsASizeSetThroughThePassedMaster(t *testing.T) {
 	c := th.dial()
 	p := th.spawnFake(c, "keys")
 	c.waitText(p.ID, "READY")
-	r, fds, err := c.await(c.send(&SubscribeReq{Pane: p.ID, WantFd: true}))
-	if err != nil || len(fds) != 1 || !r.(*SubscribedReply).Fd {
+	r, fds, err := c.await(c.send(&proto.SubscribeReq{Pane: p.ID, WantFd: true}))
+	if err != nil || len(fds) != 1 || !r.(*proto.SubscribedReply).Fd {
 		t.Fatalf("subscribe with fd: %v %v %+v", err, fds, r)
 	}
 	master := os.NewFile(uintptr(fds[0]), "master")
@@ -208,8 +209,8 @@ func TestHostNoTimeoutOverridesTheConfigDefault(t *testing.T) {
 	})
 	c := th.dial()
 	env := th.o.env(fakeAgentEnv + "=sleep")
-	none := c.call(&SpawnReq{Nonce: "none", Argv: []string{os.Args[0]}, Env: env, NoTimeout: true, NoIdleTimeout: true}).(*SpawnedReply).Pane
-	def := c.call(&SpawnReq{Nonce: "default", Argv: []string{os.Args[0]}, Env: env}).(*SpawnedReply).Pane
+	none := c.call(&proto.SpawnReq{Nonce: "none", Argv: []string{os.Args[0]}, Env: env, NoTimeout: true, NoIdleTimeout: true}).(*proto.SpawnedReply).Pane
+	def := c.call(&proto.SpawnReq{Nonce: "default", Argv: []string{os.Args[0]}, Env: env}).(*proto.SpawnedReply).Pane
 	limits := func(id string) Limits {
 		p, err := th.host.find(id)
 		if err != nil {

@@ -10,20 +10,21 @@ import (
 	"time"
 
 	"clowder/panes"
+	"clowder/supervisor/proto"
 	"clowder/vtgrid"
 )
 
-func (c *conn) wait(id uint32, req *WaitReq) {
+func (c *conn) wait(id uint32, req *proto.WaitReq) {
 	c.withPane(id, req.Pane, func(p *pane) {
 		if !req.Exit && req.IdleMS <= 0 && !req.NeedsInput && req.Text == "" {
-			c.fail(id, &ErrorReply{Code: CodeBadRequest, Message: "wait needs a condition: --exit, --idle D, --needs-input or --text RE"})
+			c.fail(id, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: "wait needs a condition: --exit, --idle D, --needs-input or --text RE"})
 			return
 		}
 		var re *regexp.Regexp
 		if req.Text != "" {
 			var err error
 			if re, err = regexp.Compile(req.Text); err != nil {
-				c.fail(id, &ErrorReply{Code: CodeBadRequest, Message: fmt.Sprintf("--text %q is not a regular expression: %v", req.Text, err)})
+				c.fail(id, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: fmt.Sprintf("--text %q is not a regular expression: %v", req.Text, err)})
 				return
 			}
 		}
@@ -35,7 +36,7 @@ func (c *conn) wait(id uint32, req *WaitReq) {
 // the connection ends. Checks coalesce: the broadcast channel is taken
 // before each check, so however many chunks arrive during one, the next
 // check runs once, on the newest screen.
-func (c *conn) waitLoop(id uint32, p *pane, req *WaitReq, re *regexp.Regexp) {
+func (c *conn) waitLoop(id uint32, p *pane, req *proto.WaitReq, re *regexp.Regexp) {
 	var timeout <-chan time.Time
 	if req.TimeoutMS > 0 {
 		t := time.NewTimer(time.Duration(req.TimeoutMS) * time.Millisecond)
@@ -50,7 +51,7 @@ func (c *conn) waitLoop(id uint32, p *pane, req *WaitReq, re *regexp.Regexp) {
 		changed := p.watch()
 		met, match, quietFor := p.check(req, re, idle)
 		if met != "" {
-			c.reply(id, &WaitDoneReply{Met: met, Match: match, Pane: p.info()})
+			c.reply(id, &proto.WaitDoneReply{Met: met, Match: match, Pane: p.info()})
 			return
 		}
 		if idle > 0 {
@@ -62,7 +63,7 @@ func (c *conn) waitLoop(id uint32, p *pane, req *WaitReq, re *regexp.Regexp) {
 		case <-changed:
 		case <-quiet.C:
 		case <-timeout:
-			c.fail(id, &ErrorReply{Code: CodeTimeout, Message: fmt.Sprintf("pane %s: the wait timed out after %s", p.id, time.Duration(req.TimeoutMS)*time.Millisecond)})
+			c.fail(id, &proto.ErrorReply{Code: proto.CodeTimeout, Message: fmt.Sprintf("pane %s: the wait timed out after %s", p.id, time.Duration(req.TimeoutMS)*time.Millisecond)})
 			return
 		case <-c.ctx.Done():
 			return
@@ -75,7 +76,7 @@ func (c *conn) waitLoop(id uint32, p *pane, req *WaitReq, re *regexp.Regexp) {
 // immutable snapshot of the screen (unchanged rows are shared, so it costs
 // the changed rows); the text and the regexp run outside the lock, so a
 // pending wait never holds up the pane's output.
-func (p *pane) check(req *WaitReq, re *regexp.Regexp, idle time.Duration) (met, match string, quietFor time.Duration) {
+func (p *pane) check(req *proto.WaitReq, re *regexp.Regexp, idle time.Duration) (met, match string, quietFor time.Duration) {
 	st := p.waitState(re != nil)
 	if re != nil {
 		if hook := p.onTextCheck.Load(); hook != nil {

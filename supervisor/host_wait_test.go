@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"clowder/supervisor/proto"
 )
 
 // TestHostWaitTextMatchesAFloodOutsideThePaneLock pins issue 7: a pending
@@ -33,16 +35,16 @@ func TestHostWaitTextMatchesAFloodOutsideThePaneLock(t *testing.T) {
 		}
 	}
 	p.onTextCheck.Store(&hook)
-	wait := waiter.send(&WaitReq{Pane: info.ID, Text: `FLOOD-END \d+`, TimeoutMS: 60000})
-	other.call(&InputReq{Pane: info.ID, Data: []byte("go\n")})
+	wait := waiter.send(&proto.WaitReq{Pane: info.ID, Text: `FLOOD-END \d+`, TimeoutMS: 60000})
+	other.call(&proto.InputReq{Pane: info.ID, Data: []byte("go\n")})
 	for range 5 {
-		other.call(&CaptureReq{Pane: info.ID}) // proceeds while the flood and the wait run
+		other.call(&proto.CaptureReq{Pane: info.ID}) // proceeds while the flood and the wait run
 	}
 	r, _, err := waiter.await(wait)
 	if err != nil {
 		t.Fatalf("wait --text during a flood: %v", err)
 	}
-	if m := r.(*WaitDoneReply).Match; m != "FLOOD-END "+strconv.Itoa(lines) {
+	if m := r.(*proto.WaitDoneReply).Match; m != "FLOOD-END "+strconv.Itoa(lines) {
 		t.Fatalf("wait matched %q", m)
 	}
 	t.Logf("%d lines of output, %d text checks", lines, checks.Load())

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"clowder/supervisor/proto"
 )
 
 const fakeAgentEnv = "CLOWDER_FAKE_AGENT"
@@ -235,14 +237,14 @@ func fakeDial() int {
 		return 1
 	}
 	defer c.Close()
-	fr, err := NewFdConn(c.(*net.UnixConn)).ReadFrame()
+	fr, err := proto.NewFdConn(c.(*net.UnixConn)).ReadFrame()
 	if err != nil {
 		fmt.Println("read:", err)
 		return 1
 	}
 	m, err := fr.Message()
 	fmt.Println(m, err)
-	if e, ok := m.(*ErrorReply); ok {
+	if e, ok := m.(*proto.ErrorReply); ok {
 		fmt.Println(e.Code, e.Message)
 	}
 	return 0

@@ -11,6 +11,7 @@ import (
 	"clowder/panes"
 	"clowder/persist"
 	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // realHost is a real host serving on a real unix socket in a short temp
@@ -72,7 +73,7 @@ func (r *realHost) spawn(c *supervisor.Client, argv ...string) string {
 	r.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	rep, err := c.Spawn(ctx, supervisor.SpawnReq{Nonce: nonce(), Argv: argv, Kind: "shell", Cwd: "/", Cols: 80, Rows: 24,
+	rep, err := c.Spawn(ctx, proto.SpawnReq{Nonce: nonce(), Argv: argv, Kind: "shell", Cwd: "/", Cols: 80, Rows: 24,
 		Env: []string{"PATH=" + os.Getenv("PATH")}})
 	if err != nil {
 		r.t.Fatalf("spawn %v: %v", argv, err)

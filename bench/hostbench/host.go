@@ -12,6 +12,7 @@ import (
 
 	"clowder/persist"
 	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // Host is an in-process clowder host on private directories with a client
@@ -76,7 +77,7 @@ func (b *Host) Close() error {
 
 // spawn starts argv in a pane of cols x rows and returns its id.
 func (b *Host) spawn(ctx context.Context, cols, rows int, argv ...string) (string, error) {
-	r, err := b.Client.Spawn(ctx, supervisor.SpawnReq{
+	r, err := b.Client.Spawn(ctx, proto.SpawnReq{
 		Nonce: fmt.Sprint(time.Now().UnixNano()), Argv: argv, Kind: "run",
 		Cols: uint16(cols), Rows: uint16(rows),
 	})

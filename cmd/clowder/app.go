@@ -17,6 +17,7 @@ import (
 
 	"clowder/persist"
 	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // app is the world a command runs in.
@@ -30,7 +31,7 @@ type app struct {
 	exe     func() (string, error) // the binary a host is started from
 	// callTimeout is each request's deadline (nil: callDeadline); tests
 	// shorten it.
-	callTimeout func(supervisor.Message) time.Duration
+	callTimeout func(proto.Message) time.Duration
 }
 
 // newOSApp is the real process's world.
@@ -100,18 +101,18 @@ const (
 // callDeadline is the deadline of one CLI request. Waits without a
 // timeout have none: waiting is what they are for (and streams such as
 // log --follow and attach are not requests once subscribed).
-func callDeadline(m supervisor.Message) time.Duration {
+func callDeadline(m proto.Message) time.Duration {
 	switch r := m.(type) {
-	case supervisor.WaitReq:
+	case proto.WaitReq:
 		if r.TimeoutMS <= 0 {
 			return 0
 		}
 		return time.Duration(r.TimeoutMS)*time.Millisecond + quickCallTimeout
-	case supervisor.SpawnReq, supervisor.HostStopReq:
+	case proto.SpawnReq, proto.HostStopReq:
 		return slowCallTimeout
-	case supervisor.KillReq:
+	case proto.KillReq:
 		return time.Duration(r.GraceMS)*time.Millisecond + defaultKillGrace + killSlack
-	case supervisor.RemoveReq:
+	case proto.RemoveReq:
 		return defaultKillGrace + killSlack
 	}
 	return quickCallTimeout

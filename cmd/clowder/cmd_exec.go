@@ -20,6 +20,7 @@ import (
 
 	"clowder/persist"
 	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // execOpts are the flags of `clowder exec`.
@@ -80,16 +81,16 @@ func (o *execOpts) run(parent context.Context, a *app, argv []string) error {
 }
 
 // spawnReq builds the run's spawn request.
-func (o *execOpts) spawnReq(a *app, argv []string) (supervisor.SpawnReq, error) {
+func (o *execOpts) spawnReq(a *app, argv []string) (proto.SpawnReq, error) {
 	nonce, err := newNonce()
 	if err != nil {
-		return supervisor.SpawnReq{}, err
+		return proto.SpawnReq{}, err
 	}
 	cwd, err := absCwd(a, "")
 	if err != nil {
-		return supervisor.SpawnReq{}, err
+		return proto.SpawnReq{}, err
 	}
-	req := supervisor.SpawnReq{Nonce: nonce, Argv: argv, Kind: persist.KindRun.String(), Cwd: cwd,
+	req := proto.SpawnReq{Nonce: nonce, Argv: argv, Kind: persist.KindRun.String(), Cwd: cwd,
 		Env: a.environ(), KillOnDisconnect: true}
 	_, cfg, err := a.setup()
 	if err != nil {
@@ -103,7 +104,7 @@ func (o *execOpts) spawnReq(a *app, argv []string) (supervisor.SpawnReq, error) 
 func (o *execOpts) stream(ctx context.Context, a *app, c *supervisor.Client, id string) (supervisor.ReadResult, error) {
 	var nl supervisor.NewlineFilter
 	var buf []byte
-	res, err := c.ReadOutput(ctx, id, supervisor.ReadOptions{Follow: true}, func(ch *supervisor.OutputChunk) error {
+	res, err := c.ReadOutput(ctx, id, supervisor.ReadOptions{Follow: true}, func(ch *proto.OutputChunk) error {
 		data := ch.Data
 		if !o.pty {
 			buf = nl.Append(buf[:0], data)
@@ -122,7 +123,7 @@ func (o *execOpts) stream(ctx context.Context, a *app, c *supervisor.Client, id 
 }
 
 // finish removes the finished run and exits with its status.
-func (o *execOpts) finish(c *supervisor.Client, info supervisor.PaneInfo) error {
+func (o *execOpts) finish(c *supervisor.Client, info proto.PaneInfo) error {
 	ctx, cancel := background(5 * time.Second)
 	defer cancel()
 	_ = c.Remove(ctx, info.ID) // best effort: a finished run left listed is harmless

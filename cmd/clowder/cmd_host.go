@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 func newHost(a *app) *cobra.Command {
@@ -81,7 +82,7 @@ func newHostStatus(a *app) *cobra.Command {
 }
 
 // printHostInfo prints the status as "key: value" lines.
-func printHostInfo(a *app, info supervisor.HostInfoReply) error {
+func printHostInfo(a *app, info proto.HostInfoReply) error {
 	started := time.UnixMilli(info.StartedMS)
 	lines := [][2]string{
 		{"pid", fmt.Sprint(info.Pid)},

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 func newSendKeys(a *app) *cobra.Command {
@@ -24,7 +25,7 @@ func newSendKeys(a *app) *cobra.Command {
 		Args:              minArgs(2, "a PANE and at least one KEY"),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			req := supervisor.InputReq{Pane: args[0]}
+			req := proto.InputReq{Pane: args[0]}
 			if literal {
 				req.Data = []byte(strings.Join(args[1:], ""))
 			} else {
@@ -56,9 +57,9 @@ func newPaste(a *app) *cobra.Command {
 			}
 			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
 				if raw {
-					return c.Input(cmd.Context(), supervisor.InputReq{Pane: args[0], Data: []byte(text)})
+					return c.Input(cmd.Context(), proto.InputReq{Pane: args[0], Data: []byte(text)})
 				}
-				return c.Paste(cmd.Context(), supervisor.PasteReq{Pane: args[0], Text: text})
+				return c.Paste(cmd.Context(), proto.PasteReq{Pane: args[0], Text: text})
 			})
 		},
 	}
@@ -78,7 +79,7 @@ func newSubmit(a *app) *cobra.Command {
 				return err
 			}
 			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
-				return c.Paste(cmd.Context(), supervisor.PasteReq{Pane: args[0], Text: text, Submit: true})
+				return c.Paste(cmd.Context(), proto.PasteReq{Pane: args[0], Text: text, Submit: true})
 			})
 		},
 	}

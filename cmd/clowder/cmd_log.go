@@ -22,6 +22,7 @@ import (
 
 	"clowder/persist"
 	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // logOpts are the flags of `clowder log`.
@@ -67,7 +68,7 @@ func (o *logOpts) run(ctx context.Context, a *app, c *supervisor.Client, pane st
 	if o.tail > 0 {
 		w = &hist // only the tail is printed, once the history is in
 	}
-	res, err := c.ReadOutput(ctx, pane, supervisor.ReadOptions{}, func(ch *supervisor.OutputChunk) error {
+	res, err := c.ReadOutput(ctx, pane, supervisor.ReadOptions{}, func(ch *proto.OutputChunk) error {
 		return out.chunk(w, ch)
 	})
 	if err != nil {
@@ -77,7 +78,7 @@ func (o *logOpts) run(ctx context.Context, a *app, c *supervisor.Client, pane st
 		return err
 	}
 	_, err = c.ReadOutput(ctx, pane, supervisor.ReadOptions{From: res.Next, Follow: true},
-		func(ch *supervisor.OutputChunk) error { return out.chunk(a.stdout, ch) })
+		func(ch *proto.OutputChunk) error { return out.chunk(a.stdout, ch) })
 	return err
 }
 
@@ -93,7 +94,7 @@ type outputPrinter struct {
 func newOutputPrinter(a *app, raw bool) *outputPrinter { return &outputPrinter{a: a, raw: raw} }
 
 // chunk writes one chunk's bytes (raw or as text) to w.
-func (p *outputPrinter) chunk(w io.Writer, ch *supervisor.OutputChunk) error {
+func (p *outputPrinter) chunk(w io.Writer, ch *proto.OutputChunk) error {
 	if ch.Gap > 0 {
 		fmt.Fprintf(p.a.stderr, "clowder: %d bytes of output before seq %d are no longer held by the host\n", ch.Gap, ch.Seq)
 	}
@@ -130,10 +131,10 @@ func newPoll(a *app) *cobra.Command {
 
 // pollResult is `poll --json`.
 type pollResult struct {
-	Pane    supervisor.PaneInfo `json:"pane"`
-	Output  string              `json:"output"`
-	FromSeq uint64              `json:"from_seq"`
-	ToSeq   uint64              `json:"to_seq"`
+	Pane    proto.PaneInfo `json:"pane"`
+	Output  string         `json:"output"`
+	FromSeq uint64         `json:"from_seq"`
+	ToSeq   uint64         `json:"to_seq"`
 }
 
 // poll prints what happened in pane since the last poll and remembers
@@ -152,7 +153,7 @@ func poll(ctx context.Context, a *app, c *supervisor.Client, pane string, wait t
 	var text bytes.Buffer
 	out := newOutputPrinter(a, false)
 	res, err := c.ReadOutput(ctx, info.ID, supervisor.ReadOptions{From: from, WaitNew: wait},
-		func(ch *supervisor.OutputChunk) error { return out.chunk(&text, ch) })
+		func(ch *proto.OutputChunk) error { return out.chunk(&text, ch) })
 	if err != nil {
 		return err
 	}
@@ -171,13 +172,13 @@ func poll(ctx context.Context, a *app, c *supervisor.Client, pane string, wait t
 }
 
 // onePane looks one pane up by id or name.
-func onePane(ctx context.Context, c *supervisor.Client, pane string) (supervisor.PaneInfo, error) {
+func onePane(ctx context.Context, c *supervisor.Client, pane string) (proto.PaneInfo, error) {
 	list, err := c.List(ctx, pane)
 	if err != nil {
-		return supervisor.PaneInfo{}, err
+		return proto.PaneInfo{}, err
 	}
 	if len(list) != 1 {
-		return supervisor.PaneInfo{}, fmt.Errorf("no pane %q; see clowder ls", pane)
+		return proto.PaneInfo{}, fmt.Errorf("no pane %q; see clowder ls", pane)
 	}
 	return list[0], nil
 }
@@ -187,7 +188,7 @@ func onePane(ctx context.Context, c *supervisor.Client, pane string) (supervisor
 type pollMark struct{ path string }
 
 // load returns the seq to poll from: 0 without a mark or for another pane.
-func (m pollMark) load(info supervisor.PaneInfo) uint64 {
+func (m pollMark) load(info proto.PaneInfo) uint64 {
 	data, err := os.ReadFile(m.path)
 	if err != nil {
 		return 0
@@ -204,7 +205,7 @@ func (m pollMark) load(info supervisor.PaneInfo) uint64 {
 }
 
 // save records seq for the pane.
-func (m pollMark) save(p persist.Paths, info supervisor.PaneInfo, seq uint64) error {
+func (m pollMark) save(p persist.Paths, info proto.PaneInfo, seq uint64) error {
 	if err := p.EnsureStateDir(); err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // stoppedHost starts e's host, SIGSTOPs it and resumes it when the test
@@ -70,7 +71,7 @@ func TestCLICallsHaveADeadline(t *testing.T) {
 	a := &app{lookup: func(k string) (string, bool) {
 		return map[string]string{"CLOWDER_RUNTIME_DIR": e.dir + "/run", "CLOWDER_STATE_DIR": e.dir + "/state",
 			"CLOWDER_CONFIG": e.dir + "/config.toml"}[k], true
-	}, callTimeout: func(supervisor.Message) time.Duration { return 500 * time.Millisecond }}
+	}, callTimeout: func(proto.Message) time.Duration { return 500 * time.Millisecond }}
 	c, err := a.dial(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,7 @@
 //	varint len, pane id | u64 oldest | u64 end | u64 first | varint cols |
 //	varint count | count × row (proto_rows.go, without a row index)
 
-package supervisor
+package proto
 
 import (
 	"encoding/binary"

@@ -4,14 +4,17 @@
 // "Limits"). A bad field is answered with bad-request and one line that
 // names the field and what to send instead.
 
-package supervisor
+package proto
 
 import (
 	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"clowder/panes"
 	"clowder/persist"
@@ -27,13 +30,13 @@ const (
 	MaxWaitTextLen = 4096                   // bytes of a wait's regexp
 )
 
-// validator is a request that checks its own fields.
-type validator interface {
+// Validator is a request that checks its own fields.
+type Validator interface {
 	Validate() error
 }
 
-// invalid is the bad-request reply for field.
-func invalid(field, format string, args ...any) error {
+// Invalid is the bad-request reply for field.
+func Invalid(field, format string, args ...any) error {
 	return &ErrorReply{Code: CodeBadRequest, Message: field + ": " + fmt.Sprintf(format, args...)}
 }
 
@@ -51,7 +54,7 @@ func (r *SpawnReq) Validate() error {
 
 func (r *SpawnReq) validateNonce() error {
 	if len(r.Nonce) > MaxNonceLen || hasControl(r.Nonce) {
-		return invalid("nonce", "must be at most %d printable bytes", MaxNonceLen)
+		return Invalid("nonce", "must be at most %d printable bytes", MaxNonceLen)
 	}
 	return nil
 }
@@ -59,13 +62,13 @@ func (r *SpawnReq) validateNonce() error {
 func (r *SpawnReq) validateArgv() error {
 	switch {
 	case len(r.Argv) == 0 || r.Argv[0] == "":
-		return invalid("argv", "empty command: give the program to run after --")
+		return Invalid("argv", "empty command: give the program to run after --")
 	case len(r.Argv) > MaxArgs || totalLen(r.Argv) > MaxArgBytes:
-		return invalid("argv", "more than %d arguments or %d bytes; shorten the command", MaxArgs, MaxArgBytes)
+		return Invalid("argv", "more than %d arguments or %d bytes; shorten the command", MaxArgs, MaxArgBytes)
 	}
 	for i, a := range r.Argv {
 		if strings.IndexByte(a, 0) >= 0 {
-			return invalid("argv", "argument %d contains a NUL byte; remove it", i)
+			return Invalid("argv", "argument %d contains a NUL byte; remove it", i)
 		}
 	}
 	return nil
@@ -74,16 +77,16 @@ func (r *SpawnReq) validateArgv() error {
 func (r *SpawnReq) validateNames() error {
 	if r.Name != "" {
 		if err := panes.ValidateName(r.Name); err != nil {
-			return invalid("name", "%v", err)
+			return Invalid("name", "%v", err)
 		}
 	}
 	if r.Adapter != "" {
 		if err := panes.ValidateName(r.Adapter); err != nil {
-			return invalid("adapter", "%v", err)
+			return Invalid("adapter", "%v", err)
 		}
 	}
-	if _, err := spawnKind(r.Kind); err != nil {
-		return invalid("kind", "%q is not agent, shell or run", r.Kind)
+	if _, err := SpawnKind(r.Kind); err != nil {
+		return Invalid("kind", "%q is not agent, shell or run", r.Kind)
 	}
 	return nil
 }
@@ -93,22 +96,22 @@ func (r *SpawnReq) validateCwd() error {
 	case r.Cwd == "":
 		return nil
 	case !filepath.IsAbs(r.Cwd):
-		return invalid("cwd", "%q is not an absolute path; give an absolute directory", r.Cwd)
+		return Invalid("cwd", "%q is not an absolute path; give an absolute directory", r.Cwd)
 	case len(r.Cwd) > MaxArgBytes || strings.IndexByte(r.Cwd, 0) >= 0:
-		return invalid("cwd", "contains a NUL byte or is too long; give a real directory")
+		return Invalid("cwd", "contains a NUL byte or is too long; give a real directory")
 	}
 	return nil
 }
 
 func (r *SpawnReq) validateEnv() error {
 	if len(r.Env) > MaxArgs || totalLen(r.Env) > MaxArgBytes {
-		return invalid("env", "more than %d variables or %d bytes; pass a smaller environment", MaxArgs, MaxArgBytes)
+		return Invalid("env", "more than %d variables or %d bytes; pass a smaller environment", MaxArgs, MaxArgBytes)
 	}
 	for i, kv := range r.Env {
 		k, _, ok := strings.Cut(kv, "=")
 		if !ok || k == "" || strings.IndexByte(kv, 0) >= 0 {
 			// Only the name: the value may be a secret.
-			return invalid("env", "entry %d (%q) is not NAME=value without NUL bytes", i, k)
+			return Invalid("env", "entry %d (%q) is not NAME=value without NUL bytes", i, k)
 		}
 	}
 	return nil
@@ -118,9 +121,9 @@ func (r *SpawnReq) validateSize() error {
 	if r.Cols == 0 && r.Rows == 0 {
 		return nil
 	}
-	sz := persist.Size{Cols: int(orDefault(r.Cols, defaultSize.Cols)), Rows: int(orDefault(r.Rows, defaultSize.Rows))}
+	sz := r.Size()
 	if err := panes.ValidateSize(sz); err != nil {
-		return invalid("cols/rows", "%v", err)
+		return Invalid("cols/rows", "%v", err)
 	}
 	return nil
 }
@@ -128,9 +131,9 @@ func (r *SpawnReq) validateSize() error {
 func (r *SpawnReq) validateTimeouts() error {
 	switch {
 	case r.NoTimeout && r.TimeoutMS != 0:
-		return invalid("no_timeout", "set together with timeout_ms %d; send one of them", r.TimeoutMS)
+		return Invalid("no_timeout", "set together with timeout_ms %d; send one of them", r.TimeoutMS)
 	case r.NoIdleTimeout && r.IdleTimeoutMS != 0:
-		return invalid("no_idle_timeout", "set together with idle_timeout_ms %d; send one of them", r.IdleTimeoutMS)
+		return Invalid("no_idle_timeout", "set together with idle_timeout_ms %d; send one of them", r.IdleTimeoutMS)
 	}
 	if err := validDuration("timeout_ms", r.TimeoutMS); err != nil {
 		return err
@@ -143,7 +146,7 @@ func (r *SpawnReq) validateCgroup() error {
 	case "", "off", "auto", "required":
 		return nil
 	}
-	return invalid("cgroup", "%q is not off, auto or required", r.Cgroup)
+	return Invalid("cgroup", "%q is not off, auto or required", r.Cgroup)
 }
 
 func (r *SpawnReq) validateWorktree() error {
@@ -153,11 +156,11 @@ func (r *SpawnReq) validateWorktree() error {
 	}
 	for _, p := range []string{w.Repo, w.Path} {
 		if !filepath.IsAbs(p) || strings.IndexByte(p, 0) >= 0 {
-			return invalid("worktree", "repo and path must be absolute paths, got %q", p)
+			return Invalid("worktree", "repo and path must be absolute paths, got %q", p)
 		}
 	}
 	if hasControl(w.Branch) || hasControl(w.Base) {
-		return invalid("worktree", "branch and base must be printable")
+		return Invalid("worktree", "branch and base must be printable")
 	}
 	return nil
 }
@@ -184,7 +187,7 @@ func (r *InputReq) Validate() error {
 		return err
 	}
 	if _, err := panes.ParseKeys(r.Keys); err != nil {
-		return invalid("keys", "%v", err)
+		return Invalid("keys", "%v", err)
 	}
 	return nil
 }
@@ -198,7 +201,7 @@ func (r *ResizeReq) Validate() error {
 		return err
 	}
 	if err := panes.ValidateSize(persist.Size{Cols: int(r.Cols), Rows: int(r.Rows)}); err != nil {
-		return invalid("cols/rows", "%v", err)
+		return Invalid("cols/rows", "%v", err)
 	}
 	return nil
 }
@@ -208,8 +211,8 @@ func (r *SignalReq) Validate() error {
 	if err := validRef(r.Pane); err != nil {
 		return err
 	}
-	if _, err := parseSignal(r.Signal); err != nil {
-		return invalid("signal", "%v", err)
+	if _, err := ParseSignal(r.Signal); err != nil {
+		return Invalid("signal", "%v", err)
 	}
 	return validIdentity(r.Pid, r.PidStart)
 }
@@ -221,8 +224,8 @@ func (r *KillReq) Validate() error {
 		return err
 	}
 	if r.Signal != "" {
-		if _, err := parseSignal(r.Signal); err != nil {
-			return invalid("signal", "%v", err)
+		if _, err := ParseSignal(r.Signal); err != nil {
+			return Invalid("signal", "%v", err)
 		}
 	}
 	if err := validDuration("grace_ms", r.GraceMS); err != nil {
@@ -237,7 +240,7 @@ func (r *RenameReq) Validate() error {
 		return err
 	}
 	if err := panes.ValidateName(r.Name); err != nil {
-		return invalid("name", "%v", err)
+		return Invalid("name", "%v", err)
 	}
 	return nil
 }
@@ -251,7 +254,7 @@ func (r *CaptureReq) Validate() error {
 		return err
 	}
 	if r.Scrollback < 0 {
-		return invalid("scrollback", "%d lines: give 0 or more", r.Scrollback)
+		return Invalid("scrollback", "%d lines: give 0 or more", r.Scrollback)
 	}
 	return nil
 }
@@ -262,7 +265,7 @@ func (r *HistoryReq) Validate() error {
 		return err
 	}
 	if r.Count < 0 {
-		return invalid("count", "%d lines: give 0 or more", r.Count)
+		return Invalid("count", "%d lines: give 0 or more", r.Count)
 	}
 	return nil
 }
@@ -280,13 +283,13 @@ func (r *WaitReq) Validate() error {
 		return err
 	}
 	if !r.Exit && r.IdleMS == 0 && !r.NeedsInput && r.Text == "" {
-		return invalid("wait", "needs a condition: --exit, --idle D, --needs-input or --text RE")
+		return Invalid("wait", "needs a condition: --exit, --idle D, --needs-input or --text RE")
 	}
 	if len(r.Text) > MaxWaitTextLen {
-		return invalid("text", "regexp longer than %d bytes; shorten it", MaxWaitTextLen)
+		return Invalid("text", "regexp longer than %d bytes; shorten it", MaxWaitTextLen)
 	}
 	if _, err := regexp.Compile(r.Text); err != nil {
-		return invalid("text", "%q is not a regular expression: %v", r.Text, err)
+		return Invalid("text", "%q is not a regular expression: %v", r.Text, err)
 	}
 	return nil
 }
@@ -294,7 +297,7 @@ func (r *WaitReq) Validate() error {
 // validRef checks a pane id or name as sent in a request.
 func validRef(ref string) error {
 	if ref == "" || len(ref) > MaxPaneRefLen || hasControl(ref) {
-		return invalid("pane", "give a pane id or name from clowder ls (at most %d printable bytes)", MaxPaneRefLen)
+		return Invalid("pane", "give a pane id or name from clowder ls (at most %d printable bytes)", MaxPaneRefLen)
 	}
 	return nil
 }
@@ -302,7 +305,7 @@ func validRef(ref string) error {
 // validDuration checks a millisecond field: 0 or more, at most a year.
 func validDuration(field string, ms int64) error {
 	if ms < 0 || ms > MaxDurationMS {
-		return invalid(field, "%d is out of range; give 0 to %d milliseconds", ms, int64(MaxDurationMS))
+		return Invalid(field, "%d is out of range; give 0 to %d milliseconds", ms, int64(MaxDurationMS))
 	}
 	return nil
 }
@@ -310,7 +313,7 @@ func validDuration(field string, ms int64) error {
 // validIdentity checks an expected identity: both zero, or a pid.
 func validIdentity(pid int, start uint64) error {
 	if pid < 0 || (pid == 0 && start != 0) {
-		return invalid("pid", "%d (pid_start %d) is not a process id; give 0 for the host's record", pid, start)
+		return Invalid("pid", "%d (pid_start %d) is not a process id; give 0 for the host's record", pid, start)
 	}
 	return nil
 }
@@ -328,5 +331,55 @@ func totalLen(ss []string) int {
 	return n
 }
 
-// durationMS is a validated millisecond field as a duration.
-func durationMS(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }
+// DurationMS is a validated millisecond field as a duration.
+func DurationMS(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }
+
+func SpawnKind(s string) (persist.Kind, error) {
+	if s == "" {
+		return persist.KindRun, nil
+	}
+	var k persist.Kind
+	if err := k.UnmarshalText([]byte(s)); err != nil {
+		return 0, &ErrorReply{Code: CodeBadRequest, Message: err.Error()}
+	}
+	return k, nil
+}
+
+// ParseSignal takes "TERM", "SIGTERM", "term" or a number; an unknown
+// signal is an error that names it.
+func ParseSignal(s string) (syscall.Signal, error) {
+	if s == "" {
+		return syscall.SIGTERM, nil
+	}
+	name := strings.ToUpper(s)
+	if !strings.HasPrefix(name, "SIG") {
+		name = "SIG" + name
+	}
+	if sig := unix.SignalNum(name); sig != 0 {
+		return sig, nil
+	}
+	var n int
+	if _, err := fmt.Sscanf(s, "%d", &n); err == nil && n > 0 && n < 65 {
+		return syscall.Signal(n), nil
+	}
+	return 0, fmt.Errorf("unknown signal %q: use a name like TERM, INT, KILL or a number", s)
+}
+
+// DefaultCols and DefaultRows are a spawn's size when a request leaves
+// them at zero.
+const (
+	DefaultCols = 80
+	DefaultRows = 24
+)
+
+// Size is the requested PTY size, a zero dimension taking its default.
+func (r *SpawnReq) Size() persist.Size {
+	return persist.Size{Cols: int(orDefault(r.Cols, DefaultCols)), Rows: int(orDefault(r.Rows, DefaultRows))}
+}
+
+func orDefault(v, def uint16) uint16 {
+	if v == 0 {
+		return def
+	}
+	return v
+}

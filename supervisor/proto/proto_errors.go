@@ -2,7 +2,7 @@
 // branch on plus a one-line message for a person (docs/protocol.md,
 // "Errors").
 
-package supervisor
+package proto
 
 // ErrorCode is the machine-readable part of an ErrorReply. Codes are part of
 // the protocol; a later minor may add codes, which an older client treats

@@ -7,7 +7,7 @@
 // head announces, then the cells. Runs share one style, so a plain ASCII
 // row costs its text plus a few bytes.
 
-package supervisor
+package proto
 
 import (
 	"errors"

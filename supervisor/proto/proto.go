@@ -7,7 +7,7 @@
 // the host's state: they turn typed messages into bytes and back, and
 // nothing else.
 
-package supervisor
+package proto
 
 import (
 	"fmt"

@@ -7,7 +7,7 @@
 // These are data only: what the host does with them (validation, defaults,
 // identity checks) is server logic and lives elsewhere.
 
-package supervisor
+package proto
 
 import "clowder/persist"
 

@@ -2,7 +2,7 @@
 // proto_cells.go and docs/protocol.md, "Rows and cells"). The decoder is
 // given a cell budget (the screen width) and never allocates past it.
 
-package supervisor
+package proto
 
 import (
 	"fmt"

@@ -2,7 +2,7 @@
 // one interface the handshake, the host and the client use whether the
 // transport is a unix socket with fd passing (FdConn) or a plain stream.
 
-package supervisor
+package proto
 
 import "io"
 

@@ -3,7 +3,7 @@
 // integers and length-prefixed strings, and a bounds-checked reader that
 // never panics and never allocates more than the body it reads.
 
-package supervisor
+package proto
 
 import (
 	"encoding/binary"

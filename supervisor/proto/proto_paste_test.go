@@ -1,4 +1,4 @@
-package supervisor
+package proto
 
 import (
 	"bytes"
@@ -26,11 +26,11 @@ func TestSplitPasteReassemblesToOneBracketedPaste(t *testing.T) {
 			if p.Submit != (i == len(parts)-1) || (len(parts) > 1 && p.Part == "") {
 				t.Fatalf("size %d: part %d is %q submit %v", size, i, p.Part, p.Submit)
 			}
-			opts, err := p.pasteOptions()
+			opts, err := p.PasteOptions()
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := panes.Paste(p.pasteText(), vtgrid.Modes{BracketedPaste: true}, opts)
+			b, err := panes.Paste(p.PasteText(), vtgrid.Modes{BracketedPaste: true}, opts)
 			if err != nil {
 				t.Fatalf("size %d: part %d: %v", size, i, err)
 			}
@@ -53,7 +53,7 @@ func TestSplitPasteRefusesABadByteBeforeAnyPart(t *testing.T) {
 }
 
 func TestSplitInputKeepsOrderAndKeysLast(t *testing.T) {
-	parts := splitInput(InputReq{Pane: "p", Data: []byte("abcdefg"), Keys: []string{"Enter"}}, 3)
+	parts := SplitInput(InputReq{Pane: "p", Data: []byte("abcdefg"), Keys: []string{"Enter"}}, 3)
 	var data []byte
 	for i, p := range parts {
 		data = append(data, p.Data...)
@@ -67,7 +67,7 @@ func TestSplitInputKeepsOrderAndKeysLast(t *testing.T) {
 }
 
 func TestHostRefusesAnUnknownPastePart(t *testing.T) {
-	if _, err := (&PasteReq{Part: "second"}).pasteOptions(); err == nil || !strings.Contains(err.Error(), `"second"`) {
-		t.Errorf("pasteOptions of part second = %v", err)
+	if _, err := (&PasteReq{Part: "second"}).PasteOptions(); err == nil || !strings.Contains(err.Error(), `"second"`) {
+		t.Errorf("PasteOptions of part second = %v", err)
 	}
 }

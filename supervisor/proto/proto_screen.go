@@ -3,7 +3,7 @@
 // encoding of proto_rows.go; the header layouts are in docs/protocol.md,
 // "Screen frames" and "History rows".
 
-package supervisor
+package proto
 
 import (
 	"encoding/binary"

@@ -6,7 +6,7 @@
 // The data runs to the end of the body, so a chunk costs its bytes plus
 // about 12.
 
-package supervisor
+package proto
 
 import "fmt"
 

@@ -2,7 +2,7 @@
 // the colours of a client's terminal, which the host uses to answer the
 // colour queries (OSC 10, 11, 12, 4) of the programs in its panes.
 
-package supervisor
+package proto
 
 // MsgSetColors is the set-colors request: SetColorsReq → MsgOK.
 const MsgSetColors MsgType = 33

@@ -1,6 +1,6 @@
 //go:build linux
 
-package supervisor
+package proto
 
 import (
 	"errors"
@@ -110,7 +110,7 @@ func TestFdPassFramesWithoutFdsInterleaveWithFdFrames(t *testing.T) {
 		if got.Type != want.Type || len(got.Body) != len(want.Body) || len(got.Fds) != len(want.Fds) {
 			t.Fatalf("frame %d: got %s, %d bytes, %d fds", i, got.Type, len(got.Body), len(got.Fds))
 		}
-		closeFds(got.Fds)
+		CloseFds(got.Fds)
 	}
 }
 

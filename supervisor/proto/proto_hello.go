@@ -3,7 +3,7 @@
 // capabilities; the host answers welcome with the version it picked and
 // the capabilities both sides have, or an error naming both ranges.
 
-package supervisor
+package proto
 
 import (
 	"errors"
@@ -88,7 +88,7 @@ func AcceptHello(c FrameConn, lo, hi ProtoVersion, w WelcomeReply) (HelloReq, We
 	if err != nil {
 		return HelloReq{}, w, fmt.Errorf("handshake: %w", err)
 	}
-	closeFds(f.Fds)
+	CloseFds(f.Fds)
 	h, err := helloBody(f)
 	if err == nil {
 		w.Version, err = Negotiate(h, lo, hi)
@@ -141,7 +141,7 @@ func Hello(c FrameConn, h HelloReq) (WelcomeReply, error) {
 	if err != nil {
 		return WelcomeReply{}, fmt.Errorf("handshake: %w", err)
 	}
-	closeFds(f.Fds)
+	CloseFds(f.Fds)
 	m, err := f.Message()
 	if err != nil {
 		return WelcomeReply{}, fmt.Errorf("handshake: %w", err)

@@ -7,7 +7,7 @@
 // The client checks the whole text before it sends any part, so a bad
 // byte near the end refuses the paste rather than cutting it short.
 
-package supervisor
+package proto
 
 import (
 	"fmt"
@@ -27,16 +27,16 @@ const (
 // as base64 (4/3) inside JSON it stays well under WireMaxFrame.
 const PasteChunkBytes = 4 << 20
 
-// pasteText is the text req pastes: Data's bytes when set, else Text.
-func (r *PasteReq) pasteText() string {
+// PasteText is the text req pastes: Data's bytes when set, else Text.
+func (r *PasteReq) PasteText() string {
 	if len(r.Data) > 0 {
 		return string(r.Data)
 	}
 	return r.Text
 }
 
-// pasteOptions are the panes.Paste options for req's part.
-func (r *PasteReq) pasteOptions() (panes.PasteOptions, error) {
+// PasteOptions are the panes.Paste options for req's part.
+func (r *PasteReq) PasteOptions() (panes.PasteOptions, error) {
 	switch r.Part {
 	case "":
 		return panes.PasteOptions{}, nil
@@ -50,9 +50,9 @@ func (r *PasteReq) pasteOptions() (panes.PasteOptions, error) {
 	return panes.PasteOptions{}, fmt.Errorf("paste: unknown part %q; want first, middle or last", r.Part)
 }
 
-// pasteSubmits reports whether req ends with Enter: Submit on a whole
+// PasteSubmits reports whether req ends with Enter: Submit on a whole
 // paste or on its last part.
-func (r *PasteReq) pasteSubmits() bool {
+func (r *PasteReq) PasteSubmits() bool {
 	return r.Submit && (r.Part == "" || r.Part == PastePartLast)
 }
 
@@ -61,7 +61,7 @@ func (r *PasteReq) pasteSubmits() bool {
 // in size bytes, else a first, middles and a last part, the last one
 // carrying Submit.
 func SplitPaste(req PasteReq, size int) ([]PasteReq, error) {
-	text := req.pasteText()
+	text := req.PasteText()
 	if err := panes.CheckPaste(text); err != nil {
 		return nil, err
 	}
@@ -103,10 +103,10 @@ func pasteCut(data []byte, off, size int) int {
 	return end
 }
 
-// splitInput returns the requests that write req: req alone if its data
+// SplitInput returns the requests that write req: req alone if its data
 // fits in size bytes, else the data in order in parts, the keys with the
 // last one.
-func splitInput(req InputReq, size int) []InputReq {
+func SplitInput(req InputReq, size int) []InputReq {
 	if len(req.Data) <= size {
 		return []InputReq{req}
 	}

@@ -2,7 +2,7 @@
 // messages, the binary encodings of proto_output.go and proto_screen.go for
 // output chunks, screen frames and history rows.
 
-package supervisor
+package proto
 
 import (
 	"encoding/json"

@@ -4,7 +4,7 @@
 // channel). A plain stream carries no file descriptors; fdpass_unix.go adds
 // them on unix sockets with the same bytes on the wire.
 
-package supervisor
+package proto
 
 import (
 	"encoding/binary"

@@ -5,7 +5,7 @@
 // Processes). The bytes on the wire are exactly those of wire.go; the fds ride as
 // ancillary data on the first byte of their frame.
 
-package supervisor
+package proto
 
 import (
 	"errors"
@@ -153,7 +153,7 @@ func (fc *FdConn) ReadFrame() (Frame, error) {
 		err = fmt.Errorf("read %s frame: header says %d fds, %d arrived", f.Type, f.nfds, len(fds))
 	}
 	if err != nil {
-		closeFds(fds)
+		CloseFds(fds)
 		return Frame{}, err
 	}
 	f.Fds = fds
@@ -253,8 +253,8 @@ type readerFunc func([]byte) (int, error)
 // Read calls f.
 func (f readerFunc) Read(b []byte) (int, error) { return f(b) }
 
-// closeFds closes fds a frame brought that nobody will own.
-func closeFds(fds []int) {
+// CloseFds closes fds a frame brought that nobody will own.
+func CloseFds(fds []int) {
 	for _, fd := range fds {
 		_ = unix.Close(fd) // best effort: the fd was never handed out
 	}

@@ -23,8 +23,10 @@ var allowed = map[string][]string{
 	"panes":            {"vtgrid", "persist"},
 	"supervisor":       {"vtgrid", "persist", "panes", "supervisor/proto"},
 	"supervisor/proto": {"persist", "panes"},
-	"tui":              {"vtgrid", "layout", "persist", "panes", "supervisor", "supervisor/proto", "assets"},
-	"cmd/clowder":      {"vtgrid", "layout", "persist", "panes", "supervisor", "supervisor/proto", "tui", "assets"},
+	// test support, imported only by _test.go files
+	"supervisor/internal/testproc": {},
+	"tui":                          {"vtgrid", "layout", "persist", "panes", "supervisor", "supervisor/proto", "assets"},
+	"cmd/clowder":                  {"vtgrid", "layout", "persist", "panes", "supervisor", "supervisor/proto", "tui", "assets"},
 }
 
 // restricted third-party imports: prefix → the only packages whose non-test

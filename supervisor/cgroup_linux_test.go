@@ -45,7 +45,7 @@ func TestCgroupModeParse(t *testing.T) {
 func TestCgroupRequiredFailsWithoutWritableCgroup2(t *testing.T) {
 	o := newOracle(t)
 	parent := filepath.Join(t.TempDir(), "not-a-cgroup")
-	spec := Spec{PaneID: "cg-" + o.mark, Argv: []string{"true"}, Env: o.env(), Pipe: &PipeArm{}}
+	spec := Spec{PaneID: "cg-" + o.Mark, Argv: []string{"true"}, Env: o.Env(), Pipe: &PipeArm{}}
 	_, err := NewSpawner(Options{CgroupMode: CgroupRequired, CgroupParent: parent}).Start(context.Background(), spec)
 	if err == nil || !strings.Contains(err.Error(), "no writable cgroup2") || !strings.Contains(err.Error(), "cgroup mode auto or off") {
 		t.Fatalf("required: %v", err)
@@ -61,7 +61,7 @@ func TestCgroupRequiredFailsWithoutWritableCgroup2(t *testing.T) {
 func TestCgroupLeafIsRemovedAfterExit(t *testing.T) {
 	o := newOracle(t)
 	sp := spawnerFor(t, CgroupRequired)
-	r := start(t, sp, Spec{PaneID: "leaf-" + o.mark, Argv: []string{"true"}, Env: o.env(), Pipe: &PipeArm{}})
+	r := start(t, sp, Spec{PaneID: "leaf-" + o.Mark, Argv: []string{"true"}, Env: o.Env(), Pipe: &PipeArm{}})
 	leaf := r.Containment().Cgroup
 	if !r.Containment().Pidfd {
 		t.Error("leader not held by a pidfd")

@@ -182,7 +182,7 @@ func TestClientRefusesAHostRunningAsAnotherUser(t *testing.T) {
 	dir := privateRuntimeDir(t)
 	sock := filepath.Join(dir, "host.sock")
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = o.env(foreignListenerEnv + "=" + sock)
+	cmd.Env = o.Env(foreignListenerEnv + "=" + sock)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

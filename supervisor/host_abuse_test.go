@@ -25,12 +25,13 @@ import (
 	"golang.org/x/sys/unix"
 
 	"clowder/persist"
+	"clowder/supervisor/internal/testproc"
 	"clowder/supervisor/proto"
 )
 
 func fakeRecord() int {
-	makeRaw(0)
-	n := envInt("FAKE_BYTES")
+	testproc.MakeRaw(0)
+	n := testproc.EnvInt("FAKE_BYTES")
 	fmt.Print("READY\r\n")
 	got := make([]byte, 0, n)
 	buf := make([]byte, 4096)
@@ -45,11 +46,11 @@ func fakeRecord() int {
 		return 1
 	}
 	fmt.Print("DONE\r\n")
-	return block()
+	return testproc.Block()
 }
 
 func fakeTitles() int {
-	n := envInt("FAKE_COUNT")
+	n := testproc.EnvInt("FAKE_COUNT")
 	for i := 0; i < n; i++ {
 		fmt.Printf("\x1b]%d;t%d\x07", 2*(i%2), i) // OSC 0 and OSC 2 in turn
 	}
@@ -61,7 +62,7 @@ func fakeTitles() int {
 // fakeRealHost runs a host in this process, for tests that must limit or
 // measure the host process itself.
 func fakeRealHost() int {
-	if n := envInt("HOST_NOFILE"); n > 0 {
+	if n := testproc.EnvInt("HOST_NOFILE"); n > 0 {
 		if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &unix.Rlimit{Cur: uint64(n), Max: uint64(n)}); err != nil {
 			fmt.Fprintln(os.Stderr, "setrlimit:", err)
 			return 1
@@ -70,7 +71,7 @@ func fakeRealHost() int {
 	h, err := NewHost(HostOptions{
 		Paths:  persist.Paths{RuntimeDir: os.Getenv("HOST_RT"), StateDir: os.Getenv("HOST_STATE")},
 		Config: persist.DefaultConfig(), Build: "test", IdleExit: -1, Log: log.New(os.Stderr, "", 0),
-		WriteTimeout: time.Duration(envInt("HOST_WRITE_TIMEOUT_MS")) * time.Millisecond,
+		WriteTimeout: time.Duration(testproc.EnvInt("HOST_WRITE_TIMEOUT_MS")) * time.Millisecond,
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -89,7 +90,7 @@ func fakeRealHost() int {
 type procHost struct {
 	*testHost
 	cmd *exec.Cmd
-	log *syncBuffer
+	log *testproc.SyncBuffer
 }
 
 // startProcHost starts a host process with env (HOST_NOFILE, ...) added
@@ -97,9 +98,9 @@ type procHost struct {
 func startProcHost(t *testing.T, env ...string) *procHost {
 	t.Helper()
 	th := newTestHost(t)
-	ph := &procHost{testHost: th, log: newSyncBuffer()}
+	ph := &procHost{testHost: th, log: testproc.NewSyncBuffer()}
 	ph.cmd = exec.Command(os.Args[0])
-	ph.cmd.Env = th.o.env(append(env, fakeAgentEnv+"=host", "HOST_RT="+th.paths.RuntimeDir, "HOST_STATE="+th.paths.StateDir)...)
+	ph.cmd.Env = th.o.Env(append(env, testproc.FakeAgentEnv+"=host", "HOST_RT="+th.paths.RuntimeDir, "HOST_STATE="+th.paths.StateDir)...)
 	ph.cmd.Stderr = ph.log
 	if err := ph.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -429,7 +430,7 @@ func TestHostAcceptSurvivesRunningOutOfFds(t *testing.T) {
 		}
 		flood = append(flood, fc)
 	}
-	ph.log.waitContains(t, "accept failed")
+	ph.log.WaitContains(t, "accept failed")
 	during := usageOf(t, ph.cmd.Process.Pid)
 	for _, fc := range flood {
 		fc.Close()
@@ -470,7 +471,7 @@ func TestHostStaysSmallUnderUnreadPipelinedRequests(t *testing.T) {
 	// The host grows by a few MiB (about 180 MiB before the fix); the race
 	// detector's shadow memory multiplies that about 16 times.
 	limit := 48 << 10 // KiB
-	if raceBuild {
+	if testproc.RaceBuild {
 		limit = 160 << 10
 	}
 	if grown := after.peak - before.rss; grown > limit {

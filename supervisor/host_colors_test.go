@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"clowder/supervisor/internal/testproc"
 	"clowder/supervisor/proto"
 )
 
@@ -17,7 +18,7 @@ import (
 // arrives as sent, and shows it as "BG 11;rgb:...". Each key it reads
 // afterwards makes it ask again.
 func fakeColors() int {
-	makeRaw(0)
+	testproc.MakeRaw(0)
 	in := bufio.NewReader(os.Stdin)
 	for {
 		fmt.Print("\x1b]11;?\x07")

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"clowder/persist"
+	"clowder/supervisor/internal/testproc"
 	"clowder/supervisor/proto"
 )
 
@@ -18,7 +19,7 @@ import (
 type testHost struct {
 	t     *testing.T
 	paths persist.Paths
-	o     *oracle
+	o     *testproc.Oracle
 	host  *Host
 	done  chan error // Serve's result
 }
@@ -194,7 +195,7 @@ func (c *tclient) callErr(m proto.Message) *proto.ErrorReply {
 // spawnFake starts the fake agent in mode through the host.
 func (th *testHost) spawnFake(c *tclient, mode string, env ...string) proto.PaneInfo {
 	th.t.Helper()
-	env = th.o.env(append(env, fakeAgentEnv+"="+mode)...)
+	env = th.o.Env(append(env, testproc.FakeAgentEnv+"="+mode)...)
 	r := c.call(&proto.SpawnReq{Nonce: mode + time.Now().String(), Argv: []string{os.Args[0]}, Env: env, Kind: "run"})
 	return r.(*proto.SpawnedReply).Pane
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"clowder/supervisor/internal/testproc"
 	"clowder/supervisor/proto"
 )
 
@@ -36,7 +37,7 @@ func claudeTerminalName() string {
 // answers, then writes CSI < u CSI > 1 u CSI > 4;2 m if the terminal's
 // name is on its list, and reports what it decided.
 func fakeClaudeKeys() int {
-	makeRaw(0)
+	testproc.MakeRaw(0)
 	os.Stdout.WriteString("\x1b[>0q\x1b[c")
 	answers := readUntilDA1()
 	name := claudeTerminalName()
@@ -45,7 +46,7 @@ func fakeClaudeKeys() int {
 		os.Stdout.WriteString("\x1b[<u\x1b[>1u\x1b[>4;2m")
 	}
 	fmt.Printf("KEYS terminal=%q enhanced=%v xtversion=%v\r\n", name, on, strings.Contains(answers, "\x1bP>|"))
-	return block()
+	return testproc.Block()
 }
 
 // readUntilDA1 reads the terminal's answers up to the DA1 reply.

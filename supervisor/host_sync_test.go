@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"clowder/supervisor/internal/testproc"
 	"clowder/supervisor/proto"
 )
 
@@ -21,7 +22,7 @@ func fakeSync() int {
 	os.Stdout.WriteString("\x1b[?2026h\x1b[2J\x1b[HHALF")
 	in.Scan()
 	os.Stdout.WriteString("\x1b[HDONE\x1b[?2026l")
-	return block()
+	return testproc.Block()
 }
 
 // fakeSyncStuck begins a synchronized update and never ends it.
@@ -29,7 +30,7 @@ func fakeSyncStuck() int {
 	fmt.Println("READY")
 	bufio.NewScanner(os.Stdin).Scan()
 	os.Stdout.WriteString("\x1b[?2026h\x1b[2J\x1b[HSTUCK")
-	return block()
+	return testproc.Block()
 }
 
 // TestHostHoldsFramesInsideSynchronizedUpdate pins issue 8: a screen

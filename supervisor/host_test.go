@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"clowder/persist"
+	"clowder/supervisor/internal/testproc"
 	"clowder/supervisor/proto"
 )
 
@@ -65,13 +66,13 @@ func TestHostKnowsWhereAPaneIsNow(t *testing.T) {
 	c := th.dial()
 	dir := t.TempDir()
 	r := c.call(&proto.SpawnReq{Nonce: "cwd", Argv: []string{"sh", "-c", "cd \"$1\" && echo moved && exec sleep 60", "sh", dir},
-		Env: th.o.env(), Cwd: "/"}).(*proto.SpawnedReply)
+		Env: th.o.Env(), Cwd: "/"}).(*proto.SpawnedReply)
 	c.waitText(r.Pane.ID, "moved")
 	if in := c.info(r.Pane.ID); in.Cwd != "/" || in.CwdNow != dir {
 		t.Fatalf("cwd %q, cwd now %q; want / and %s", in.Cwd, in.CwdNow, dir)
 	}
 	r2 := c.call(&proto.SpawnReq{Nonce: "osc7", Argv: []string{"sh", "-c", "printf '\\033]7;file://localhost/osc/dir\\007reported'; exec sleep 60"},
-		Env: th.o.env()}).(*proto.SpawnedReply)
+		Env: th.o.Env()}).(*proto.SpawnedReply)
 	c.waitText(r2.Pane.ID, "reported")
 	if in := c.info(r2.Pane.ID); in.CwdNow != "/osc/dir" {
 		t.Fatalf("after OSC 7, cwd now %q", in.CwdNow)
@@ -129,7 +130,7 @@ func TestHostRecordsThePanesWorktree(t *testing.T) {
 	th := startHost(t)
 	c := th.dial()
 	wt := &persist.Worktree{Repo: "/src/api", Path: t.TempDir(), Branch: "clowder/fix", Base: "main"}
-	r := c.call(&proto.SpawnReq{Nonce: "wt", Argv: []string{os.Args[0]}, Env: th.o.env(fakeAgentEnv + "=sleep"),
+	r := c.call(&proto.SpawnReq{Nonce: "wt", Argv: []string{os.Args[0]}, Env: th.o.Env(testproc.FakeAgentEnv + "=sleep"),
 		Cwd: wt.Path, Worktree: wt}).(*proto.SpawnedReply)
 	if got := r.Pane.Worktree; got == nil || *got != *wt {
 		t.Fatalf("pane info worktree %+v, want %+v", got, wt)
@@ -155,7 +156,7 @@ func TestHostWaitIdleHoldsWhileOutputFlows(t *testing.T) {
 func TestHostSpawnIsIdempotentOnNonce(t *testing.T) {
 	th := startHost(t)
 	c := th.dial()
-	req := &proto.SpawnReq{Nonce: "once", Argv: []string{os.Args[0]}, Env: th.o.env(fakeAgentEnv + "=sleep")}
+	req := &proto.SpawnReq{Nonce: "once", Argv: []string{os.Args[0]}, Env: th.o.Env(testproc.FakeAgentEnv + "=sleep")}
 	a := c.call(req).(*proto.SpawnedReply)
 	b := c.call(req).(*proto.SpawnedReply)
 	if a.Pane.ID != b.Pane.ID || !b.Existing || a.Existing {
@@ -223,7 +224,7 @@ func TestHostRawOutputIsByteExact(t *testing.T) {
 	second := th.dial()
 	rest, _ := readRaw(t, second, p.ID, seq, size-len(got))
 	got = append(got, rest...)
-	want := testStream(size)
+	want := testproc.TestStream(size)
 	if sha256.Sum256(got) != sha256.Sum256(want) {
 		i := 0
 		for i < len(got) && i < len(want) && got[i] == want[i] {
@@ -273,7 +274,7 @@ func TestHostSlowClientNeverBlocksThePane(t *testing.T) {
 	p := th.spawnFake(c, "stream", "FAKE_BYTES="+itoa(size))
 	stuck.send(&proto.SubscribeReq{Pane: p.ID, Raw: true, Screen: true})
 	got, _ := readRaw(t, th.dial(), p.ID, 0, size)
-	if !bytes.Equal(got, testStream(size)) {
+	if !bytes.Equal(got, testproc.TestStream(size)) {
 		t.Fatal("a stuck client changed what another client read")
 	}
 }
@@ -282,7 +283,7 @@ func TestHostKillsPaneOfAVanishedExecClient(t *testing.T) {
 	th := startHost(t)
 	c := th.dial()
 	owner := th.dial()
-	r := owner.call(&proto.SpawnReq{Nonce: "exec", Argv: []string{os.Args[0]}, Env: th.o.env(fakeAgentEnv + "=tree"), KillOnDisconnect: true})
+	r := owner.call(&proto.SpawnReq{Nonce: "exec", Argv: []string{os.Args[0]}, Env: th.o.Env(testproc.FakeAgentEnv + "=tree"), KillOnDisconnect: true})
 	id := r.(*proto.SpawnedReply).Pane.ID
 	c.waitText(id, "READY")
 	owner.uc.Close()
@@ -304,7 +305,7 @@ func TestHostRefusesAnotherUID(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	out := runAs(t, 65534, fakeAgentEnv+"=dial", "DIAL_SOCKET="+th.paths.SocketFile())
+	out := runAs(t, 65534, testproc.FakeAgentEnv+"=dial", "DIAL_SOCKET="+th.paths.SocketFile())
 	if !strings.Contains(out, "denied") || !strings.Contains(out, "uid 65534") {
 		t.Fatalf("client of uid 65534 got %q", out)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"clowder/panes"
 	"clowder/persist"
+	"clowder/supervisor/internal/testproc"
 	"clowder/supervisor/proto"
 )
 
@@ -106,7 +107,7 @@ func TestHostRefusesOversizedPanes(t *testing.T) {
 	p := th.spawnFake(c, "sleep")
 	before := rssKB(t)
 	for _, size := range [][2]uint16{{65535, 65535}, {2000, 2000}, {1000, 1000}} {
-		spawn := &proto.SpawnReq{Nonce: "big" + strconv.Itoa(int(size[0])), Argv: []string{os.Args[0]}, Env: th.o.env(fakeAgentEnv + "=sleep"), Cols: size[0], Rows: size[1]}
+		spawn := &proto.SpawnReq{Nonce: "big" + strconv.Itoa(int(size[0])), Argv: []string{os.Args[0]}, Env: th.o.Env(testproc.FakeAgentEnv + "=sleep"), Cols: size[0], Rows: size[1]}
 		if e := c.callErr(spawn); e.Code != proto.CodeBadRequest || !contains(e.Message, "out of bounds") {
 			t.Errorf("spawn %dx%d: %+v", size[0], size[1], e)
 		}
@@ -149,7 +150,7 @@ func rssKB(t *testing.T) int {
 func TestHostSpawnNonceReuseWithAnotherSpecConflicts(t *testing.T) {
 	th := startHost(t)
 	c := th.dial()
-	req := &proto.SpawnReq{Nonce: "once", Argv: []string{os.Args[0]}, Env: th.o.env(fakeAgentEnv + "=sleep")}
+	req := &proto.SpawnReq{Nonce: "once", Argv: []string{os.Args[0]}, Env: th.o.Env(testproc.FakeAgentEnv + "=sleep")}
 	first := c.call(req).(*proto.SpawnedReply)
 	again := c.call(req).(*proto.SpawnedReply)
 	if again.Pane.ID != first.Pane.ID || !again.Existing {
@@ -208,7 +209,7 @@ func TestHostNoTimeoutOverridesTheConfigDefault(t *testing.T) {
 		c.Supervisor.IdleTimeout = persist.Duration(time.Hour)
 	})
 	c := th.dial()
-	env := th.o.env(fakeAgentEnv + "=sleep")
+	env := th.o.Env(testproc.FakeAgentEnv + "=sleep")
 	none := c.call(&proto.SpawnReq{Nonce: "none", Argv: []string{os.Args[0]}, Env: env, NoTimeout: true, NoIdleTimeout: true}).(*proto.SpawnedReply).Pane
 	def := c.call(&proto.SpawnReq{Nonce: "default", Argv: []string{os.Args[0]}, Env: env}).(*proto.SpawnedReply).Pane
 	limits := func(id string) Limits {

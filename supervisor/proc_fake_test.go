@@ -1,233 +1,28 @@
-// The fake agent: the test binary re-executed with CLOWDER_FAKE_AGENT set
-// runs one exact behaviour instead of the tests. It is selected in init()
-// rather than TestMain so it does not claim the package's single TestMain,
-// which the host tests in this package may need; init runs first anyway.
+// The fake agent's modes that only these tests need, besides testproc's
+// shared ones.
 
 package supervisor
 
 import (
-	"bufio"
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
-	"os/signal"
-	"strconv"
-	"strings"
-	"syscall"
-	"time"
 
-	"golang.org/x/sys/unix"
-
+	"clowder/supervisor/internal/testproc"
 	"clowder/supervisor/proto"
 )
 
-const fakeAgentEnv = "CLOWDER_FAKE_AGENT"
-
 func init() {
-	if mode := os.Getenv(fakeAgentEnv); mode != "" {
-		os.Exit(fakeAgent(mode))
-	}
-}
-
-// fakeModes are the fake agent's behaviours.
-var fakeModes = map[string]func() int{
-	"exit":         fakeExit,        // print FAKE_BYTES bytes of 'x', exit FAKE_CODE
-	"stdio":        fakeStdio,       // "out" to stdout, "err" to stderr, exit FAKE_CODE
-	"env":          fakeEnv,         // report environment, session and size, exit 0
-	"ignore-term":  fakeIgnoreTerm,  // ignore SIGTERM/SIGHUP, READY, block
-	"setsid":       fakeSetsidChild, // start an ignore-term grandchild in its own session
-	"bg-job":       fakeBackgroundJob,
-	"tree":         fakeTree,       // two sleeping grandchildren (one setsid), block
-	"silent":       fakeSilent,     // raw mode, READY, never read stdin; SIGUSR1 prints ALIVE
-	"chatty":       fakeChatty,     // a line every 20 ms
-	"exit-on-line": fakeExitOnLine, // exit 0 after reading one line
-	"sleep":        fakeSleep,      // block silently
-	"lines":        fakeLines,      // READY, then "got: LINE" for each line read, in raw-ish cooked mode
-	"stream":       fakeStream,     // write FAKE_BYTES bytes of the test stream, then DONE, block
-	"keys":         fakeKeys,       // enable DECCKM and bracketed paste, then print every byte read as hex
-	"dial":         fakeDial,       // connect to DIAL_SOCKET, print the first frame's error
-	"flood":        fakeFlood,      // READY, read a line, then FAKE_LINES lines and "FLOOD-END N", block
-	"signals":      fakeSignals,    // READY, then "GOT <SIGNAL>" for each HUP, INT, TERM, USR1, USR2; never exits by itself
-	"colors":       fakeColors,     // raw mode; ask OSC 11, print the answer as "BG ...", again per key read
-	"record":       fakeRecord,     // raw mode, READY, write the first FAKE_BYTES bytes read to FAKE_OUT, DONE, block
-	"titles":       fakeTitles,     // FAKE_COUNT OSC 2 titles t0..tN-1, DONE, exit after one line
-	"host":         fakeRealHost,   // a host on HOST_RT/HOST_STATE with RLIMIT_NOFILE HOST_NOFILE (host_abuse_test.go)
-	"sync":         fakeSync,       // READY; per line, half a synchronized update, then its end (host_sync_test.go)
-	"sync-stuck":   fakeSyncStuck,  // READY; on a line, begin a synchronized update and never end it
-	"claude-keys":  fakeClaudeKeys, // Claude Code's keyboard decision (host_keys_test.go)
-}
-
-func fakeAgent(mode string) int {
-	f, ok := fakeModes[mode]
-	if !ok {
-		fmt.Fprintf(os.Stderr, "fake agent: unknown mode %q\n", mode)
-		return 2
-	}
-	return f()
-}
-
-func envInt(name string) int {
-	n, _ := strconv.Atoi(os.Getenv(name))
-	return n
-}
-
-// block never returns; a child process waits to be killed.
-func block() int {
-	for {
-		time.Sleep(time.Hour)
-	}
-}
-
-func fakeExit() int {
-	os.Stdout.Write([]byte(strings.Repeat("x", envInt("FAKE_BYTES")) + "END\n"))
-	return envInt("FAKE_CODE")
-}
-
-func fakeStdio() int {
-	fmt.Fprint(os.Stdout, "out")
-	fmt.Fprint(os.Stderr, "err")
-	return envInt("FAKE_CODE")
-}
-
-func fakeEnv() int {
-	for _, k := range []string{"TERM", "COLORTERM", "CLOWDER_PANE_ID", "TMUX", "CLAUDECODE", "KEEP"} {
-		v, ok := os.LookupEnv(k)
-		fmt.Printf("%s=%q %v\n", k, v, ok)
-	}
-	pid := os.Getpid()
-	sid, _ := unix.Getsid(0)
-	fg, _ := unix.IoctlGetInt(0, unix.TIOCGPGRP)
-	ws, _ := unix.IoctlGetWinsize(0, unix.TIOCGWINSZ)
-	fmt.Printf("leader=%v fg=%v size=%dx%d\nDONE\n", sid == pid && unix.Getpgrp() == pid, fg == pid, ws.Col, ws.Row)
-	return 0
-}
-
-func fakeIgnoreTerm() int {
-	signal.Ignore(syscall.SIGTERM, syscall.SIGHUP)
-	fmt.Println("READY")
-	return block()
-}
-
-// startGrandchild starts the test binary in mode, with attr, sharing our
-// stdout (so it holds the PTY open), and prints "CHILD <pid>".
-func startGrandchild(mode string, attr *syscall.SysProcAttr) {
-	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), fakeAgentEnv+"="+mode)
-	cmd.Stdout, cmd.SysProcAttr = os.Stdout, attr
-	if err := cmd.Start(); err != nil {
-		fmt.Println("START FAILED", err)
-		os.Exit(3)
-	}
-	fmt.Printf("CHILD %d\n", cmd.Process.Pid)
-}
-
-func fakeSetsidChild() int {
-	startGrandchild("ignore-term", &syscall.SysProcAttr{Setsid: true})
-	return fakeIgnoreTerm()
-}
-
-func fakeBackgroundJob() int {
-	startGrandchild("ignore-term", &syscall.SysProcAttr{Setpgid: true})
-	return fakeIgnoreTerm()
-}
-
-func fakeTree() int {
-	startGrandchild("sleep", nil)
-	startGrandchild("sleep", &syscall.SysProcAttr{Setsid: true})
-	fmt.Println("READY")
-	return block()
-}
-
-func fakeSilent() int {
-	// Raw mode: a full cooked-mode line buffer discards input on some kernels
-	// (Linux 6.18) instead of blocking the writer, and a child that never
-	// reads must make the writer wait on every kernel.
-	makeRaw(0)
-	usr1 := make(chan os.Signal, 1)
-	signal.Notify(usr1, syscall.SIGUSR1)
-	fmt.Println("READY")
-	for range usr1 {
-		fmt.Println("ALIVE")
-	}
-	return 0
-}
-
-func fakeChatty() int {
-	for i := 0; ; i++ {
-		fmt.Printf("line %d\n", i)
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func fakeExitOnLine() int {
-	fmt.Println("READY")
-	_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
-	return 0
-}
-
-func fakeSleep() int { return block() }
-
-func fakeLines() int {
-	fmt.Println("READY")
-	sc := bufio.NewScanner(os.Stdin)
-	for sc.Scan() {
-		fmt.Printf("got: %s\n", sc.Text())
-	}
-	return block()
-}
-
-// testStream is the deterministic byte stream of the "stream" mode: every
-// byte value, so byte exactness is proven for all of them.
-func testStream(n int) []byte {
-	b := make([]byte, n)
-	x := uint32(2463534242)
-	for i := range b {
-		x ^= x << 13
-		x ^= x >> 17
-		x ^= x << 5
-		b[i] = byte(x)
-	}
-	return b
-}
-
-// makeRaw turns off the terminal's processing of fd, so bytes pass as they
-// are (no CR added before LF, no echo, no signals).
-func makeRaw(fd int) {
-	t, err := unix.IoctlGetTermios(fd, unix.TCGETS)
-	if err != nil {
-		return // not a terminal
-	}
-	t.Iflag &^= unix.ICRNL | unix.IXON
-	t.Oflag &^= unix.OPOST
-	t.Lflag &^= unix.ICANON | unix.ECHO | unix.ISIG | unix.IEXTEN
-	_ = unix.IoctlSetTermios(fd, unix.TCSETS, t)
-}
-
-func fakeStream() int {
-	makeRaw(1)
-	data := testStream(envInt("FAKE_BYTES"))
-	for len(data) > 0 {
-		n, err := os.Stdout.Write(data[:min(len(data), 1<<16)])
-		if err != nil {
-			return 1
-		}
-		data = data[n:]
-	}
-	return block()
-}
-
-func fakeKeys() int {
-	makeRaw(0)
-	fmt.Print("\x1b[?1h\x1b[?2004hREADY\r\n")
-	buf := make([]byte, 256)
-	for {
-		n, err := os.Stdin.Read(buf)
-		if err != nil {
-			return 1
-		}
-		fmt.Printf("IN %x\r\n", buf[:n])
-	}
+	testproc.RunIfFake(map[string]func() int{
+		"dial":        fakeDial,       // connect to DIAL_SOCKET, print the first frame's error
+		"colors":      fakeColors,     // raw mode; ask OSC 11, print the answer as "BG ...", again per key read
+		"record":      fakeRecord,     // raw mode, READY, write the first FAKE_BYTES bytes read to FAKE_OUT, DONE, block
+		"titles":      fakeTitles,     // FAKE_COUNT OSC 2 titles t0..tN-1, DONE, exit after one line
+		"host":        fakeRealHost,   // a host on HOST_RT/HOST_STATE with RLIMIT_NOFILE HOST_NOFILE (host_abuse_test.go)
+		"sync":        fakeSync,       // READY; per line, half a synchronized update, then its end (host_sync_test.go)
+		"sync-stuck":  fakeSyncStuck,  // READY; on a line, begin a synchronized update and never end it
+		"claude-keys": fakeClaudeKeys, // Claude Code's keyboard decision (host_keys_test.go)
+	})
 }
 
 func fakeDial() int {
@@ -248,27 +43,4 @@ func fakeDial() int {
 		fmt.Println(e.Code, e.Message)
 	}
 	return 0
-}
-
-func fakeSignals() int {
-	got := make(chan os.Signal, 8)
-	signal.Notify(got, syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, syscall.SIGUSR1, syscall.SIGUSR2)
-	fmt.Println("READY")
-	for sig := range got {
-		fmt.Printf("GOT %s\n", unix.SignalName(sig.(syscall.Signal)))
-	}
-	return 0
-}
-
-func fakeFlood() int {
-	fmt.Println("READY")
-	_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
-	w := bufio.NewWriterSize(os.Stdout, 1<<16)
-	n := envInt("FAKE_LINES")
-	for i := range n {
-		fmt.Fprintf(w, "flood line %d of a long burst of output\n", i)
-	}
-	fmt.Fprintf(w, "FLOOD-END %d\n", n)
-	_ = w.Flush()
-	return block()
 }

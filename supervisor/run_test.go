@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"clowder/supervisor/internal/testproc"
 )
 
 func TestSpawnRejectsBadSpecs(t *testing.T) {
@@ -36,10 +38,10 @@ func TestSpawnRejectsBadSpecs(t *testing.T) {
 
 func TestPTYChildGetsOwnSessionTerminalAndCleanEnv(t *testing.T) {
 	o := newOracle(t)
-	out := newSyncBuffer()
+	out := testproc.NewSyncBuffer()
 	spec := fakeSpec(o, out, "env", "TMUX=/tmp/x,1,0", "CLAUDECODE=1", "CLOWDER_PANE_ID=parent", "KEEP=yes")
 	r := start(t, NewSpawner(Options{CgroupMode: CgroupOff}), spec)
-	text := out.waitContains(t, "DONE")
+	text := out.WaitContains(t, "DONE")
 	for _, want := range []string{
 		`TERM="xterm-256color" true`, `COLORTERM="truecolor" true`,
 		`CLOWDER_PANE_ID="` + spec.PaneID + `" true`, `TMUX="" false`, `CLAUDECODE="" false`,
@@ -61,9 +63,9 @@ func TestPipeRunReportsCodeAndStreams(t *testing.T) {
 	}{{"0", ExitCompleted}, {"3", ExitFailed}} {
 		t.Run(tc.reason.String(), func(t *testing.T) {
 			o := newOracle(t)
-			stdout, stderr := newSyncBuffer(), newSyncBuffer()
-			spec := Spec{PaneID: "pipe-" + o.mark, Argv: []string{os.Args[0]},
-				Env:  o.env(fakeAgentEnv+"=stdio", "FAKE_CODE="+tc.code),
+			stdout, stderr := testproc.NewSyncBuffer(), testproc.NewSyncBuffer()
+			spec := Spec{PaneID: "pipe-" + o.Mark, Argv: []string{os.Args[0]},
+				Env:  o.Env(testproc.FakeAgentEnv+"=stdio", "FAKE_CODE="+tc.code),
 				Pipe: &PipeArm{Stdout: stdout, Stderr: stderr}}
 			r := start(t, NewSpawner(Options{}), spec)
 			e := waitExit(t, r)
@@ -76,7 +78,7 @@ func TestPipeRunReportsCodeAndStreams(t *testing.T) {
 
 func TestFinalOutputIsDrainedBeforeExitIsReported(t *testing.T) {
 	o := newOracle(t)
-	out := newSyncBuffer()
+	out := testproc.NewSyncBuffer()
 	spec := fakeSpec(o, out, "exit", "FAKE_BYTES=1000000")
 	var atExit string
 	spec.OnExit = func(Exit) { atExit = out.String() }
@@ -92,12 +94,12 @@ func TestFinalOutputIsDrainedBeforeExitIsReported(t *testing.T) {
 // each, from goroutines.
 func TestFinalizeFromEverySourceAtOnceRecordsOnce(t *testing.T) {
 	o := newOracle(t)
-	out := newSyncBuffer()
+	out := testproc.NewSyncBuffer()
 	spec := fakeSpec(o, out, "exit-on-line")
 	var count exitCounter
 	spec.OnExit = count.onExit
 	r := start(t, NewSpawner(Options{}), spec)
-	out.waitContains(t, "READY")
+	out.WaitContains(t, "READY")
 	gate := make(chan struct{})
 	var wg sync.WaitGroup
 	sources := []func(){
@@ -132,15 +134,15 @@ func TestStartupAbortCleansTree(t *testing.T) {
 	for _, cm := range cgroupModes {
 		t.Run(cm.name, func(t *testing.T) {
 			o := newOracle(t)
-			out := newSyncBuffer()
+			out := testproc.NewSyncBuffer()
 			spec := fakeSpec(o, out, "setsid")
 			var count exitCounter
 			spec.OnExit = count.onExit
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			spec.afterExec = func(*Run) {
-				out.waitContains(t, "READY") // the tree, grandchild included, is up
-				o.observe()
+				out.WaitContains(t, "READY") // the tree, grandchild included, is up
+				o.Observe()
 				cancel()
 			}
 			r, err := spawnerFor(t, cm.mode).Start(ctx, spec)
@@ -156,11 +158,11 @@ func TestStartupAbortCleansTree(t *testing.T) {
 
 func TestInputWriteTimesOutWhenChildNeverReads(t *testing.T) {
 	o := newOracle(t)
-	out := newSyncBuffer()
+	out := testproc.NewSyncBuffer()
 	spec := fakeSpec(o, out, "silent")
 	spec.Limits.InputTimeout = 200 * time.Millisecond
 	r := start(t, NewSpawner(Options{}), spec)
-	out.waitContains(t, "READY")
+	out.WaitContains(t, "READY")
 	n, err := r.WriteInput([]byte(strings.Repeat("a", 1<<20)))
 	if !errors.Is(err, os.ErrDeadlineExceeded) || !strings.Contains(err.Error(), "input buffer full") {
 		t.Fatalf("WriteInput wrote %d, err %v", n, err)
@@ -175,14 +177,14 @@ func TestInputWriteTimesOutWhenChildNeverReads(t *testing.T) {
 	if err := r.Signal(r.Identity(), syscall.SIGUSR1); err != nil {
 		t.Fatal(err)
 	}
-	out.waitContains(t, "ALIVE")
+	out.WaitContains(t, "ALIVE")
 }
 
 func TestDupMasterIsAnIndependentFile(t *testing.T) {
 	o := newOracle(t)
-	out := newSyncBuffer()
+	out := testproc.NewSyncBuffer()
 	r := start(t, NewSpawner(Options{}), fakeSpec(o, out, "exit-on-line"))
-	out.waitContains(t, "READY")
+	out.WaitContains(t, "READY")
 	dup, err := r.DupMaster()
 	if err != nil {
 		t.Fatal(err)

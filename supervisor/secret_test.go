@@ -55,8 +55,8 @@ func TestCheckArgsAndRedact(t *testing.T) {
 func TestSecretArgsRefusedUnlessAllowed(t *testing.T) {
 	o := newOracle(t)
 	sp := NewSpawner(Options{})
-	spec := Spec{PaneID: "secret-" + o.mark, Argv: []string{"true", "--api-key", "hunter2"},
-		Env: o.env(), Pipe: &PipeArm{}}
+	spec := Spec{PaneID: "secret-" + o.Mark, Argv: []string{"true", "--api-key", "hunter2"},
+		Env: o.Env(), Pipe: &PipeArm{}}
 	_, err := sp.Start(context.Background(), spec)
 	var se *SecretArgError
 	if !errors.As(err, &se) || se.Index != 2 {

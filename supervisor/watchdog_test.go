@@ -3,16 +3,18 @@ package supervisor
 import (
 	"testing"
 	"time"
+
+	"clowder/supervisor/internal/testproc"
 )
 
 func TestIdleTimeoutFiresOnSilence(t *testing.T) {
 	o := newOracle(t)
-	out := newSyncBuffer()
+	out := testproc.NewSyncBuffer()
 	spec := fakeSpec(o, out, "silent")
 	spec.Limits.IdleTimeout = 300 * time.Millisecond
 	r := start(t, NewSpawner(Options{}), spec)
-	out.waitContains(t, "READY")
-	o.observe()
+	out.WaitContains(t, "READY")
+	o.Observe()
 	if e := waitExit(t, r); e.Reason != ExitIdleTimeout {
 		t.Fatalf("exit %v", e)
 	}
@@ -23,13 +25,13 @@ func TestIdleTimeoutFiresOnSilence(t *testing.T) {
 // overall one must be what ends it.
 func TestIdleTimeoutDoesNotFireWhileOutputFlows(t *testing.T) {
 	o := newOracle(t)
-	out := newSyncBuffer()
+	out := testproc.NewSyncBuffer()
 	spec := fakeSpec(o, out, "chatty")
 	spec.Limits.IdleTimeout = 300 * time.Millisecond
 	spec.Limits.Timeout = 1500 * time.Millisecond
 	r := start(t, NewSpawner(Options{}), spec)
-	out.waitContains(t, "line 0")
-	o.observe()
+	out.WaitContains(t, "line 0")
+	o.Observe()
 	if e := waitExit(t, r); e.Reason != ExitTimeout {
 		t.Fatalf("exit %v", e)
 	}

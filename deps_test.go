@@ -16,18 +16,25 @@ import (
 // missing from this table may not exist without an ADR; a folder below a
 // listed package belongs to it unless it has a row of its own.
 var allowed = map[string][]string{
-	"vtgrid":           {},
-	"layout":           {},
-	"persist":          {},
-	"assets":           {},
-	"panes":            {"vtgrid", "persist"},
-	"supervisor":       {"vtgrid", "persist", "panes", "supervisor/proto"},
-	"supervisor/proto": {"persist", "panes"},
+	"vtgrid":  {},
+	"layout":  {},
+	"persist": {},
+	"assets":  {},
+	"panes":   {"vtgrid", "persist"},
+	// process control only: no sockets, frames or screens
+	"supervisor":        {"persist"},
+	"supervisor/proto":  {"persist", "panes"},
+	"supervisor/host":   {"vtgrid", "persist", "panes", "supervisor", "supervisor/proto"},
+	"supervisor/client": {"persist", "supervisor", "supervisor/proto"},
 	// test support, imported only by _test.go files
 	"supervisor/internal/testproc": {},
-	"tui":                          {"vtgrid", "layout", "persist", "panes", "supervisor", "supervisor/proto", "assets"},
-	"cmd/clowder":                  {"vtgrid", "layout", "persist", "panes", "supervisor", "supervisor/proto", "tui", "assets"},
+	"tui":                          {"vtgrid", "layout", "persist", "panes", "supervisor/client", "supervisor/proto", "assets"},
+	"cmd/clowder":                  {"vtgrid", "layout", "persist", "panes", "supervisor", "supervisor/proto", "supervisor/client", "supervisor/host", "tui", "assets"},
 }
+
+// hostRunners are the only files of cmd/clowder that may import the host
+// package: the command runs a host, it does not reach into one.
+var hostRunners = []string{"cmd/clowder/host_run.go"}
 
 // restricted third-party imports: prefix → the only packages whose non-test
 // files may import it.
@@ -57,6 +64,42 @@ func TestImportsFollowDesignTable(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCmdImportsHostOnlyToRunIt: cmd/clowder talks to a host through the
+// client; only the file that runs `clowder host` imports the server.
+func TestCmdImportsHostOnlyToRunIt(t *testing.T) {
+	for _, file := range filesImporting(t, "cmd/clowder", module+"/supervisor/host") {
+		if !contains(hostRunners, file) {
+			t.Errorf("%s imports the host; only %v run it, everything else goes through supervisor/client", file, hostRunners)
+		}
+	}
+}
+
+// TestPackageImportsChecksSubPackagesOnTheirOwn pins that a folder with its
+// own row is not counted as part of its parent (supervisor/host may import
+// supervisor; supervisor may not import supervisor/host), while a folder
+// without one is.
+func TestPackageImportsChecksSubPackagesOnTheirOwn(t *testing.T) {
+	root := t.TempDir()
+	for path, body := range map[string]string{
+		"supervisor/a.go":       "package supervisor\nimport _ \"os\"",
+		"supervisor/host/b.go":  "package host\nimport _ \"clowder/supervisor\"",
+		"supervisor/inner/c.go": "package inner\nimport _ \"strings\"",
+	} {
+		full := filepath.Join(root, path)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(root)
+	got := strings.Join(packageImports(t, "supervisor"), " ")
+	if got != "os strings" {
+		t.Fatalf("supervisor's imports = %q, want %q", got, "os strings")
 	}
 }
 
@@ -183,6 +226,33 @@ func packageImports(t *testing.T, dir string) []string {
 	})
 	if err != nil {
 		t.Fatalf("walk %s: %v", dir, err)
+	}
+	return out
+}
+
+// filesImporting lists the non-test Go files directly in dir that import
+// path.
+func filesImporting(t *testing.T, dir, path string) []string {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	fset := token.NewFileSet()
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, spec := range f.Imports {
+			if p, _ := strconv.Unquote(spec.Path.Value); p == path {
+				out = append(out, filepath.ToSlash(name))
+			}
+		}
 	}
 	return out
 }

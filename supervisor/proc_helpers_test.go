@@ -13,6 +13,9 @@ import (
 	"clowder/supervisor/internal/testproc"
 )
 
+// The test binary re-executed as a fake agent runs it instead of the tests.
+func init() { testproc.RunIfFake(nil) }
+
 func mustSubreaper(t *testing.T) {
 	t.Helper()
 	if err := StartSubreaper(); err != nil {

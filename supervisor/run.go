@@ -119,7 +119,7 @@ func (r *Run) Wait(ctx context.Context) (Exit, error) {
 // leader; otherwise it returns a *MismatchError and sends nothing. After the
 // leader has been reaped it returns an error wrapping ErrProcessGone.
 func (r *Run) Signal(expected Identity, sig syscall.Signal) error {
-	op := "signal " + signalName(sig)
+	op := "signal " + SignalName(sig)
 	if err := verifyIdentity(op, expected, r.id); err != nil {
 		return err
 	}

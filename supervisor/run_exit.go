@@ -72,7 +72,7 @@ func (e Exit) String() string {
 	case ExitFailed:
 		return fmt.Sprintf("failed (code %d)", e.Code)
 	case ExitSignalled:
-		return fmt.Sprintf("signalled (%s)", signalName(e.Signal))
+		return fmt.Sprintf("signalled (%s)", SignalName(e.Signal))
 	case ExitUnknown, ExitCompleted, ExitKilled, ExitTimeout, ExitIdleTimeout, ExitLost:
 		return e.Reason.String()
 	}
@@ -101,7 +101,7 @@ func exitFromStatus(cause ExitReason, ws syscall.WaitStatus) Exit {
 	return e
 }
 
-func signalName(s syscall.Signal) string {
+func SignalName(s syscall.Signal) string {
 	if name := unix.SignalName(s); name != "" {
 		return name
 	}

@@ -34,7 +34,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/term"
 
-	"clowder/supervisor"
+	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
 
@@ -52,7 +52,7 @@ const (
 )
 
 // Attach runs the attach session until detach, the pane's exit, or ctx's end.
-func Attach(ctx context.Context, c *supervisor.Client, pane string, in *os.File, out io.Writer) error {
+func Attach(ctx context.Context, c *client.Client, pane string, in *os.File, out io.Writer) error {
 	// The pane takes this terminal's size first, so the frame drawn fits it.
 	if w, h, err := term.GetSize(in.Fd()); err == nil {
 		_ = c.Resize(ctx, pane, uint16(w), uint16(h)) // best effort: an exited pane keeps its size
@@ -92,7 +92,7 @@ func Attach(ctx context.Context, c *supervisor.Client, pane string, in *os.File,
 }
 
 // firstFrame takes one full screen frame of the pane.
-func firstFrame(ctx context.Context, c *supervisor.Client, pane string) (*proto.ScreenFrame, error) {
+func firstFrame(ctx context.Context, c *client.Client, pane string) (*proto.ScreenFrame, error) {
 	s, err := c.Subscribe(ctx, proto.SubscribeReq{Pane: pane, Screen: true})
 	if err != nil {
 		return nil, err
@@ -148,7 +148,7 @@ func copyKeys(in io.Reader, master io.Writer, typed chan<- struct{}) error {
 }
 
 // followSize passes the terminal's size to the pane now and on SIGWINCH.
-func followSize(ctx context.Context, c *supervisor.Client, pane string, in *os.File) {
+func followSize(ctx context.Context, c *client.Client, pane string, in *os.File) {
 	winch := make(chan os.Signal, 1)
 	signal.Notify(winch, syscall.SIGWINCH)
 	defer signal.Stop(winch)

@@ -18,7 +18,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/cancelreader"
 
-	"clowder/supervisor"
+	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
 
@@ -45,7 +45,7 @@ func colorQueries() string {
 // tells the host what it learned, and then writes anything else read
 // meanwhile to master. Every failure is silent: the pane then answers the host's
 // colours, as before.
-func passOuterColors(ctx context.Context, c *supervisor.Client, in *os.File, out io.Writer, master io.Writer) {
+func passOuterColors(ctx context.Context, c *client.Client, in *os.File, out io.Writer, master io.Writer) {
 	req, rest := askOuterColors(in, out, attachColorsWait)
 	if req.Foreground != "" || req.Background != "" || req.Cursor != "" || len(req.Palette) > 0 {
 		_ = c.SetColors(ctx, req) // best effort: an older host answers unknown-type

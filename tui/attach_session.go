@@ -14,14 +14,14 @@ import (
 
 	"charm.land/lipgloss/v2"
 
-	"clowder/supervisor"
+	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
 
 // session is one attach session; only Attach's goroutine uses it.
 type session struct {
 	out    io.Writer
-	sub    *supervisor.Subscription
+	sub    *client.Subscription
 	events <-chan proto.Message
 	first  *proto.ScreenFrame
 	seq    uint64        // end of the output written so far

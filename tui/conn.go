@@ -17,7 +17,7 @@ import (
 	"clowder/layout"
 	"clowder/panes"
 	"clowder/persist"
-	"clowder/supervisor"
+	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
 
@@ -244,7 +244,7 @@ func (m *Model) resizeCmd(pane string, sz layout.Size) tea.Cmd {
 	}
 	return func() tea.Msg {
 		if master != nil {
-			_ = supervisor.SetTermSize(master, sz.W, sz.H) // best effort: the host call below sets it too
+			_ = client.SetTermSize(master, sz.W, sz.H) // best effort: the host call below sets it too
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()

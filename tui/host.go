@@ -9,7 +9,7 @@ import (
 	"context"
 	"os"
 
-	"clowder/supervisor"
+	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
 
@@ -47,10 +47,10 @@ type Stream interface {
 }
 
 // clientHost is Host over a protocol v1 client.
-type clientHost struct{ c *supervisor.Client }
+type clientHost struct{ c *client.Client }
 
 // NewHost wraps a connected client as the TUI's Host; Close closes it.
-func NewHost(c *supervisor.Client) Host { return clientHost{c: c} }
+func NewHost(c *client.Client) Host { return clientHost{c: c} }
 
 func (h clientHost) List(ctx context.Context) ([]proto.PaneInfo, error) { return h.c.List(ctx) }
 
@@ -104,7 +104,7 @@ func (h clientHost) History(ctx context.Context, req proto.HistoryReq) (*proto.H
 func (h clientHost) Close() error { return h.c.Close() }
 
 // subStream is Stream over a *supervisor.Subscription.
-type subStream struct{ s *supervisor.Subscription }
+type subStream struct{ s *client.Subscription }
 
 func (s subStream) C() <-chan proto.Message { return s.s.C }
 func (s subStream) Master() *os.File        { return s.s.Master }

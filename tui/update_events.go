@@ -14,7 +14,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"clowder/supervisor"
+	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
 
@@ -28,7 +28,7 @@ type eventsRetryMsg struct{}
 // brings the panes up to date with the host's list.
 func (m *Model) onEvents(msg eventsMsg) tea.Cmd {
 	if msg.err != nil {
-		if errors.Is(msg.err, supervisor.ErrConnectionLost) {
+		if errors.Is(msg.err, client.ErrConnectionLost) {
 			return m.lostHost(msg.err)
 		}
 		m.setStatus(fmt.Sprintf("no pane events (trying again): %v", msg.err), true)
@@ -49,7 +49,7 @@ func (m *Model) onEvents(msg eventsMsg) tea.Cmd {
 // onEventsEnd subscribes again unless the connection is gone.
 func (m *Model) onEventsEnd(e streamEnd) tea.Cmd {
 	m.events = nil
-	if errors.Is(e.err, supervisor.ErrConnectionLost) {
+	if errors.Is(e.err, client.ErrConnectionLost) {
 		return m.lostHost(e.err)
 	}
 	return m.resubscribeEvents()

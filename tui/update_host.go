@@ -14,7 +14,7 @@ import (
 	"clowder/layout"
 	"clowder/panes"
 	"clowder/persist"
-	"clowder/supervisor"
+	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
 
@@ -424,7 +424,7 @@ func (m *Model) onStreamEnd(e streamEnd) tea.Cmd {
 	if p.in != nil {
 		p.in.setMaster(nil) // the master went with the stream: the host delivers
 	}
-	var slow *supervisor.SlowConsumerError
+	var slow *client.SlowConsumerError
 	if errors.As(e.err, &slow) {
 		return m.subscribe(p) // fell behind: a new subscription starts with a full frame
 	}

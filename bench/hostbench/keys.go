@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"clowder/bench/latency"
-	"clowder/supervisor"
+	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
 
@@ -16,7 +16,7 @@ import (
 // straight to the PTY master the host passed over the socket, and the echo
 // is seen when the host's screen frame carrying it arrives.
 type EchoPane struct {
-	sub  *supervisor.Subscription
+	sub  *client.Subscription
 	row0 string // the first row of the newest frame
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"clowder/supervisor"
+	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
 
@@ -65,7 +66,7 @@ func newHostStatus(a *app) *cobra.Command {
 		Short: "show the running host: pid, build, protocol, uptime, panes, clients",
 		Args:  exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
 				info, err := c.HostStatus(cmd.Context())
 				if err != nil {
 					return err
@@ -149,5 +150,5 @@ func stopHost(ctx context.Context, a *app, force bool) error {
 	}
 	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	return supervisor.WaitGone(wctx, id)
+	return client.WaitGone(wctx, id)
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"clowder/supervisor"
+	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
 
@@ -31,7 +31,7 @@ func newSendKeys(a *app) *cobra.Command {
 			} else {
 				req.Keys = args[1:]
 			}
-			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
 				return c.Input(cmd.Context(), req)
 			})
 		},
@@ -55,7 +55,7 @@ func newPaste(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
 				if raw {
 					return c.Input(cmd.Context(), proto.InputReq{Pane: args[0], Data: []byte(text)})
 				}
@@ -78,7 +78,7 @@ func newSubmit(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
 				return c.Paste(cmd.Context(), proto.PasteReq{Pane: args[0], Text: text, Submit: true})
 			})
 		},

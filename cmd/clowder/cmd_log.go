@@ -21,7 +21,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"clowder/persist"
-	"clowder/supervisor"
+	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
 
@@ -45,7 +45,7 @@ func newLog(a *app) *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return a.withClient(ctx, false, func(c *supervisor.Client) error {
+			return a.withClient(ctx, false, func(c *client.Client) error {
 				err := o.run(ctx, a, c, args[0])
 				if o.follow && errors.Is(err, context.Canceled) && cmd.Context().Err() == nil {
 					return nil // Ctrl-C ends a follow normally
@@ -61,23 +61,23 @@ func newLog(a *app) *cobra.Command {
 }
 
 // run prints the history (all of it, or its tail), then follows.
-func (o *logOpts) run(ctx context.Context, a *app, c *supervisor.Client, pane string) error {
+func (o *logOpts) run(ctx context.Context, a *app, c *client.Client, pane string) error {
 	out := newOutputPrinter(a, o.raw)
 	var hist bytes.Buffer
 	var w io.Writer = a.stdout
 	if o.tail > 0 {
 		w = &hist // only the tail is printed, once the history is in
 	}
-	res, err := c.ReadOutput(ctx, pane, supervisor.ReadOptions{}, func(ch *proto.OutputChunk) error {
+	res, err := c.ReadOutput(ctx, pane, client.ReadOptions{}, func(ch *proto.OutputChunk) error {
 		return out.chunk(w, ch)
 	})
 	if err != nil {
 		return err
 	}
-	if _, err := a.stdout.Write(supervisor.LastLines(hist.Bytes(), o.tail)); err != nil || !o.follow {
+	if _, err := a.stdout.Write(client.LastLines(hist.Bytes(), o.tail)); err != nil || !o.follow {
 		return err
 	}
-	_, err = c.ReadOutput(ctx, pane, supervisor.ReadOptions{From: res.Next, Follow: true},
+	_, err = c.ReadOutput(ctx, pane, client.ReadOptions{From: res.Next, Follow: true},
 		func(ch *proto.OutputChunk) error { return out.chunk(a.stdout, ch) })
 	return err
 }
@@ -87,7 +87,7 @@ func (o *logOpts) run(ctx context.Context, a *app, c *supervisor.Client, pane st
 type outputPrinter struct {
 	a      *app
 	raw    bool
-	filter supervisor.TextFilter
+	filter client.TextFilter
 	buf    []byte
 }
 
@@ -119,7 +119,7 @@ func newPoll(a *app) *cobra.Command {
 			if wait < 0 {
 				return usagef("--wait %s: a duration cannot be negative", wait)
 			}
-			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
 				return poll(cmd.Context(), a, c, args[0], wait, asJSON)
 			})
 		},
@@ -139,7 +139,7 @@ type pollResult struct {
 
 // poll prints what happened in pane since the last poll and remembers
 // where it stopped.
-func poll(ctx context.Context, a *app, c *supervisor.Client, pane string, wait time.Duration, asJSON bool) error {
+func poll(ctx context.Context, a *app, c *client.Client, pane string, wait time.Duration, asJSON bool) error {
 	info, err := onePane(ctx, c, pane)
 	if err != nil {
 		return err
@@ -152,7 +152,7 @@ func poll(ctx context.Context, a *app, c *supervisor.Client, pane string, wait t
 	from := mark.load(info)
 	var text bytes.Buffer
 	out := newOutputPrinter(a, false)
-	res, err := c.ReadOutput(ctx, info.ID, supervisor.ReadOptions{From: from, WaitNew: wait},
+	res, err := c.ReadOutput(ctx, info.ID, client.ReadOptions{From: from, WaitNew: wait},
 		func(ch *proto.OutputChunk) error { return out.chunk(&text, ch) })
 	if err != nil {
 		return err
@@ -172,7 +172,7 @@ func poll(ctx context.Context, a *app, c *supervisor.Client, pane string, wait t
 }
 
 // onePane looks one pane up by id or name.
-func onePane(ctx context.Context, c *supervisor.Client, pane string) (proto.PaneInfo, error) {
+func onePane(ctx context.Context, c *client.Client, pane string) (proto.PaneInfo, error) {
 	list, err := c.List(ctx, pane)
 	if err != nil {
 		return proto.PaneInfo{}, err

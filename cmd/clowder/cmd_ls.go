@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"clowder/supervisor"
+	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
 
@@ -72,7 +72,7 @@ func printTable(a *app, list []proto.PaneInfo) error {
 // for a human's terminal: every human-readable line goes through it, so no
 // control character or escape sequence reaches the screen raw. JSON output
 // is escaped by JSON instead.
-func safe(s string) string { return supervisor.EscapeControls(s) }
+func safe(s string) string { return client.EscapeControls(s) }
 
 // exitColumn is "-" while running, else the code, signal or reason.
 func exitColumn(p proto.PaneInfo) string {
@@ -120,7 +120,7 @@ func newCapture(a *app) *cobra.Command {
 				return usagef("--scrollback %d: give a number of lines, 0 or more", req.Scrollback)
 			}
 			req.Pane = args[0]
-			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
 				r, err := c.Capture(cmd.Context(), req)
 				if err != nil {
 					return err

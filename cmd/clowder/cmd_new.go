@@ -16,7 +16,7 @@ import (
 
 	"clowder/panes"
 	"clowder/persist"
-	"clowder/supervisor"
+	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
 
@@ -87,7 +87,7 @@ func newNew(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.withClient(cmd.Context(), true, func(c *supervisor.Client) error {
+			return a.withClient(cmd.Context(), true, func(c *client.Client) error {
 				r, err := a.spawnRetry(cmd.Context(), c, req)
 				if err != nil {
 					return err
@@ -222,9 +222,9 @@ func newNonce() (string, error) {
 // spawnRetry spawns, and if the connection breaks under the call,
 // reconnects once and sends the same request: its nonce makes the host
 // return the pane the first attempt made, if it made one.
-func (a *app) spawnRetry(ctx context.Context, c *supervisor.Client, req proto.SpawnReq) (proto.SpawnedReply, error) {
+func (a *app) spawnRetry(ctx context.Context, c *client.Client, req proto.SpawnReq) (proto.SpawnedReply, error) {
 	r, err := c.Spawn(ctx, req)
-	if !errors.Is(err, supervisor.ErrConnectionLost) {
+	if !errors.Is(err, client.ErrConnectionLost) {
 		return r, err
 	}
 	c2, err2 := a.connect(ctx)

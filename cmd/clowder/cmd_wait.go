@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"clowder/supervisor"
+	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
 
@@ -38,7 +38,7 @@ func newWait(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
 				r, err := c.Wait(cmd.Context(), req)
 				if errors.Is(err, &proto.ErrorReply{Code: proto.CodeTimeout}) {
 					return fmt.Errorf("timed out after %s waiting for pane %s to %s", o.timeout, args[0], o.describe())
@@ -129,7 +129,7 @@ func newKill(a *app) *cobra.Command {
 				return err
 			}
 			req := proto.KillReq{Pane: args[0], Signal: sig, GraceMS: ms}
-			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
 				return c.Kill(cmd.Context(), req)
 			})
 		},
@@ -146,7 +146,7 @@ func newRm(a *app) *cobra.Command {
 		Args:              exactArgs(1, "one PANE"),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
 				return c.Remove(cmd.Context(), args[0])
 			})
 		},
@@ -161,7 +161,7 @@ func newRename(a *app) *cobra.Command {
 		Args:              exactArgs(2, "PANE and NAME"),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
 				return c.Rename(cmd.Context(), args[0], args[1])
 			})
 		},

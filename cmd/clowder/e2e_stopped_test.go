@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"clowder/supervisor"
+	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
 
@@ -22,7 +22,7 @@ import (
 func stoppedHost(t *testing.T, e *e2eEnv) {
 	t.Helper()
 	e.must("host")
-	c, err := supervisor.Dial(context.Background(), filepath.Join(e.dir, "run", "host.sock"))
+	c, err := client.Dial(context.Background(), filepath.Join(e.dir, "run", "host.sock"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestCLICallsHaveADeadline(t *testing.T) {
 	}
 	stopProcess(t, e, info.Pid)
 	_, err = c.List(context.Background())
-	var na *supervisor.NotAnsweringError
+	var na *client.NotAnsweringError
 	if !errors.As(err, &na) || !strings.Contains(err.Error(), info.Socket) {
 		t.Errorf("List from a stopped host = %v; want a NotAnsweringError naming %s", err, info.Socket)
 	}

@@ -37,7 +37,7 @@ type FdConn struct {
 	rerr  error // first fd error of the frame being read (io.ReadFull drops errors on full reads)
 
 	wmu     sync.Mutex
-	version ProtoVersion
+	version Version
 	wmax    int
 	buf     []byte
 	werr    error // the first failed write: the stream may hold half a frame, so every later write fails too
@@ -72,14 +72,14 @@ func (fc *FdConn) armWrite() {
 // NewFrameWriter's.
 func NewFdConn(c *net.UnixConn) *FdConn {
 	return &FdConn{
-		c: c, max: WireMaxFrame, major: ProtoMax.Major,
+		c: c, max: WireMaxFrame, major: MaxVersion.Major,
 		oob:     make([]byte, unix.CmsgSpace(WireMaxFds*4)),
-		version: ProtoMax, wmax: WireMaxFrame,
+		version: MaxVersion, wmax: WireMaxFrame,
 	}
 }
 
 // SetVersion sets the negotiated version for both directions.
-func (fc *FdConn) SetVersion(v ProtoVersion) {
+func (fc *FdConn) SetVersion(v Version) {
 	fc.rmu.Lock()
 	fc.major = v.Major
 	fc.rmu.Unlock()

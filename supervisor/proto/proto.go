@@ -15,27 +15,27 @@ import (
 	"strings"
 )
 
-// ProtoVersion is a protocol version. Majors are incompatible with each
+// Version is a protocol version. Majors are incompatible with each
 // other; a minor only adds (optional JSON fields, message types,
 // capabilities), so a peer of minor m understands every minor below m.
-type ProtoVersion struct {
+type Version struct {
 	Major uint8 `json:"major"`
 	Minor uint8 `json:"minor"`
 }
 
-// The versions this build speaks: ProtoMin up to ProtoMax inclusive.
+// The versions this build speaks: MinVersion up to MaxVersion inclusive.
 var (
-	ProtoMin = ProtoVersion{Major: 1, Minor: 0}
-	ProtoMax = ProtoVersion{Major: 1, Minor: 0}
+	MinVersion = Version{Major: 1, Minor: 0}
+	MaxVersion = Version{Major: 1, Minor: 0}
 )
 
 // String gives "major.minor".
-func (v ProtoVersion) String() string {
+func (v Version) String() string {
 	return strconv.Itoa(int(v.Major)) + "." + strconv.Itoa(int(v.Minor))
 }
 
 // Less reports whether v is older than o.
-func (v ProtoVersion) Less(o ProtoVersion) bool {
+func (v Version) Less(o Version) bool {
 	if v.Major != o.Major {
 		return v.Major < o.Major
 	}
@@ -44,7 +44,7 @@ func (v ProtoVersion) Less(o ProtoVersion) bool {
 
 // IsZero reports whether v is the zero (unset) version; no protocol has
 // major 0.
-func (v ProtoVersion) IsZero() bool { return v == ProtoVersion{} }
+func (v Version) IsZero() bool { return v == Version{} }
 
 // MsgType says what a frame's body holds. Values are part of the wire format
 // and never reused; 0 is invalid.

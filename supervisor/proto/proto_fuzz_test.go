@@ -86,7 +86,7 @@ func checkReencode(t *testing.T, typ MsgType, m Message) {
 // TestWireDeclaredLengthIsNotAllocatedUpFront pins that a peer declaring a
 // 16 MiB body and sending 10 bytes does not make the reader allocate 16 MiB.
 func TestWireDeclaredLengthIsNotAllocatedUpFront(t *testing.T) {
-	b, _ := AppendFrame(nil, Frame{Version: ProtoMax, Type: MsgInput, Body: make([]byte, 10)}, WireMaxFrame)
+	b, _ := AppendFrame(nil, Frame{Version: MaxVersion, Type: MsgInput, Body: make([]byte, 10)}, WireMaxFrame)
 	b[16], b[17], b[18], b[19] = 0x00, 0xFF, 0xFF, 0x00 // ~16 MiB declared
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)

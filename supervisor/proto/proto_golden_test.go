@@ -46,8 +46,8 @@ func goldenCases() []goldenCase {
 	exited := samplePane()
 	exited.State, exited.ExitCode, exited.ExitReason = "exited", 1, "failed"
 	return []goldenCase{
-		{1, 0, &HelloReq{Min: ProtoVersion{1, 0}, Max: ProtoVersion{1, 0}, Caps: []string{CapFdPassing, CapScreen, CapEvents}, Client: "clowder tui 0.1.0", Pid: 5120}},
-		{1, FlagReply, &WelcomeReply{Version: ProtoVersion{1, 0}, Caps: []string{CapFdPassing, CapScreen, CapEvents}, Host: "clowder host 0.1.0", Pid: 4001}},
+		{1, 0, &HelloReq{Min: Version{1, 0}, Max: Version{1, 0}, Caps: []string{CapFdPassing, CapScreen, CapEvents}, Client: "clowder tui 0.1.0", Pid: 5120}},
+		{1, FlagReply, &WelcomeReply{Version: Version{1, 0}, Caps: []string{CapFdPassing, CapScreen, CapEvents}, Host: "clowder host 0.1.0", Pid: 4001}},
 		{7, FlagReply, &OKReply{}},
 		{8, FlagReply, &ErrorReply{Code: CodeNotFound, Message: `no pane named "web"; see clowder ls`}},
 		{2, 0, &ListReq{}},
@@ -76,7 +76,7 @@ func goldenCases() []goldenCase {
 		{12, FlagReply, &CapturedReply{Pane: "p3", Text: "$ ls\nREADME.md\n$ \n", Cols: 80, Rows: 3, CursorX: 2, CursorY: 2}},
 		{13, FlagReply, sampleHistory()},
 		{14, FlagReply, &WaitDoneReply{Met: "text", Match: "$ ", Pane: samplePane()}},
-		{16, FlagReply, &HostInfoReply{Pid: 4001, Build: "0.1.0", Protocol: ProtoVersion{1, 0}, StartedMS: 1767000000000, Panes: 3, Clients: 2, Socket: "/run/user/1000/clowder/host.sock"}},
+		{16, FlagReply, &HostInfoReply{Pid: 4001, Build: "0.1.0", Protocol: Version{1, 0}, StartedMS: 1767000000000, Panes: 3, Clients: 2, Socket: "/run/user/1000/clowder/host.sock"}},
 		{4, FlagPush, &OutputChunk{Pane: "p3", Seq: 98211, Gap: 0, Data: []byte("\x1b[1mok\x1b[m\r\n")}},
 		{4, FlagPush, sampleScreen()},
 		{15, FlagPush, &PaneEvent{Kind: EventExited, Pane: "p3", Info: &exited}},
@@ -125,7 +125,7 @@ func goldenFrame(t testing.TB, c goldenCase) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.Version = ProtoVersion{1, 0}
+	f.Version = Version{1, 0}
 	b, err := AppendFrame(nil, f, WireMaxFrame)
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +166,7 @@ func checkGoldenDecode(t *testing.T, b []byte, c goldenCase) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Type != c.msg.MsgType() || f.ReqID != c.reqID || f.Flags != c.flags || f.Version != (ProtoVersion{1, 0}) {
+	if f.Type != c.msg.MsgType() || f.ReqID != c.reqID || f.Flags != c.flags || f.Version != (Version{1, 0}) {
 		t.Fatalf("header: got %s id %d flags %s v%s", f.Type, f.ReqID, f.Flags, f.Version)
 	}
 	m, err := f.Message()

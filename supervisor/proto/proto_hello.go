@@ -25,20 +25,20 @@ const (
 // HelloReq (MsgHello) is the client's first frame. Its JSON layout is the
 // same in every major, so any host can read it and answer a mismatch.
 type HelloReq struct {
-	Min    ProtoVersion `json:"min"`
-	Max    ProtoVersion `json:"max"`
-	Caps   []string     `json:"caps,omitempty"`
-	Client string       `json:"client,omitempty"` // program and build, for the host log
-	Pid    int          `json:"pid,omitempty"`
+	Min    Version  `json:"min"`
+	Max    Version  `json:"max"`
+	Caps   []string `json:"caps,omitempty"`
+	Client string   `json:"client,omitempty"` // program and build, for the host log
+	Pid    int      `json:"pid,omitempty"`
 }
 
 // WelcomeReply (MsgWelcome) answers HelloReq: the version both sides now
 // speak and the capabilities both have.
 type WelcomeReply struct {
-	Version ProtoVersion `json:"version"`
-	Caps    []string     `json:"caps,omitempty"`
-	Host    string       `json:"host,omitempty"` // host build, for messages
-	Pid     int          `json:"pid,omitempty"`
+	Version Version  `json:"version"`
+	Caps    []string `json:"caps,omitempty"`
+	Host    string   `json:"host,omitempty"` // host build, for messages
+	Pid     int      `json:"pid,omitempty"`
 }
 
 // ErrNoHello is returned by AcceptHello when the first frame is not hello.
@@ -47,9 +47,9 @@ var ErrNoHello = errors.New("first frame is not hello")
 // Negotiate picks the newest version in both the client's range and
 // [lo, hi]. A mismatch is an *ErrorReply with CodeVersion whose message
 // names both ranges.
-func Negotiate(h HelloReq, lo, hi ProtoVersion) (ProtoVersion, error) {
+func Negotiate(h HelloReq, lo, hi Version) (Version, error) {
 	if h.Max.Less(h.Min) || h.Min.IsZero() {
-		return ProtoVersion{}, &ErrorReply{Code: CodeBadRequest,
+		return Version{}, &ErrorReply{Code: CodeBadRequest,
 			Message: fmt.Sprintf("hello has an empty version range %s-%s", h.Min, h.Max)}
 	}
 	pick := hi
@@ -57,7 +57,7 @@ func Negotiate(h HelloReq, lo, hi ProtoVersion) (ProtoVersion, error) {
 		pick = h.Max
 	}
 	if pick.Less(h.Min) || pick.Less(lo) {
-		return ProtoVersion{}, &ErrorReply{Code: CodeVersion, Message: fmt.Sprintf(
+		return Version{}, &ErrorReply{Code: CodeVersion, Message: fmt.Sprintf(
 			"protocol version mismatch: client speaks %s-%s, host speaks %s-%s; "+
 				"run the same clowder build for both (clowder host stop, then retry)",
 			h.Min, h.Max, lo, hi)}
@@ -83,7 +83,7 @@ func commonCaps(a, b []string, fds bool) []string {
 // capabilities and comes out as the common ones) or an error reply. On
 // success c speaks the chosen version. The returned error is the one sent
 // to the client, or a transport error.
-func AcceptHello(c FrameConn, lo, hi ProtoVersion, w WelcomeReply) (HelloReq, WelcomeReply, error) {
+func AcceptHello(c FrameConn, lo, hi Version, w WelcomeReply) (HelloReq, WelcomeReply, error) {
 	f, err := c.ReadFrame()
 	if err != nil {
 		return HelloReq{}, w, fmt.Errorf("handshake: %w", err)

@@ -9,12 +9,12 @@ import (
 )
 
 func TestHelloNegotiate(t *testing.T) {
-	v := func(maj, min uint8) ProtoVersion { return ProtoVersion{maj, min} }
+	v := func(maj, min uint8) Version { return Version{maj, min} }
 	tests := []struct {
 		name          string
-		cmin, cmax    ProtoVersion
-		hmin, hmax    ProtoVersion
-		want          ProtoVersion
+		cmin, cmax    Version
+		hmin, hmax    Version
+		want          Version
 		wantCode      ErrorCode
 		wantInMessage []string
 	}{
@@ -64,11 +64,11 @@ func TestHelloHandshakeOverPlainStream(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		h, w, err := AcceptHello(host, ProtoMin, ProtoMax,
+		h, w, err := AcceptHello(host, MinVersion, MaxVersion,
 			WelcomeReply{Caps: []string{CapFdPassing, CapScreen, CapRaw, CapEvents}, Host: "test"})
 		done <- result{h, w, err}
 	}()
-	w, err := Hello(client, HelloReq{Min: ProtoMin, Max: ProtoMax, Caps: []string{CapScreen, CapFdPassing, CapEvents}})
+	w, err := Hello(client, HelloReq{Min: MinVersion, Max: MaxVersion, Caps: []string{CapScreen, CapFdPassing, CapEvents}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,8 +78,8 @@ func TestHelloHandshakeOverPlainStream(t *testing.T) {
 	}
 	// fd passing is dropped: a plain stream cannot carry fds.
 	want := []string{CapScreen, CapEvents}
-	if w.Version != ProtoMax || !reflect.DeepEqual(w.Caps, want) || !reflect.DeepEqual(r.w.Caps, want) {
-		t.Fatalf("welcome %+v, host side %+v; want %s with caps %v", w, r.w, ProtoMax, want)
+	if w.Version != MaxVersion || !reflect.DeepEqual(w.Caps, want) || !reflect.DeepEqual(r.w.Caps, want) {
+		t.Fatalf("welcome %+v, host side %+v; want %s with caps %v", w, r.w, MaxVersion, want)
 	}
 }
 
@@ -87,10 +87,10 @@ func TestHelloMismatchNamesBothVersions(t *testing.T) {
 	client, host := pipeConns(t)
 	done := make(chan error, 1)
 	go func() {
-		_, _, err := AcceptHello(host, ProtoVersion{1, 0}, ProtoVersion{1, 2}, WelcomeReply{})
+		_, _, err := AcceptHello(host, Version{1, 0}, Version{1, 2}, WelcomeReply{})
 		done <- err
 	}()
-	_, err := Hello(client, HelloReq{Min: ProtoVersion{2, 0}, Max: ProtoVersion{2, 1}})
+	_, err := Hello(client, HelloReq{Min: Version{2, 0}, Max: Version{2, 1}})
 	if !errors.Is(err, &ErrorReply{Code: CodeVersion}) || !strings.Contains(err.Error(), "2.0-2.1") ||
 		!strings.Contains(err.Error(), "1.0-1.2") {
 		t.Fatalf("client got %v; want a version error naming 2.0-2.1 and 1.0-1.2", err)
@@ -104,7 +104,7 @@ func TestHelloMustComeFirst(t *testing.T) {
 	client, host := pipeConns(t)
 	done := make(chan error, 1)
 	go func() {
-		_, _, err := AcceptHello(host, ProtoMin, ProtoMax, WelcomeReply{})
+		_, _, err := AcceptHello(host, MinVersion, MaxVersion, WelcomeReply{})
 		done <- err
 	}()
 	if err := writeMessage(client, 9, 0, ListReq{}); err != nil {

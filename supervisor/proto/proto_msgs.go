@@ -262,13 +262,13 @@ type HostStatusReq struct{}
 
 // HostInfoReply (MsgHostInfo) answers HostStatusReq.
 type HostInfoReply struct {
-	Pid       int          `json:"pid"`
-	Build     string       `json:"build"` // clowder version of the host binary
-	Protocol  ProtoVersion `json:"protocol"`
-	StartedMS int64        `json:"started_ms"` // Unix milliseconds
-	Panes     int          `json:"panes"`
-	Clients   int          `json:"clients"`
-	Socket    string       `json:"socket"`
+	Pid       int     `json:"pid"`
+	Build     string  `json:"build"` // clowder version of the host binary
+	Protocol  Version `json:"protocol"`
+	StartedMS int64   `json:"started_ms"` // Unix milliseconds
+	Panes     int     `json:"panes"`
+	Clients   int     `json:"clients"`
+	Socket    string  `json:"socket"`
 	// Registry is what went wrong reading or writing agents.json ("" if
 	// nothing): a corrupt file moved aside, or a newer schema left alone.
 	Registry string `json:"registry,omitempty"`

@@ -41,7 +41,7 @@ var (
 // descriptors carried with the frame over a unix socket; whoever holds a
 // received Frame owns its Fds and must close them.
 type Frame struct {
-	Version ProtoVersion // zero: the writer fills in its own version
+	Version Version // zero: the writer fills in its own version
 	Type    MsgType
 	Flags   Flags
 	ReqID   uint32
@@ -51,7 +51,7 @@ type Frame struct {
 
 // header is the decoded fixed header.
 type header struct {
-	version ProtoVersion
+	version Version
 	typ     MsgType
 	flags   Flags
 	nfds    uint16
@@ -95,7 +95,7 @@ func parseHeader(b []byte, limit int, major uint8) (header, error) {
 		return header{}, fmt.Errorf("read frame header % x: %w", b[0:4], ErrBadMagic)
 	}
 	h := header{
-		version: ProtoVersion{Major: b[4], Minor: b[5]},
+		version: Version{Major: b[4], Minor: b[5]},
 		typ:     MsgType(binary.BigEndian.Uint16(b[6:8])),
 		flags:   Flags(binary.BigEndian.Uint16(b[8:10])),
 		nfds:    binary.BigEndian.Uint16(b[10:12]),
@@ -162,9 +162,9 @@ type FrameReader struct {
 }
 
 // NewFrameReader reads frames from r with the WireMaxFrame limit, accepting
-// ProtoMax's major until SetVersion says otherwise.
+// MaxVersion's major until SetVersion says otherwise.
 func NewFrameReader(r io.Reader) *FrameReader {
-	return &FrameReader{r: r, max: WireMaxFrame, major: ProtoMax.Major}
+	return &FrameReader{r: r, max: WireMaxFrame, major: MaxVersion.Major}
 }
 
 // SetMaxFrame lowers (or restores) the frame size limit; n is clamped to
@@ -173,7 +173,7 @@ func (fr *FrameReader) SetMaxFrame(n int) { fr.max = clampMax(n) }
 
 // SetVersion sets the negotiated version; frames of another major are then
 // refused (except handshake frames).
-func (fr *FrameReader) SetVersion(v ProtoVersion) { fr.major = v.Major }
+func (fr *FrameReader) SetVersion(v Version) { fr.major = v.Major }
 
 // ReadFrame reads the next frame. It returns io.EOF only at a clean frame
 // boundary and io.ErrUnexpectedEOF (wrapped) inside a frame. A frame whose
@@ -207,14 +207,14 @@ type FrameWriter struct {
 	mu      sync.Mutex
 	w       io.Writer
 	max     int
-	version ProtoVersion
+	version Version
 	buf     []byte
 }
 
 // NewFrameWriter writes frames to w with the WireMaxFrame limit, stamping
-// ProtoMax on frames that carry no version until SetVersion says otherwise.
+// MaxVersion on frames that carry no version until SetVersion says otherwise.
 func NewFrameWriter(w io.Writer) *FrameWriter {
-	return &FrameWriter{w: w, max: WireMaxFrame, version: ProtoMax}
+	return &FrameWriter{w: w, max: WireMaxFrame, version: MaxVersion}
 }
 
 // SetMaxFrame lowers (or restores) the frame size limit; n is clamped to
@@ -226,7 +226,7 @@ func (fw *FrameWriter) SetMaxFrame(n int) {
 }
 
 // SetVersion sets the version stamped on frames whose Version is zero.
-func (fw *FrameWriter) SetVersion(v ProtoVersion) {
+func (fw *FrameWriter) SetVersion(v Version) {
 	fw.mu.Lock()
 	defer fw.mu.Unlock()
 	fw.version = v

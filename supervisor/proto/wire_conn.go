@@ -15,7 +15,7 @@ type FrameConn interface {
 	// WriteFrame writes one frame whole; f.Fds stay owned by the caller.
 	WriteFrame(f Frame) error
 	// SetVersion records the negotiated version for both directions.
-	SetVersion(v ProtoVersion)
+	SetVersion(v Version)
 	// CarriesFds reports whether frames may carry file descriptors.
 	CarriesFds() bool
 }
@@ -33,7 +33,7 @@ func NewStreamConn(r io.Reader, w io.Writer) *StreamConn {
 }
 
 // SetVersion sets the negotiated version on both directions.
-func (c *StreamConn) SetVersion(v ProtoVersion) {
+func (c *StreamConn) SetVersion(v Version) {
 	c.FrameReader.SetVersion(v)
 	c.FrameWriter.SetVersion(v)
 }

@@ -21,7 +21,7 @@ func TestWireStreamRoundTripsFrames(t *testing.T) {
 		if err := w.WriteFrame(f); err != nil {
 			t.Fatal(err)
 		}
-		f.Version = ProtoMax
+		f.Version = MaxVersion
 		want = append(want, f)
 	}
 	r := NewFrameReader(&buf)
@@ -57,7 +57,7 @@ func TestWireMaxFrameEnforcedOnWrite(t *testing.T) {
 }
 
 func TestWireMaxFrameEnforcedOnRead(t *testing.T) {
-	b, _ := AppendFrame(nil, Frame{Version: ProtoMax, Type: MsgInput, Body: make([]byte, 200)}, WireMaxFrame)
+	b, _ := AppendFrame(nil, Frame{Version: MaxVersion, Type: MsgInput, Body: make([]byte, 200)}, WireMaxFrame)
 	r := NewFrameReader(bytes.NewReader(b))
 	r.SetMaxFrame(100)
 	if _, err := r.ReadFrame(); !errors.Is(err, ErrFrameTooLarge) {
@@ -71,7 +71,7 @@ func TestWireMaxFrameEnforcedOnRead(t *testing.T) {
 }
 
 func TestWireReadErrors(t *testing.T) {
-	good, _ := AppendFrame(nil, Frame{Version: ProtoMax, Type: MsgOK, Body: []byte("{}")}, WireMaxFrame)
+	good, _ := AppendFrame(nil, Frame{Version: MaxVersion, Type: MsgOK, Body: []byte("{}")}, WireMaxFrame)
 	withFds := bytes.Clone(good)
 	withFds[11] = 1
 	v2 := bytes.Clone(good)
@@ -99,9 +99,9 @@ func TestWireReadErrors(t *testing.T) {
 
 func TestWireHandshakeFramesReadInAnyMajor(t *testing.T) {
 	for _, typ := range []MsgType{MsgHello, MsgWelcome, MsgError} {
-		b, _ := AppendFrame(nil, Frame{Version: ProtoVersion{7, 3}, Type: typ, Body: []byte("{}")}, WireMaxFrame)
+		b, _ := AppendFrame(nil, Frame{Version: Version{7, 3}, Type: typ, Body: []byte("{}")}, WireMaxFrame)
 		f, err := NewFrameReader(bytes.NewReader(b)).ReadFrame()
-		if err != nil || f.Version != (ProtoVersion{7, 3}) {
+		if err != nil || f.Version != (Version{7, 3}) {
 			t.Fatalf("%s in major 7: %v, version %s", typ, err, f.Version)
 		}
 	}
@@ -161,7 +161,7 @@ func TestWireTypeAndFlagNames(t *testing.T) {
 		{(FlagReply | FlagEnd).String(), "reply|end"},
 		{Flags(0).String(), "0"},
 		{(FlagPush | 0x100).String(), "push|0x100"},
-		{ProtoVersion{1, 4}.String(), "1.4"},
+		{Version{1, 4}.String(), "1.4"},
 	}
 	for _, tc := range tests {
 		if tc.got != tc.want {

@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"testing"
 
+	"clowder/persist"
 	"clowder/supervisor/internal/testproc"
 )
 
@@ -27,7 +28,7 @@ func TestReadIdentityOfSelfIsStable(t *testing.T) {
 func TestStaleIdentityIsRefusedAndNothingIsSignalled(t *testing.T) {
 	o := newOracle(t)
 	out := testproc.NewSyncBuffer()
-	r := start(t, NewSpawner(Options{}), fakeSpec(o, out, "silent"))
+	r := start(t, NewSpawner(Options{CgroupMode: persist.CgroupAuto}), fakeSpec(o, out, "silent"))
 	out.WaitContains(t, "READY")
 	real := r.Identity()
 	stale := real
@@ -55,7 +56,7 @@ func TestStaleIdentityIsRefusedAndNothingIsSignalled(t *testing.T) {
 func TestIdentityOfExitedProcessIsGone(t *testing.T) {
 	o := newOracle(t)
 	out := testproc.NewSyncBuffer()
-	r := start(t, NewSpawner(Options{}), fakeSpec(o, out, "exit"))
+	r := start(t, NewSpawner(Options{CgroupMode: persist.CgroupAuto}), fakeSpec(o, out, "exit"))
 	waitExit(t, r)
 	err := SignalProcess(r.Identity(), syscall.SIGKILL)
 	if !errors.Is(err, ErrProcessGone) {

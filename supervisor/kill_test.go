@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"clowder/persist"
 	"clowder/supervisor/internal/testproc"
 )
 
@@ -59,7 +60,7 @@ func TestKillLadderLeavesNothingAlive(t *testing.T) {
 				}
 				r := start(t, sp, spec)
 				text := out.WaitCount(t, tc.ready, max(tc.readies, 1))
-				if got := r.Containment().Kind; (got == ContainCgroup) != (cm.mode == CgroupRequired) {
+				if got := r.Containment().Kind; (got == ContainCgroup) != (cm.mode == persist.CgroupRequired) {
 					t.Fatalf("containment %v for mode %v", r.Containment(), cm.mode)
 				}
 				if n := o.Observe(); n < 1 {
@@ -69,7 +70,7 @@ func TestKillLadderLeavesNothingAlive(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Kill: %v", err)
 				}
-				if e.Reason != ExitKilled || len(e.Kill.Survivors) > 0 {
+				if e.Reason != persist.ExitKilled || len(e.Kill.Survivors) > 0 {
 					t.Fatalf("exit %v, survivors %v, err %v", e, e.Kill.Survivors, e.Err)
 				}
 				if tc.wantForced && !e.Kill.Forced {
@@ -105,7 +106,7 @@ func TestNaturalExitKillsLeftoverTree(t *testing.T) {
 				t.Fatal(err)
 			}
 			e := waitExit(t, r)
-			if e.Reason != ExitFailed || e.Code != 7 || len(e.Kill.Survivors) > 0 {
+			if e.Reason != persist.ExitFailed || e.Code != 7 || len(e.Kill.Survivors) > 0 {
 				t.Fatalf("exit %v code %d, report %+v", e, e.Code, e.Kill)
 			}
 			if len(e.Kill.Escaped) == 0 {
@@ -148,7 +149,7 @@ func TestTimeoutKillsSleeperTree(t *testing.T) {
 			out.WaitContains(t, "READY")
 			o.Observe()
 			e := waitExit(t, r)
-			if e.Reason != ExitTimeout || len(e.Kill.Survivors) > 0 {
+			if e.Reason != persist.ExitTimeout || len(e.Kill.Survivors) > 0 {
 				t.Fatalf("exit %v, report %+v", e, e.Kill)
 			}
 		})

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"clowder/persist"
 	"clowder/supervisor/internal/testproc"
 )
 
@@ -80,14 +81,14 @@ func waitExit(t *testing.T, r *Run) Exit {
 // cgroup variant is skipped, with the reason, where cgroup2 is not writable.
 var cgroupModes = []struct {
 	name string
-	mode CgroupMode
-}{{"pgroup", CgroupOff}, {"cgroup", CgroupRequired}}
+	mode persist.CgroupMode
+}{{"pgroup", persist.CgroupOff}, {"cgroup", persist.CgroupRequired}}
 
 // spawnerFor returns a Spawner for mode, skipping when the machine cannot.
-func spawnerFor(t *testing.T, mode CgroupMode) *Spawner {
+func spawnerFor(t *testing.T, mode persist.CgroupMode) *Spawner {
 	t.Helper()
 	sp := NewSpawner(Options{CgroupMode: mode})
-	if mode == CgroupRequired {
+	if mode == persist.CgroupRequired {
 		leaf, err := sp.newLeaf("probe")
 		if err != nil {
 			t.Skipf("no writable cgroup2 here: %v", err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"clowder/persist"
 	"clowder/supervisor/internal/testproc"
 )
 
@@ -39,9 +40,9 @@ func TestOrphanZombiesAreReaped(t *testing.T) {
 	out := testproc.NewSyncBuffer()
 	spec := Spec{PaneID: "orphan-" + o.Mark, Argv: []string{"sh", "-c", "sleep 1000 & echo CHILD $!"},
 		Env: o.Env(), Pipe: &PipeArm{Stdout: out}}
-	r := start(t, NewSpawner(Options{CgroupMode: CgroupOff}), spec)
+	r := start(t, NewSpawner(Options{CgroupMode: persist.CgroupOff}), spec)
 	pid := childPid(t, out.WaitContains(t, "CHILD"))
-	if e := waitExit(t, r); e.Reason != ExitCompleted || len(e.Kill.Survivors) > 0 {
+	if e := waitExit(t, r); e.Reason != persist.ExitCompleted || len(e.Kill.Survivors) > 0 {
 		t.Fatalf("exit %v, report %+v", e, e.Kill)
 	}
 	if !waitUntil(testproc.WaitFor, func() bool { p, err := readProc(pid); return err != nil || p.PPID != os.Getpid() }) {
@@ -76,7 +77,7 @@ func TestOrphanReaperReadsOnlyOurChildren(t *testing.T) {
 	out := testproc.NewSyncBuffer()
 	spec := Spec{PaneID: "orphan-" + o.Mark, Argv: []string{"sh", "-c", "sleep 1000 & echo CHILD $!"},
 		Env: o.Env(), Pipe: &PipeArm{Stdout: out}}
-	r := start(t, NewSpawner(Options{CgroupMode: CgroupOff}), spec)
+	r := start(t, NewSpawner(Options{CgroupMode: persist.CgroupOff}), spec)
 	pid := childPid(t, out.WaitContains(t, "CHILD"))
 	waitExit(t, r)
 	if !waitUntil(testproc.WaitFor, func() bool { p, err := readProc(pid); return err != nil || p.PPID != os.Getpid() }) {

@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"clowder/persist"
 )
 
 // Run is a started process tree. Its methods are safe for concurrent use.
@@ -147,7 +149,7 @@ func (r *Run) KillWith(expected Identity, sig syscall.Signal, grace time.Duratio
 	if err := verifyIdentity("kill", expected, r.id); err != nil {
 		return Exit{}, err
 	}
-	r.finalize(ending{reason: ExitKilled, grace: grace, signal: sig})
+	r.finalize(ending{reason: persist.ExitKilled, grace: grace, signal: sig})
 	<-r.done
 	return r.exit, nil
 }

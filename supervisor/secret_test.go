@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"clowder/persist"
 )
 
 func TestCheckArgsAndRedact(t *testing.T) {
@@ -54,7 +56,7 @@ func TestCheckArgsAndRedact(t *testing.T) {
 
 func TestSecretArgsRefusedUnlessAllowed(t *testing.T) {
 	o := newOracle(t)
-	sp := NewSpawner(Options{})
+	sp := NewSpawner(Options{CgroupMode: persist.CgroupAuto})
 	spec := Spec{PaneID: "secret-" + o.Mark, Argv: []string{"true", "--api-key", "hunter2"},
 		Env: o.Env(), Pipe: &PipeArm{}}
 	_, err := sp.Start(context.Background(), spec)

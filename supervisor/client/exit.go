@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"clowder/supervisor"
+	"clowder/persist"
 	"clowder/supervisor/proto"
 )
 
@@ -23,13 +23,13 @@ const (
 // a timeout or idle timeout, 1 for a pane whose end is unknown (lost).
 func ExitStatus(info proto.PaneInfo) int {
 	switch info.ExitReason {
-	case supervisor.ExitCompleted.String():
+	case persist.ExitCompleted.String():
 		return 0
-	case supervisor.ExitFailed.String():
+	case persist.ExitFailed.String():
 		return info.ExitCode
-	case supervisor.ExitTimeout.String(), supervisor.ExitIdleTimeout.String():
+	case persist.ExitTimeout.String(), persist.ExitIdleTimeout.String():
 		return ExitStatusTimeout
-	case supervisor.ExitSignalled.String(), supervisor.ExitKilled.String():
+	case persist.ExitSignalled.String(), persist.ExitKilled.String():
 		if n := signalNumber(info.ExitSignal); n > 0 {
 			return 128 + n
 		}

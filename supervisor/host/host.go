@@ -95,7 +95,7 @@ func New(opts Options) (*Server, error) {
 	limits := supervisor.Limits{Timeout: sup.Timeout.Std(), IdleTimeout: sup.IdleTimeout.Std(), Grace: sup.KillGrace.Std()}
 	return &Server{
 		opts: opts, log: logger, started: time.Now(),
-		spawner:  supervisor.NewSpawner(supervisor.Options{CgroupMode: cgroupMode(sup.Cgroup), CgroupParent: sup.CgroupParent, Limits: limits}),
+		spawner:  supervisor.NewSpawner(supervisor.Options{CgroupMode: sup.Cgroup, CgroupParent: sup.CgroupParent, Limits: limits}),
 		adapters: panes.NewAdapters(opts.Config.Agents, os.Getenv("SHELL")),
 		nonces:   map[string]*pane{},
 		stopReq:  make(chan struct{}),
@@ -116,17 +116,6 @@ func (h *Server) adapterFor(rec persist.PaneRecord) panes.Adapter {
 		return ad
 	}
 	return panes.Adapter{Name: name, Rules: panes.GenericRules()}
-}
-
-// cgroupMode maps the config's mode onto the spawner's.
-func cgroupMode(m persist.CgroupMode) supervisor.CgroupMode {
-	switch m {
-	case persist.CgroupOff:
-		return supervisor.CgroupOff
-	case persist.CgroupRequired:
-		return supervisor.CgroupRequired
-	}
-	return supervisor.CgroupAuto
 }
 
 // Serve runs the host until ctx ends, a client stops it, or it has been idle

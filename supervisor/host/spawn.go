@@ -223,7 +223,7 @@ func (p *pane) started(run *supervisor.Run) {
 func (p *pane) exited(e supervisor.Exit) {
 	p.mu.Lock()
 	p.rec.State = persist.StateExited
-	p.rec.Exit = &persist.Exit{Code: e.Code, Signal: int(e.Signal), Reason: persistReason(e.Reason), At: e.At}
+	p.rec.Exit = &persist.Exit{Code: e.Code, Signal: int(e.Signal), Reason: e.Reason, At: e.At}
 	if p.idleTick != nil {
 		p.idleTick.Stop()
 	}
@@ -237,25 +237,6 @@ func (p *pane) exited(e supervisor.Exit) {
 		p.h.saveRegistry()
 		p.h.armIdle()
 	})
-}
-
-// persistReason maps the supervisor's exit reason onto the registry's.
-func persistReason(r supervisor.ExitReason) persist.ExitReason {
-	switch r {
-	case supervisor.ExitCompleted:
-		return persist.ExitCompleted
-	case supervisor.ExitFailed:
-		return persist.ExitFailed
-	case supervisor.ExitSignalled:
-		return persist.ExitSignalled
-	case supervisor.ExitKilled:
-		return persist.ExitKilled
-	case supervisor.ExitTimeout:
-		return persist.ExitTimeout
-	case supervisor.ExitIdleTimeout:
-		return persist.ExitIdleTimeout
-	}
-	return persist.ExitLost
 }
 
 // kill runs the kill ladder on the pane's tree and waits for its end. An

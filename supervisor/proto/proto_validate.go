@@ -365,16 +365,11 @@ func ParseSignal(s string) (syscall.Signal, error) {
 	return 0, fmt.Errorf("unknown signal %q: use a name like TERM, INT, KILL or a number", s)
 }
 
-// DefaultCols and DefaultRows are a spawn's size when a request leaves
-// them at zero.
-const (
-	DefaultCols = 80
-	DefaultRows = 24
-)
-
-// Size is the requested PTY size, a zero dimension taking its default.
+// Size is the requested PTY size, a zero dimension taking
+// panes.DefaultSize's.
 func (r *SpawnReq) Size() persist.Size {
-	return persist.Size{Cols: int(orDefault(r.Cols, DefaultCols)), Rows: int(orDefault(r.Rows, DefaultRows))}
+	def := panes.DefaultSize
+	return persist.Size{Cols: int(orDefault(r.Cols, uint16(def.Cols))), Rows: int(orDefault(r.Rows, uint16(def.Rows)))}
 }
 
 func orDefault(v, def uint16) uint16 {

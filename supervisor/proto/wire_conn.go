@@ -22,6 +22,12 @@ type FrameConn interface {
 
 // StreamConn is a FrameConn over a plain byte stream (a pipe, an ssh
 // channel): every operation works except fd passing.
+//
+// It and the FrameReader and FrameWriter it joins are unreachable from
+// cmd/clowder today (deadcode lists them): the local host speaks over a
+// unix socket (FdConn). They are the transport-agnostic path issue 9 asks
+// of proto, for the remote host over ssh, and client_test.go's
+// TestClientOverPlainStreamAgreesNoFdPassing keeps them working.
 type StreamConn struct {
 	*FrameReader
 	*FrameWriter

@@ -1,9 +1,9 @@
 // This file is the client side of protocol v1 (docs/protocol.md): a Client
 // owns one FrameConn, sends requests with atomically allocated ids, and runs
 // one reader goroutine that hands each reply to the call waiting on its id
-// and each push to its subscription (client_sub.go). The typed request
-// helpers are in client_calls.go; dialing and starting a host on demand in
-// client_start.go.
+// and each push to its subscription (sub.go). The typed request
+// helpers are in calls.go; dialing and starting a host on demand in
+// start.go.
 //
 // Goroutines: the reader is owned by the Client; it exits when the
 // connection fails or Close closes it, and then fails every pending call

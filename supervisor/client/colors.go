@@ -1,5 +1,5 @@
 // The client side of set-colors: telling the host the colours of the
-// user's terminal (host_colors.go).
+// user's terminal (host/colors.go).
 
 package client
 

@@ -43,7 +43,7 @@ const HandshakeTimeout = 10 * time.Second
 // handshake. No host listening gives an error matching ErrNoHost; a
 // runtime dir, socket or listening process that is not this user's alone
 // gives one matching ErrUntrustedHost, before anything is sent
-// (client_trust.go).
+// (trust.go).
 func Dial(parent context.Context, socketPath string) (*Client, error) {
 	if err := checkSocketPath(socketPath); err != nil {
 		return nil, err

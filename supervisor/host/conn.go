@@ -1,5 +1,5 @@
 // One client connection: peer check, handshake, then a loop reading
-// request frames and dispatching them (host_dispatch.go). Every write to
+// request frames and dispatching them (dispatch.go). Every write to
 // the client has a deadline, and the first failed write ends the
 // connection: a client that stops reading costs the host one blocked
 // writer for at most the write timeout, never a pane, another client or

@@ -18,10 +18,10 @@ func init() {
 		"colors":      fakeColors,     // raw mode; ask OSC 11, print the answer as "BG ...", again per key read
 		"record":      fakeRecord,     // raw mode, READY, write the first FAKE_BYTES bytes read to FAKE_OUT, DONE, block
 		"titles":      fakeTitles,     // FAKE_COUNT OSC 2 titles t0..tN-1, DONE, exit after one line
-		"host":        fakeRealHost,   // a host on HOST_RT/HOST_STATE with RLIMIT_NOFILE HOST_NOFILE (host_abuse_test.go)
-		"sync":        fakeSync,       // READY; per line, half a synchronized update, then its end (host_sync_test.go)
+		"host":        fakeRealHost,   // a host on HOST_RT/HOST_STATE with RLIMIT_NOFILE HOST_NOFILE (abuse_test.go)
+		"sync":        fakeSync,       // READY; per line, half a synchronized update, then its end (sync_test.go)
 		"sync-stuck":  fakeSyncStuck,  // READY; on a line, begin a synchronized update and never end it
-		"claude-keys": fakeClaudeKeys, // Claude Code's keyboard decision (host_keys_test.go)
+		"claude-keys": fakeClaudeKeys, // Claude Code's keyboard decision (keys_test.go)
 	})
 }
 

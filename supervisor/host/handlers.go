@@ -1,5 +1,5 @@
 // Request handlers: one small function per message type, each answering
-// with exactly one reply. host_dispatch.go decides on which goroutine and
+// with exactly one reply. dispatch.go decides on which goroutine and
 // in which order they run.
 
 package host

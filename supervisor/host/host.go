@@ -3,7 +3,7 @@
 // PTY master, keeps each pane's output ring and vtgrid screen, and serves
 // protocol v1 on a unix socket in the runtime dir. Goroutines it owns: the
 // accept loop, one per client connection (plus its request goroutines and
-// per-pane input lanes, host_dispatch.go, and one per subscription), and
+// per-pane input lanes, dispatch.go, and one per subscription), and
 // each Run's own (see run.go). All exit when Serve's context ends or a
 // client asks the host to stop.
 
@@ -71,7 +71,7 @@ type Server struct {
 	regReadOnly bool       // agents.json could not be loaded as ours: never overwrite it
 	regKeepBak  bool       // started from a corrupt file: never replace agents.json.bak
 	containment string     // how the newest run is contained: cgroup, or the fallback and why
-	colors      hostColors // the user's terminal colours, as the newest client told them (host_colors.go)
+	colors      hostColors // the user's terminal colours, as the newest client told them (colors.go)
 
 	beforeRequest func(proto.Message) // tests only: runs before each request's handler
 }

@@ -26,7 +26,7 @@ type FrameConn interface {
 // It and the FrameReader and FrameWriter it joins are unreachable from
 // cmd/clowder today (deadcode lists them): the local host speaks over a
 // unix socket (FdConn). They are the transport-agnostic path issue 9 asks
-// of proto, for the remote host over ssh, and client_test.go's
+// of proto, for the remote host over ssh, and supervisor/client's
 // TestClientOverPlainStreamAgreesNoFdPassing keeps them working.
 type StreamConn struct {
 	*FrameReader

@@ -45,6 +45,8 @@ var restricted = map[string][]string{
 	"golang.org/x/sys/unix":     {"supervisor"},
 	"github.com/hinshun/vt10x":  {},
 	"github.com/spf13/cobra":    {"cmd/clowder"},
+	// config is parsed in one place: config.toml, the keymap and the themes
+	"github.com/BurntSushi/toml": {"persist"},
 }
 
 const module = "clowder"

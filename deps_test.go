@@ -25,7 +25,7 @@ var allowed = map[string][]string{
 	"supervisor":        {"persist"},
 	"supervisor/proto":  {"persist", "panes"},
 	"supervisor/host":   {"vtgrid", "persist", "panes", "supervisor", "supervisor/proto"},
-	"supervisor/client": {"persist", "supervisor", "supervisor/proto"},
+	"supervisor/client": {"persist", "supervisor/proto"},
 	// test support, imported only by _test.go files
 	"supervisor/internal/testproc": {},
 	"tui":                          {"vtgrid", "layout", "persist", "panes", "supervisor/client", "supervisor/proto", "assets"},

@@ -150,5 +150,5 @@ func stopHost(ctx context.Context, a *app, force bool) error {
 	}
 	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	return client.WaitGone(wctx, id)
+	return supervisor.WaitGone(wctx, id)
 }

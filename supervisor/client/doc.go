@@ -2,6 +2,6 @@
 // dialing, starting one on demand, trust checks of the socket and its
 // process, calls and subscriptions.
 //
-// It speaks proto and uses supervisor only for process identity (is the
-// host the process it claims to be); it never imports host.
+// It speaks proto and imports neither supervisor nor host, so a program
+// built on it (the TUI) links no spawn or kill code.
 package client

@@ -22,7 +22,6 @@ import (
 	"time"
 
 	"clowder/persist"
-	"clowder/supervisor"
 	"clowder/supervisor/proto"
 )
 
@@ -215,22 +214,4 @@ func lastLogLine(path string) string {
 	n, _ := f.ReadAt(buf, off) // a short read still holds the tail
 	lines := strings.Split(strings.TrimSpace(string(buf[:n])), "\n")
 	return strings.TrimSpace(lines[len(lines)-1])
-}
-
-// WaitGone waits until the process id names has exited (a zombie counts as
-// gone), polling with a backoff, or until ctx ends.
-func WaitGone(ctx context.Context, id supervisor.Identity) error {
-	delay := 5 * time.Millisecond
-	for {
-		now, err := supervisor.ReadIdentity(id.PID)
-		if err != nil || now != id {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("wait for %s to exit: %w", id, ctx.Err())
-		case <-time.After(delay):
-		}
-		delay = min(2*delay, 100*time.Millisecond)
-	}
 }

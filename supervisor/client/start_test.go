@@ -171,7 +171,7 @@ func stopFakeHost(ctx context.Context, t *testing.T, paths persist.Paths, pid in
 	if err := c.HostStop(ctx, true); err != nil {
 		t.Fatal(err)
 	}
-	if err := WaitGone(ctx, id); err != nil {
+	if err := supervisor.WaitGone(ctx, id); err != nil {
 		t.Fatal(err)
 	}
 }

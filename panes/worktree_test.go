@@ -156,10 +156,3 @@ func TestCreateWorktreeFromNamedBase(t *testing.T) {
 		t.Error("worktree does not have the feature branch's file")
 	}
 }
-
-func boolWord(b bool, w string) string {
-	if b {
-		return w
-	}
-	return ""
-}

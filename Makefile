@@ -41,7 +41,7 @@ fuzz:
 # Regenerate golden files (protocol bytes, TUI views); review the diff like
 # code.
 golden:
-	$(GO) test ./supervisor/ ./tui/ -run 'Golden|View' -update
+	$(GO) test ./supervisor/proto/ ./tui/ -run 'Golden|View' -update
 
 # The full differential corpus against tmux.
 vtdiff:

@@ -12,18 +12,29 @@ import (
 )
 
 // allowed is ARCHITECTURE.md's package table as a statement of policy: for
-// each top-level package, the packages of ours it may import. A package
-// missing from this table may not exist without an ADR.
+// each package, the packages of ours it may import. A top-level package
+// missing from this table may not exist without an ADR; a folder below a
+// listed package belongs to it unless it has a row of its own.
 var allowed = map[string][]string{
-	"vtgrid":      {},
-	"layout":      {},
-	"persist":     {},
-	"assets":      {},
-	"panes":       {"vtgrid", "persist"},
-	"supervisor":  {"vtgrid", "persist", "panes"},
-	"tui":         {"vtgrid", "layout", "persist", "panes", "supervisor", "assets"},
-	"cmd/clowder": {"vtgrid", "layout", "persist", "panes", "supervisor", "tui", "assets"},
+	"vtgrid":  {},
+	"layout":  {},
+	"persist": {},
+	"assets":  {},
+	"panes":   {"vtgrid", "persist"},
+	// process control only: no sockets, frames or screens
+	"supervisor":        {"persist"},
+	"supervisor/proto":  {"persist", "panes"},
+	"supervisor/host":   {"vtgrid", "persist", "panes", "supervisor", "supervisor/proto"},
+	"supervisor/client": {"persist", "supervisor/proto"},
+	// test support, imported only by _test.go files
+	"supervisor/internal/testproc": {},
+	"tui":                          {"vtgrid", "layout", "persist", "panes", "supervisor/client", "supervisor/proto", "assets"},
+	"cmd/clowder":                  {"vtgrid", "layout", "persist", "panes", "supervisor", "supervisor/proto", "supervisor/client", "supervisor/host", "tui", "assets"},
 }
+
+// hostRunners are the only files of cmd/clowder that may import the host
+// package: the command runs a host, it does not reach into one.
+var hostRunners = []string{"cmd/clowder/host_run.go"}
 
 // restricted third-party imports: prefix → the only packages whose non-test
 // files may import it.
@@ -34,6 +45,8 @@ var restricted = map[string][]string{
 	"golang.org/x/sys/unix":     {"supervisor"},
 	"github.com/hinshun/vt10x":  {},
 	"github.com/spf13/cobra":    {"cmd/clowder"},
+	// config is parsed in one place: config.toml, the keymap and the themes
+	"github.com/BurntSushi/toml": {"persist"},
 }
 
 const module = "clowder"
@@ -48,11 +61,47 @@ func TestImportsFollowDesignTable(t *testing.T) {
 				continue
 			}
 			for prefix, who := range restricted {
-				if strings.HasPrefix(imp, prefix) && !contains(who, pkg) {
+				if strings.HasPrefix(imp, prefix) && !contains(who, topLevel(pkg)) {
 					t.Errorf("%s imports %s; only %v may", pkg, imp, who)
 				}
 			}
 		}
+	}
+}
+
+// TestCmdImportsHostOnlyToRunIt: cmd/clowder talks to a host through the
+// client; only the file that runs `clowder host` imports the server.
+func TestCmdImportsHostOnlyToRunIt(t *testing.T) {
+	for _, file := range filesImporting(t, "cmd/clowder", module+"/supervisor/host") {
+		if !contains(hostRunners, file) {
+			t.Errorf("%s imports the host; only %v run it, everything else goes through supervisor/client", file, hostRunners)
+		}
+	}
+}
+
+// TestPackageImportsChecksSubPackagesOnTheirOwn pins that a folder with its
+// own row is not counted as part of its parent (supervisor/host may import
+// supervisor; supervisor may not import supervisor/host), while a folder
+// without one is.
+func TestPackageImportsChecksSubPackagesOnTheirOwn(t *testing.T) {
+	root := t.TempDir()
+	for path, body := range map[string]string{
+		"supervisor/a.go":       "package supervisor\nimport _ \"os\"",
+		"supervisor/host/b.go":  "package host\nimport _ \"clowder/supervisor\"",
+		"supervisor/inner/c.go": "package inner\nimport _ \"strings\"",
+	} {
+		full := filepath.Join(root, path)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(root)
+	got := strings.Join(packageImports(t, "supervisor"), " ")
+	if got != "os strings" {
+		t.Fatalf("supervisor's imports = %q, want %q", got, "os strings")
 	}
 }
 
@@ -137,8 +186,19 @@ func holdsGo(t *testing.T, dir string) bool {
 	return found
 }
 
+// topLevel is the top-level folder of a package in the table ("cmd/clowder"
+// is its own).
+func topLevel(pkg string) string {
+	if strings.HasPrefix(pkg, "cmd/") {
+		return pkg
+	}
+	top, _, _ := strings.Cut(pkg, "/")
+	return top
+}
+
 // packageImports lists the imports of the non-test Go files in dir and its
-// subfolders (a subfolder belongs to its top-level package).
+// subfolders; a subfolder with its own row in the table is checked on its
+// own, any other belongs to dir.
 func packageImports(t *testing.T, dir string) []string {
 	t.Helper()
 	var out []string
@@ -148,6 +208,9 @@ func packageImports(t *testing.T, dir string) []string {
 			return err
 		}
 		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
+			return filepath.SkipDir
+		}
+		if _, own := allowed[filepath.ToSlash(path)]; d.IsDir() && path != dir && own {
 			return filepath.SkipDir
 		}
 		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
@@ -165,6 +228,33 @@ func packageImports(t *testing.T, dir string) []string {
 	})
 	if err != nil {
 		t.Fatalf("walk %s: %v", dir, err)
+	}
+	return out
+}
+
+// filesImporting lists the non-test Go files directly in dir that import
+// path.
+func filesImporting(t *testing.T, dir, path string) []string {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	fset := token.NewFileSet()
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, spec := range f.Imports {
+			if p, _ := strconv.Unquote(spec.Path.Value); p == path {
+				out = append(out, filepath.ToSlash(name))
+			}
+		}
 	}
 	return out
 }

@@ -52,16 +52,6 @@ func (p Preset) String() string {
 	return fmt.Sprintf("Preset(%d)", uint8(p))
 }
 
-// ParsePreset returns the Preset with tmux's name s.
-func ParsePreset(s string) (Preset, error) {
-	for _, p := range presets {
-		if p.String() == s {
-			return p, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown layout %q (want even-horizontal, even-vertical, main-vertical, main-horizontal or tiled)", s)
-}
-
 // Apply rebuilds the tree as preset p over the current panes in Leaves
 // order. The focus is kept and any zoom is cancelled, as tmux's
 // select-layout does. An empty tree stays empty.

@@ -86,15 +86,7 @@ func rowCounts(g Geometry) []int {
 	return counts
 }
 
-func TestParsePreset(t *testing.T) {
-	for _, p := range presets {
-		if got, err := ParsePreset(p.String()); err != nil || got != p {
-			t.Errorf("ParsePreset(%q) = %v, %v", p.String(), got, err)
-		}
-	}
-	if _, err := ParsePreset("spiral"); err == nil {
-		t.Errorf("ParsePreset(spiral) accepted")
-	}
+func TestApplyRefusesAnUnknownPresetAndKeepsAnEmptyTreeEmpty(t *testing.T) {
 	if err := New("a").Apply(Preset(99)); err == nil {
 		t.Errorf("Apply(Preset(99)) accepted")
 	}

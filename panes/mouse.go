@@ -30,7 +30,8 @@ const (
 
 var mouseButtonNames = [...]string{"none", "left", "middle", "right", "wheel-up", "wheel-down", "wheel-left", "wheel-right"}
 
-// String names the button ("wheel-up").
+// String names the button ("wheel-up"). deadcode finds no caller: it is
+// the fmt.Stringer that test failures and %v print through.
 func (b MouseButton) String() string { return enumName("MouseButton", mouseButtonNames[:], int(b)) }
 
 // isWheel reports whether b is a wheel direction.

@@ -1,13 +1,12 @@
 package panes
 
-// This file is the spawn spec: what a client sends the host to start a
-// pane, and its validation. Validation is of the spec alone (shape,
-// bounds, names); whether a name is unique among live panes, and whether
-// the command exists, are the host's checks at spawn time.
+// This file holds the bounds of a pane's name and size and their checks,
+// which the CLI and the protocol's request validation (supervisor/proto)
+// share; whether a name is unique among live panes, and whether the
+// command exists, are the host's checks at spawn time.
 
 import (
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -32,112 +31,6 @@ const (
 
 // DefaultSize is a pane's size until a client shows it (docs/cli.md).
 var DefaultSize = persist.Size{Cols: 80, Rows: 24}
-
-// Spec is a request to spawn a pane.
-type Spec struct {
-	Name    string       // "" lets the host choose one
-	Kind    persist.Kind // agent, shell or run
-	Adapter string       // for agents: the adapter name; "" for shells and runs
-	// Argv overrides the adapter's command; for KindRun it is the command.
-	Argv []string
-	Cwd  string            // absolute; the client resolves its own cwd
-	Env  map[string]string // added to the environment
-	Size persist.Size      // zero means DefaultSize
-	// Worktree, when not nil, runs the pane in a new git worktree of the
-	// repository containing Cwd (needs a Name: it names the branch).
-	Worktree *WorktreeSpec
-	Timeouts persist.Timeouts // watchdogs; zero means none
-}
-
-// WorktreeSpec asks for a worktree.
-type WorktreeSpec struct {
-	Base string // commit-ish to branch from; "" means HEAD
-}
-
-// Validate checks the spec and returns the first problem as a one-line
-// error that says what to do.
-func (s Spec) Validate() error {
-	checks := []func() error{s.validateName, s.validateKind, s.validateCwd, s.validateEnv, s.validateSize, s.validateTimeouts}
-	for _, check := range checks {
-		if err := check(); err != nil {
-			return fmt.Errorf("invalid pane spec: %w", err)
-		}
-	}
-	return nil
-}
-
-func (s Spec) validateName() error {
-	if s.Name == "" {
-		if s.Worktree != nil {
-			return fmt.Errorf("a worktree needs a pane name (it names the branch); pass --name")
-		}
-		return nil
-	}
-	return ValidateName(s.Name)
-}
-
-func (s Spec) validateKind() error {
-	switch s.Kind {
-	case persist.KindAgent:
-		if s.Adapter == "" {
-			return fmt.Errorf("an agent pane needs an adapter; pass --agent NAME")
-		}
-	case persist.KindShell:
-	case persist.KindRun:
-		if len(s.Argv) == 0 || s.Argv[0] == "" {
-			return fmt.Errorf("a run pane needs a command; pass it after -- (clowder new -- CMD ARGS)")
-		}
-	default:
-		return fmt.Errorf("kind %s is not agent, shell or run", s.Kind)
-	}
-	for i, a := range s.Argv {
-		if strings.IndexByte(a, 0) >= 0 {
-			return fmt.Errorf("argument %d of the command contains a NUL byte; remove it", i)
-		}
-	}
-	return nil
-}
-
-func (s Spec) validateCwd() error {
-	if s.Cwd != "" && !filepath.IsAbs(s.Cwd) {
-		return fmt.Errorf("cwd %q is not an absolute path; give an absolute directory", s.Cwd)
-	}
-	return nil
-}
-
-func (s Spec) validateEnv() error {
-	for k, v := range s.Env {
-		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return fmt.Errorf("environment name %q is invalid; use NAME=value with a NAME without '='", k)
-		}
-		if strings.IndexByte(v, 0) >= 0 {
-			return fmt.Errorf("environment variable %s contains a NUL byte; remove it", k)
-		}
-	}
-	return nil
-}
-
-func (s Spec) validateSize() error {
-	if s.Size == (persist.Size{}) {
-		return nil
-	}
-	return ValidateSize(s.Size)
-}
-
-func (s Spec) validateTimeouts() error {
-	if s.Timeouts.Overall < 0 || s.Timeouts.Idle < 0 {
-		return fmt.Errorf("timeouts must not be negative; give a duration like 10m or 0 for none")
-	}
-	return nil
-}
-
-// SizeOrDefault is the spec's size, or DefaultSize when it has none.
-func (s Spec) SizeOrDefault() persist.Size {
-	if s.Size == (persist.Size{}) {
-		return DefaultSize
-	}
-	return s.Size
-}
 
 // ValidateName checks a pane name: 1 to MaxNameLen characters from
 // letters, digits, '-', '_' and '.', not starting with '-' or '.'. Such a
@@ -193,29 +86,4 @@ func ParseSize(s string) (persist.Size, error) {
 	}
 	sz := persist.Size{Cols: cols, Rows: rows}
 	return sz, ValidateSize(sz)
-}
-
-// Command resolves the argv to start: the spec's Argv when given, else the
-// adapter's command (the adapter being Spec.Adapter for agents, the shell
-// for shells, the plain command for runs). It returns the adapter too.
-func (s Spec) Command(ads *Adapters) ([]string, Adapter, error) {
-	name := s.Adapter
-	switch s.Kind {
-	case persist.KindShell:
-		name = AdapterShell
-	case persist.KindRun:
-		name = AdapterCommand
-	}
-	a, err := ads.Get(name)
-	if err != nil {
-		return nil, Adapter{}, err
-	}
-	argv := s.Argv
-	if len(argv) == 0 {
-		argv = a.Command
-	}
-	if len(argv) == 0 {
-		return nil, Adapter{}, fmt.Errorf("adapter %s has no command; set [agents.%s] command in config.toml", name, name)
-	}
-	return append([]string(nil), argv...), a, nil
 }

@@ -1,60 +1,52 @@
 package panes
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
 	"clowder/persist"
 )
 
-func TestSpecValidate(t *testing.T) {
-	ok := Spec{Name: "api-fix", Kind: persist.KindAgent, Adapter: "claude", Cwd: "/src/app"}
-	tests := []struct {
-		name string
-		edit func(*Spec)
-		want string // "" means valid
+// TestValidateNameAndSize: the name and size rules every spawn path uses
+// (the protocol's request validation calls them).
+func TestValidateNameAndSize(t *testing.T) {
+	names := []struct{ name, want string }{
+		{"api-fix", ""},
+		{"api fix", "use only letters"},
+		{"api/fix", "use only letters"},
+		{strings.Repeat("a", MaxNameLen+1), "shorten it"},
+		{"-x", "start it with a letter"},
+		{"a..b", "git refuses"},
+	}
+	for _, tt := range names {
+		if err := ValidateName(tt.name); !matches(err, tt.want) {
+			t.Errorf("ValidateName(%q) = %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	sizes := []struct {
+		size persist.Size
+		want string
 	}{
-		{"valid agent", func(*Spec) {}, ""},
-		{"no name is fine", func(s *Spec) { s.Name = "" }, ""},
-		{"valid run", func(s *Spec) { s.Kind, s.Adapter, s.Argv = persist.KindRun, "", []string{"make", "test"} }, ""},
-		{"valid shell", func(s *Spec) { s.Kind, s.Adapter = persist.KindShell, "" }, ""},
-		{"valid size", func(s *Spec) { s.Size = persist.Size{Cols: 200, Rows: 50} }, ""},
-		{"name with space", func(s *Spec) { s.Name = "api fix" }, "use only letters"},
-		{"name with slash", func(s *Spec) { s.Name = "api/fix" }, "use only letters"},
-		{"name too long", func(s *Spec) { s.Name = strings.Repeat("a", MaxNameLen+1) }, "shorten it"},
-		{"name starting with dash", func(s *Spec) { s.Name = "-x" }, "start it with a letter"},
-		{"name with dot-dot", func(s *Spec) { s.Name = "a..b" }, "git refuses"},
-		{"run without argv", func(s *Spec) { s.Kind, s.Argv = persist.KindRun, nil }, "clowder new -- CMD"},
-		{"run with empty command", func(s *Spec) { s.Kind, s.Argv = persist.KindRun, []string{""} }, "needs a command"},
-		{"agent without adapter", func(s *Spec) { s.Adapter = "" }, "--agent"},
-		{"invalid kind", func(s *Spec) { s.Kind = 0 }, "not agent, shell or run"},
-		{"relative cwd", func(s *Spec) { s.Cwd = "src" }, "not an absolute path"},
-		{"env name with =", func(s *Spec) { s.Env = map[string]string{"A=B": "1"} }, "environment name"},
-		{"env value with NUL", func(s *Spec) { s.Env = map[string]string{"A": "x\x00"} }, "NUL"},
-		{"too narrow", func(s *Spec) { s.Size = persist.Size{Cols: 1, Rows: 24} }, "out of bounds"},
-		{"too tall", func(s *Spec) { s.Size = persist.Size{Cols: 80, Rows: MaxRows + 1} }, "out of bounds"},
+		{persist.Size{Cols: 200, Rows: 50}, ""},
+		{persist.Size{Cols: 1, Rows: 24}, "out of bounds"},
+		{persist.Size{Cols: 80, Rows: MaxRows + 1}, "out of bounds"},
 		// Regression: 1000x500 passed the CLI, but its 500,000 cells are more
 		// than a screen frame may carry, so no client could ever show it.
-		{"too many cells", func(s *Spec) { s.Size = persist.Size{Cols: MaxCols, Rows: 500} }, "at most 131072 cells"},
-		{"negative timeout", func(s *Spec) { s.Timeouts.Idle = -1 }, "negative"},
-		{"worktree without name", func(s *Spec) { s.Name, s.Worktree = "", &WorktreeSpec{} }, "--name"},
+		{persist.Size{Cols: MaxCols, Rows: 500}, "at most 131072 cells"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := ok
-			tt.edit(&s)
-			err := s.Validate()
-			switch {
-			case tt.want == "" && err != nil:
-				t.Errorf("Validate = %v, want valid", err)
-			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
-				t.Errorf("Validate = %v, want an error containing %q", err, tt.want)
-			case err != nil && strings.Contains(err.Error(), "\n"):
-				t.Errorf("error is not one line: %q", err)
-			}
-		})
+	for _, tt := range sizes {
+		if err := ValidateSize(tt.size); !matches(err, tt.want) {
+			t.Errorf("ValidateSize(%v) = %v, want %q", tt.size, err, tt.want)
+		}
 	}
+}
+
+// matches reports whether err is nil when want is "", or contains want.
+func matches(err error, want string) bool {
+	if want == "" {
+		return err == nil
+	}
+	return err != nil && strings.Contains(err.Error(), want)
 }
 
 func TestParseSize(t *testing.T) {
@@ -79,35 +71,6 @@ func TestParseSize(t *testing.T) {
 				t.Errorf("ParseSize error = %v, want %q", err, tt.err)
 			}
 		})
-	}
-}
-
-func TestSpecCommandAndSize(t *testing.T) {
-	ads := NewAdapters(nil, "/bin/bash")
-	tests := []struct {
-		name    string
-		spec    Spec
-		argv    []string
-		adapter string
-	}{
-		{"agent default command", Spec{Kind: persist.KindAgent, Adapter: "codex"}, []string{"codex"}, "codex"},
-		{"agent argv override", Spec{Kind: persist.KindAgent, Adapter: "claude", Argv: []string{"claude", "-c"}}, []string{"claude", "-c"}, "claude"},
-		{"shell", Spec{Kind: persist.KindShell}, []string{"/bin/bash"}, "shell"},
-		{"run", Spec{Kind: persist.KindRun, Argv: []string{"make"}}, []string{"make"}, "command"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			argv, a, err := tt.spec.Command(ads)
-			if err != nil || !slices.Equal(argv, tt.argv) || a.Name != tt.adapter {
-				t.Errorf("Command = %q, %s, %v", argv, a.Name, err)
-			}
-		})
-	}
-	if _, _, err := (Spec{Kind: persist.KindRun}).Command(ads); err == nil {
-		t.Error("run with no argv resolved a command")
-	}
-	if (Spec{}).SizeOrDefault() != DefaultSize {
-		t.Error("zero size is not the default")
 	}
 }
 

@@ -43,6 +43,11 @@ func systemOps() fileOps {
 //
 // WriteFile is not safe for concurrent writers of the same path; persist's
 // callers have a single writer per file.
+//
+// Unreachable from cmd/clowder (deadcode): persist's own writers call
+// writeAtomic with their backup mode. It stays as the exported face of the
+// atomic-write contract that atomic_test.go pins, for the next caller
+// outside persist; delete it if none comes.
 func WriteFile(path string, data []byte, perm fs.FileMode) error {
 	if err := writeAtomic(systemOps(), path, data, perm, withBackup); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)

@@ -68,9 +68,6 @@ func holder(path string) string {
 	return fmt.Sprintf(" (pid %d)", pid)
 }
 
-// Path returns the lock file's path.
-func (l *Lockfile) Path() string { return l.path }
-
 // Close releases the lock. It is idempotent; only the first call can
 // return an error. The file is left in place: removing it would let a
 // second process lock a new inode while a third still holds the old one.

@@ -5,42 +5,6 @@
 
 package supervisor
 
-import "fmt"
-
-// CgroupMode chooses whether each run gets its own cgroup v2 leaf.
-type CgroupMode int
-
-const (
-	// CgroupAuto uses a cgroup leaf when a writable cgroup2 exists and
-	// otherwise falls back to the process group plus the subreaper,
-	// reporting why in Containment.Fallback.
-	CgroupAuto CgroupMode = iota
-	// CgroupOff never creates a cgroup leaf.
-	CgroupOff
-	// CgroupRequired fails the spawn when no writable cgroup2 exists.
-	CgroupRequired
-)
-
-var cgroupModeNames = [...]string{CgroupAuto: "auto", CgroupOff: "off", CgroupRequired: "required"}
-
-// String returns "auto", "off" or "required".
-func (m CgroupMode) String() string {
-	if m < 0 || int(m) >= len(cgroupModeNames) {
-		return fmt.Sprintf("CgroupMode(%d)", int(m))
-	}
-	return cgroupModeNames[m]
-}
-
-// ParseCgroupMode parses "off", "auto" or "required" (config and flags).
-func ParseCgroupMode(s string) (CgroupMode, error) {
-	for m, name := range cgroupModeNames {
-		if name == s {
-			return CgroupMode(m), nil
-		}
-	}
-	return 0, fmt.Errorf("parse cgroup mode %q: want off, auto or required", s)
-}
-
 // Containment reports how a run's process tree is held, for `ls --json`
 // and logs. It is fixed once the run has started.
 type Containment struct {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"clowder/persist"
 )
 
 func TestFindCgroup2MountInHybridHierarchy(t *testing.T) {
@@ -28,29 +30,18 @@ func TestFindCgroup2MountInHybridHierarchy(t *testing.T) {
 	}
 }
 
-func TestCgroupModeParse(t *testing.T) {
-	for _, m := range []CgroupMode{CgroupAuto, CgroupOff, CgroupRequired} {
-		if got, err := ParseCgroupMode(m.String()); err != nil || got != m {
-			t.Errorf("ParseCgroupMode(%q) = %v, %v", m, got, err)
-		}
-	}
-	if _, err := ParseCgroupMode("sometimes"); err == nil {
-		t.Error("accepted an unknown mode")
-	}
-}
-
 // TestCgroupRequiredFailsWithoutWritableCgroup2 points the parent at a
 // plain directory, which is not a cgroup2: required fails the spawn with
 // an error saying what to do, auto falls back and says why.
 func TestCgroupRequiredFailsWithoutWritableCgroup2(t *testing.T) {
 	o := newOracle(t)
 	parent := filepath.Join(t.TempDir(), "not-a-cgroup")
-	spec := Spec{PaneID: "cg-" + o.mark, Argv: []string{"true"}, Env: o.env(), Pipe: &PipeArm{}}
-	_, err := NewSpawner(Options{CgroupMode: CgroupRequired, CgroupParent: parent}).Start(context.Background(), spec)
+	spec := Spec{PaneID: "cg-" + o.Mark, Argv: []string{"true"}, Env: o.Env(), Pipe: &PipeArm{}}
+	_, err := NewSpawner(Options{CgroupMode: persist.CgroupRequired, CgroupParent: parent}).Start(context.Background(), spec)
 	if err == nil || !strings.Contains(err.Error(), "no writable cgroup2") || !strings.Contains(err.Error(), "cgroup mode auto or off") {
 		t.Fatalf("required: %v", err)
 	}
-	r := start(t, NewSpawner(Options{CgroupMode: CgroupAuto, CgroupParent: parent}), spec)
+	r := start(t, NewSpawner(Options{CgroupMode: persist.CgroupAuto, CgroupParent: parent}), spec)
 	c := r.Containment()
 	if c.Kind != ContainProcessGroup || !strings.Contains(c.Fallback, "no writable cgroup2") || !c.Subreaper {
 		t.Fatalf("auto containment %+v", c)
@@ -60,13 +51,13 @@ func TestCgroupRequiredFailsWithoutWritableCgroup2(t *testing.T) {
 
 func TestCgroupLeafIsRemovedAfterExit(t *testing.T) {
 	o := newOracle(t)
-	sp := spawnerFor(t, CgroupRequired)
-	r := start(t, sp, Spec{PaneID: "leaf-" + o.mark, Argv: []string{"true"}, Env: o.env(), Pipe: &PipeArm{}})
+	sp := spawnerFor(t, persist.CgroupRequired)
+	r := start(t, sp, Spec{PaneID: "leaf-" + o.Mark, Argv: []string{"true"}, Env: o.Env(), Pipe: &PipeArm{}})
 	leaf := r.Containment().Cgroup
 	if !r.Containment().Pidfd {
 		t.Error("leader not held by a pidfd")
 	}
-	if e := waitExit(t, r); e.Reason != ExitCompleted || e.Err != nil {
+	if e := waitExit(t, r); e.Reason != persist.ExitCompleted || e.Err != nil {
 		t.Fatalf("exit %v: %v", e, e.Err)
 	}
 	if _, err := os.Stat(leaf); !os.IsNotExist(err) {

@@ -1,6 +1,6 @@
 //go:build !linux
 
-// No cgroups here: CgroupRequired fails every spawn and CgroupAuto falls
+// No cgroups here: persist.CgroupRequired fails every spawn and persist.CgroupAuto falls
 // back to the process group (see containment in spawn.go).
 
 package supervisor

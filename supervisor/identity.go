@@ -6,9 +6,11 @@
 package supervisor
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"syscall"
+	"time"
 )
 
 // Identity names one process instance for as long as the machine stays up.
@@ -91,4 +93,22 @@ func actualIdentity(pid int) Identity {
 		return Identity{}
 	}
 	return id
+}
+
+// WaitGone waits until the process id names has exited (a zombie counts as
+// gone), polling with a backoff, or until ctx ends.
+func WaitGone(ctx context.Context, id Identity) error {
+	delay := 5 * time.Millisecond
+	for {
+		now, err := ReadIdentity(id.PID)
+		if err != nil || now != id {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("wait for %s to exit: %w", id, ctx.Err())
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, 100*time.Millisecond)
+	}
 }

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"clowder/persist"
+	"clowder/supervisor/internal/testproc"
 )
 
 func TestReadIdentityOfSelfIsStable(t *testing.T) {
@@ -24,9 +27,9 @@ func TestReadIdentityOfSelfIsStable(t *testing.T) {
 // identities, and the child must still answer afterwards.
 func TestStaleIdentityIsRefusedAndNothingIsSignalled(t *testing.T) {
 	o := newOracle(t)
-	out := newSyncBuffer()
-	r := start(t, NewSpawner(Options{}), fakeSpec(o, out, "silent"))
-	out.waitContains(t, "READY")
+	out := testproc.NewSyncBuffer()
+	r := start(t, NewSpawner(Options{CgroupMode: persist.CgroupAuto}), fakeSpec(o, out, "silent"))
+	out.WaitContains(t, "READY")
 	real := r.Identity()
 	stale := real
 	stale.Start++
@@ -44,7 +47,7 @@ func TestStaleIdentityIsRefusedAndNothingIsSignalled(t *testing.T) {
 	if err := r.Signal(real, syscall.SIGUSR1); err != nil {
 		t.Fatal(err)
 	}
-	out.waitContains(t, "ALIVE") // a SIGKILL would have been acted on first
+	out.WaitContains(t, "ALIVE") // a SIGKILL would have been acted on first
 	if _, done := r.Exit(); done {
 		t.Fatal("run ended")
 	}
@@ -52,8 +55,8 @@ func TestStaleIdentityIsRefusedAndNothingIsSignalled(t *testing.T) {
 
 func TestIdentityOfExitedProcessIsGone(t *testing.T) {
 	o := newOracle(t)
-	out := newSyncBuffer()
-	r := start(t, NewSpawner(Options{}), fakeSpec(o, out, "exit"))
+	out := testproc.NewSyncBuffer()
+	r := start(t, NewSpawner(Options{CgroupMode: persist.CgroupAuto}), fakeSpec(o, out, "exit"))
 	waitExit(t, r)
 	err := SignalProcess(r.Identity(), syscall.SIGKILL)
 	if !errors.Is(err, ErrProcessGone) {

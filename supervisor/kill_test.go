@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"clowder/persist"
+	"clowder/supervisor/internal/testproc"
 )
 
 // childPid parses the "CHILD <pid>" line the fake agent prints.
@@ -50,24 +53,24 @@ func TestKillLadderLeavesNothingAlive(t *testing.T) {
 			t.Run(cm.name+"/"+tc.name, func(t *testing.T) {
 				o := newOracle(t)
 				sp := spawnerFor(t, cm.mode)
-				out := newSyncBuffer()
+				out := testproc.NewSyncBuffer()
 				spec := fakeSpec(o, out, tc.mode)
 				if tc.argv != nil {
 					spec.Argv = tc.argv
 				}
 				r := start(t, sp, spec)
-				text := out.waitCount(t, tc.ready, max(tc.readies, 1))
-				if got := r.Containment().Kind; (got == ContainCgroup) != (cm.mode == CgroupRequired) {
+				text := out.WaitCount(t, tc.ready, max(tc.readies, 1))
+				if got := r.Containment().Kind; (got == ContainCgroup) != (cm.mode == persist.CgroupRequired) {
 					t.Fatalf("containment %v for mode %v", r.Containment(), cm.mode)
 				}
-				if n := o.observe(); n < 1 {
+				if n := o.Observe(); n < 1 {
 					t.Fatalf("oracle saw %d processes", n)
 				}
 				e, err := r.Kill(r.Identity(), 0)
 				if err != nil {
 					t.Fatalf("Kill: %v", err)
 				}
-				if e.Reason != ExitKilled || len(e.Kill.Survivors) > 0 {
+				if e.Reason != persist.ExitKilled || len(e.Kill.Survivors) > 0 {
 					t.Fatalf("exit %v, survivors %v, err %v", e, e.Kill.Survivors, e.Err)
 				}
 				if tc.wantForced && !e.Kill.Forced {
@@ -90,12 +93,12 @@ func TestNaturalExitKillsLeftoverTree(t *testing.T) {
 		t.Run(cm.name, func(t *testing.T) {
 			o := newOracle(t)
 			sp := spawnerFor(t, cm.mode)
-			out := newSyncBuffer()
+			out := testproc.NewSyncBuffer()
 			spec := fakeSpec(o, out, "setsid")
 			spec.Argv = []string{"sh", "-c", fmt.Sprintf("%s; exit 7", os.Args[0])}
 			r := start(t, sp, spec)
-			out.waitContains(t, "READY")
-			o.observe()
+			out.WaitContains(t, "READY")
+			o.Observe()
 			// sh waits for the fake agent; killing only it lets sh exit 7
 			// while the setsid grandchild lives on.
 			agent := childOf(t, r.Identity().PID)
@@ -103,7 +106,7 @@ func TestNaturalExitKillsLeftoverTree(t *testing.T) {
 				t.Fatal(err)
 			}
 			e := waitExit(t, r)
-			if e.Reason != ExitFailed || e.Code != 7 || len(e.Kill.Survivors) > 0 {
+			if e.Reason != persist.ExitFailed || e.Code != 7 || len(e.Kill.Survivors) > 0 {
 				t.Fatalf("exit %v code %d, report %+v", e, e.Code, e.Kill)
 			}
 			if len(e.Kill.Escaped) == 0 {
@@ -117,7 +120,7 @@ func TestNaturalExitKillsLeftoverTree(t *testing.T) {
 func childOf(t *testing.T, pid int) Identity {
 	t.Helper()
 	var id Identity
-	ok := waitUntil(waitFor, func() bool {
+	ok := waitUntil(testproc.WaitFor, func() bool {
 		procs, err := listProcs()
 		if err != nil {
 			t.Fatal(err)
@@ -139,14 +142,14 @@ func TestTimeoutKillsSleeperTree(t *testing.T) {
 		t.Run(cm.name, func(t *testing.T) {
 			o := newOracle(t)
 			sp := spawnerFor(t, cm.mode)
-			out := newSyncBuffer()
+			out := testproc.NewSyncBuffer()
 			spec := fakeSpec(o, out, "tree")
 			spec.Limits.Timeout = 500 * time.Millisecond
 			r := start(t, sp, spec)
-			out.waitContains(t, "READY")
-			o.observe()
+			out.WaitContains(t, "READY")
+			o.Observe()
 			e := waitExit(t, r)
-			if e.Reason != ExitTimeout || len(e.Kill.Survivors) > 0 {
+			if e.Reason != persist.ExitTimeout || len(e.Kill.Survivors) > 0 {
 				t.Fatalf("exit %v, report %+v", e, e.Kill)
 			}
 		})

@@ -4,18 +4,18 @@
 package supervisor
 
 import (
-	"bytes"
 	"context"
 	"os"
-	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"clowder/persist"
+	"clowder/supervisor/internal/testproc"
 )
 
-// waitFor bounds every wait in these tests.
-const waitFor = 10 * time.Second
+// The test binary re-executed as a fake agent runs it instead of the tests.
+func init() { testproc.RunIfFake(nil) }
 
 func mustSubreaper(t *testing.T) {
 	t.Helper()
@@ -24,54 +24,12 @@ func mustSubreaper(t *testing.T) {
 	}
 }
 
-// syncBuffer collects output and wakes waiters on every write.
-type syncBuffer struct {
-	mu   sync.Mutex
-	buf  bytes.Buffer
-	wake chan struct{}
-}
-
-func newSyncBuffer() *syncBuffer { return &syncBuffer{wake: make(chan struct{}, 1)} }
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.buf.Write(p)
-	select {
-	case b.wake <- struct{}{}:
-	default:
-	}
-	return len(p), nil
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// waitContains waits until the output contains s, failing after waitFor.
-func (b *syncBuffer) waitContains(t *testing.T, s string) string {
+// newOracle registers the no-orphan check for t (testproc.Oracle), with
+// this process a subreaper so orphans stay observable.
+func newOracle(t *testing.T) *testproc.Oracle {
 	t.Helper()
-	return b.waitCount(t, s, 1)
-}
-
-// waitCount waits until the output contains s at least n times, failing
-// after waitFor.
-func (b *syncBuffer) waitCount(t *testing.T, s string, n int) string {
-	t.Helper()
-	deadline := time.NewTimer(waitFor)
-	defer deadline.Stop()
-	for {
-		if out := b.String(); strings.Count(out, s) >= n {
-			return out
-		}
-		select {
-		case <-b.wake:
-		case <-deadline.C:
-			t.Fatalf("output never contained %q %d times; got %q", s, n, b.String())
-		}
-	}
+	mustSubreaper(t)
+	return testproc.NewOracle(t)
 }
 
 // exitCounter counts OnExit calls.
@@ -86,11 +44,11 @@ func (c *exitCounter) onExit(e Exit) {
 }
 
 // fakeSpec is a PTY spec running the fake agent in mode, marked for o.
-func fakeSpec(o *oracle, out *syncBuffer, mode string, env ...string) Spec {
+func fakeSpec(o *testproc.Oracle, out *testproc.SyncBuffer, mode string, env ...string) Spec {
 	return Spec{
-		PaneID: "p-" + mode + "-" + o.mark,
+		PaneID: "p-" + mode + "-" + o.Mark,
 		Argv:   []string{os.Args[0]},
-		Env:    o.env(append(env, fakeAgentEnv+"="+mode)...),
+		Env:    o.Env(append(env, testproc.FakeAgentEnv+"="+mode)...),
 		PTY:    &PTYArm{Size: Size{Cols: 100, Rows: 30}, Output: out},
 		Limits: Limits{Grace: 300 * time.Millisecond, DrainTimeout: time.Second},
 	}
@@ -110,7 +68,7 @@ func start(t *testing.T, sp *Spawner, spec Spec) *Run {
 // waitExit waits for the run's final record.
 func waitExit(t *testing.T, r *Run) Exit {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	ctx, cancel := context.WithTimeout(context.Background(), testproc.WaitFor)
 	defer cancel()
 	e, err := r.Wait(ctx)
 	if err != nil {
@@ -123,14 +81,14 @@ func waitExit(t *testing.T, r *Run) Exit {
 // cgroup variant is skipped, with the reason, where cgroup2 is not writable.
 var cgroupModes = []struct {
 	name string
-	mode CgroupMode
-}{{"pgroup", CgroupOff}, {"cgroup", CgroupRequired}}
+	mode persist.CgroupMode
+}{{"pgroup", persist.CgroupOff}, {"cgroup", persist.CgroupRequired}}
 
 // spawnerFor returns a Spawner for mode, skipping when the machine cannot.
-func spawnerFor(t *testing.T, mode CgroupMode) *Spawner {
+func spawnerFor(t *testing.T, mode persist.CgroupMode) *Spawner {
 	t.Helper()
 	sp := NewSpawner(Options{CgroupMode: mode})
-	if mode == CgroupRequired {
+	if mode == persist.CgroupRequired {
 		leaf, err := sp.newLeaf("probe")
 		if err != nil {
 			t.Skipf("no writable cgroup2 here: %v", err)

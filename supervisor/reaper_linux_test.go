@@ -6,6 +6,9 @@ import (
 	"os/exec"
 	"testing"
 	"time"
+
+	"clowder/persist"
+	"clowder/supervisor/internal/testproc"
 )
 
 // TestOrphanReaperDoesNotStealPlainChildren pins the "one wait owner"
@@ -15,11 +18,11 @@ import (
 func TestOrphanReaperDoesNotStealPlainChildren(t *testing.T) {
 	o := newOracle(t)
 	cmd := exec.Command("sh", "-c", "exit 3")
-	cmd.Env = o.env()
+	cmd.Env = o.Env()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	if !waitUntil(waitFor, func() bool { p, err := readProc(cmd.Process.Pid); return err == nil && p.State == 'Z' }) {
+	if !waitUntil(testproc.WaitFor, func() bool { p, err := readProc(cmd.Process.Pid); return err == nil && p.State == 'Z' }) {
 		t.Fatal("child never became a zombie")
 	}
 	children.reapOrphans()
@@ -34,15 +37,15 @@ func TestOrphanReaperDoesNotStealPlainChildren(t *testing.T) {
 // reaped by the orphan reaper.
 func TestOrphanZombiesAreReaped(t *testing.T) {
 	o := newOracle(t)
-	out := newSyncBuffer()
-	spec := Spec{PaneID: "orphan-" + o.mark, Argv: []string{"sh", "-c", "sleep 1000 & echo CHILD $!"},
-		Env: o.env(), Pipe: &PipeArm{Stdout: out}}
-	r := start(t, NewSpawner(Options{CgroupMode: CgroupOff}), spec)
-	pid := childPid(t, out.waitContains(t, "CHILD"))
-	if e := waitExit(t, r); e.Reason != ExitCompleted || len(e.Kill.Survivors) > 0 {
+	out := testproc.NewSyncBuffer()
+	spec := Spec{PaneID: "orphan-" + o.Mark, Argv: []string{"sh", "-c", "sleep 1000 & echo CHILD $!"},
+		Env: o.Env(), Pipe: &PipeArm{Stdout: out}}
+	r := start(t, NewSpawner(Options{CgroupMode: persist.CgroupOff}), spec)
+	pid := childPid(t, out.WaitContains(t, "CHILD"))
+	if e := waitExit(t, r); e.Reason != persist.ExitCompleted || len(e.Kill.Survivors) > 0 {
 		t.Fatalf("exit %v, report %+v", e, e.Kill)
 	}
-	if !waitUntil(waitFor, func() bool { p, err := readProc(pid); return err != nil || p.PPID != os.Getpid() }) {
+	if !waitUntil(testproc.WaitFor, func() bool { p, err := readProc(pid); return err != nil || p.PPID != os.Getpid() }) {
 		t.Fatalf("orphan %d is still an unreaped child of ours", pid)
 	}
 }
@@ -71,13 +74,13 @@ func TestOrphanReaperReadsOnlyOurChildren(t *testing.T) {
 	o := newOracle(t)
 	before := children.fullScans.Load()
 	passes := children.passes.Load()
-	out := newSyncBuffer()
-	spec := Spec{PaneID: "orphan-" + o.mark, Argv: []string{"sh", "-c", "sleep 1000 & echo CHILD $!"},
-		Env: o.env(), Pipe: &PipeArm{Stdout: out}}
-	r := start(t, NewSpawner(Options{CgroupMode: CgroupOff}), spec)
-	pid := childPid(t, out.waitContains(t, "CHILD"))
+	out := testproc.NewSyncBuffer()
+	spec := Spec{PaneID: "orphan-" + o.Mark, Argv: []string{"sh", "-c", "sleep 1000 & echo CHILD $!"},
+		Env: o.Env(), Pipe: &PipeArm{Stdout: out}}
+	r := start(t, NewSpawner(Options{CgroupMode: persist.CgroupOff}), spec)
+	pid := childPid(t, out.WaitContains(t, "CHILD"))
 	waitExit(t, r)
-	if !waitUntil(waitFor, func() bool { p, err := readProc(pid); return err != nil || p.PPID != os.Getpid() }) {
+	if !waitUntil(testproc.WaitFor, func() bool { p, err := readProc(pid); return err != nil || p.PPID != os.Getpid() }) {
 		t.Fatalf("orphan %d is still an unreaped child of ours", pid)
 	}
 	if children.passes.Load() == passes {

@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"clowder/persist"
 )
 
 // Run is a started process tree. Its methods are safe for concurrent use.
@@ -119,7 +121,7 @@ func (r *Run) Wait(ctx context.Context) (Exit, error) {
 // leader; otherwise it returns a *MismatchError and sends nothing. After the
 // leader has been reaped it returns an error wrapping ErrProcessGone.
 func (r *Run) Signal(expected Identity, sig syscall.Signal) error {
-	op := "signal " + signalName(sig)
+	op := "signal " + SignalName(sig)
 	if err := verifyIdentity(op, expected, r.id); err != nil {
 		return err
 	}
@@ -147,7 +149,7 @@ func (r *Run) KillWith(expected Identity, sig syscall.Signal, grace time.Duratio
 	if err := verifyIdentity("kill", expected, r.id); err != nil {
 		return Exit{}, err
 	}
-	r.finalize(ending{reason: ExitKilled, grace: grace, signal: sig})
+	r.finalize(ending{reason: persist.ExitKilled, grace: grace, signal: sig})
 	<-r.done
 	return r.exit, nil
 }

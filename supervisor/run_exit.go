@@ -8,72 +8,34 @@ import (
 	"syscall"
 	"time"
 
+	"clowder/persist"
+
 	"golang.org/x/sys/unix"
 )
 
-// ExitReason is why a run ended.
-type ExitReason int
-
-// Exit reasons. ExitUnknown is the zero value and never appears in a
-// final record.
-const (
-	ExitUnknown     ExitReason = iota
-	ExitCompleted              // the leader exited with code 0
-	ExitFailed                 // the leader exited with a non-zero code
-	ExitSignalled              // the leader died of a signal nobody here sent
-	ExitKilled                 // an explicit kill (or an aborted start) ended it
-	ExitTimeout                // the overall timeout fired
-	ExitIdleTimeout            // the no-output timeout fired
-	ExitLost                   // the leader could not be waited for (not our child any more)
-)
-
-var exitReasonNames = [...]string{
-	ExitUnknown: "unknown", ExitCompleted: "completed", ExitFailed: "failed",
-	ExitSignalled: "signalled", ExitKilled: "killed", ExitTimeout: "timeout",
-	ExitIdleTimeout: "idle-timeout", ExitLost: "lost",
-}
-
-// String returns the reason's name as docs/processes.md spells it.
-func (r ExitReason) String() string {
-	if r < 0 || int(r) >= len(exitReasonNames) {
-		return fmt.Sprintf("ExitReason(%d)", int(r))
-	}
-	return exitReasonNames[r]
-}
-
-// MarshalText writes the reason's name (agents.json, ls --json).
-func (r ExitReason) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
-
-// UnmarshalText parses a reason's name.
-func (r *ExitReason) UnmarshalText(b []byte) error {
-	for i, name := range exitReasonNames {
-		if name == string(b) {
-			*r = ExitReason(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("parse exit reason %q: unknown", b)
-}
+// exitUnknown is the zero persist.ExitReason: a run that has not ended.
+// It never appears in a final record.
+const exitUnknown persist.ExitReason = 0
 
 // Exit is the final record of a run.
 type Exit struct {
-	Reason ExitReason     `json:"reason"`
-	Code   int            `json:"code"`             // leader's exit code; -1 when it died of a signal or was lost
-	Signal syscall.Signal `json:"signal,omitempty"` // signal that ended the leader, 0 if none
-	At     time.Time      `json:"at"`
-	Kill   KillReport     `json:"kill"`             // what the final ladder found (escapees, survivors)
-	Err    error          `json:"-"`                // startup abort or cleanup trouble
-	Detail string         `json:"detail,omitempty"` // Err as text, for disk
+	Reason persist.ExitReason `json:"reason"`
+	Code   int                `json:"code"`             // leader's exit code; -1 when it died of a signal or was lost
+	Signal syscall.Signal     `json:"signal,omitempty"` // signal that ended the leader, 0 if none
+	At     time.Time          `json:"at"`
+	Kill   KillReport         `json:"kill"`             // what the final ladder found (escapees, survivors)
+	Err    error              `json:"-"`                // startup abort or cleanup trouble
+	Detail string             `json:"detail,omitempty"` // Err as text, for disk
 }
 
 // String formats e for logs: "failed (code 2)", "signalled (SIGSEGV)".
 func (e Exit) String() string {
 	switch e.Reason {
-	case ExitFailed:
+	case persist.ExitFailed:
 		return fmt.Sprintf("failed (code %d)", e.Code)
-	case ExitSignalled:
-		return fmt.Sprintf("signalled (%s)", signalName(e.Signal))
-	case ExitUnknown, ExitCompleted, ExitKilled, ExitTimeout, ExitIdleTimeout, ExitLost:
+	case persist.ExitSignalled:
+		return fmt.Sprintf("signalled (%s)", SignalName(e.Signal))
+	case exitUnknown, persist.ExitCompleted, persist.ExitKilled, persist.ExitTimeout, persist.ExitIdleTimeout, persist.ExitLost:
 		return e.Reason.String()
 	}
 	return e.Reason.String()
@@ -81,7 +43,7 @@ func (e Exit) String() string {
 
 // exitFromStatus fills Code and Signal from a wait status and picks the
 // reason: cause wins unless the leader simply exited on its own.
-func exitFromStatus(cause ExitReason, ws syscall.WaitStatus) Exit {
+func exitFromStatus(cause persist.ExitReason, ws syscall.WaitStatus) Exit {
 	e := Exit{Reason: cause, Code: -1, At: time.Now()}
 	switch {
 	case ws.Exited():
@@ -89,19 +51,19 @@ func exitFromStatus(cause ExitReason, ws syscall.WaitStatus) Exit {
 	case ws.Signaled():
 		e.Signal = ws.Signal()
 	}
-	if cause != ExitCompleted {
+	if cause != persist.ExitCompleted {
 		return e
 	}
 	switch {
 	case ws.Signaled():
-		e.Reason = ExitSignalled
+		e.Reason = persist.ExitSignalled
 	case e.Code != 0:
-		e.Reason = ExitFailed
+		e.Reason = persist.ExitFailed
 	}
 	return e
 }
 
-func signalName(s syscall.Signal) string {
+func SignalName(s syscall.Signal) string {
 	if name := unix.SignalName(s); name != "" {
 		return name
 	}

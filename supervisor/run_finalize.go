@@ -16,14 +16,16 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"clowder/persist"
 )
 
 // ending is one exit source's request to finalize.
 type ending struct {
-	reason ExitReason     // ExitCompleted means "the leader exited by itself"
-	err    error          // why, when it is a failure (abort, lost)
-	grace  time.Duration  // 0: the run's Grace; negative: SIGKILL at once
-	signal syscall.Signal // the ladder's first signal; 0: SIGHUP+SIGTERM
+	reason persist.ExitReason // persist.ExitCompleted means "the leader exited by itself"
+	err    error              // why, when it is a failure (abort, lost)
+	grace  time.Duration      // 0: the run's Grace; negative: SIGKILL at once
+	signal syscall.Signal     // the ladder's first signal; 0: SIGHUP+SIGTERM
 }
 
 // startLoops starts the readers, the waiter and the watchdog.
@@ -42,7 +44,7 @@ func (r *Run) startLoops() {
 	}()
 	go r.waitLoop()
 	w := &watchdog{limits: r.limits, lastOutput: &r.lastOutput, stop: r.stopWatch,
-		fire: func(reason ExitReason) { r.finalize(ending{reason: reason}) }}
+		fire: func(reason persist.ExitReason) { r.finalize(ending{reason: reason}) }}
 	go w.run()
 }
 
@@ -51,10 +53,10 @@ func (r *Run) waitLoop() {
 	r.waitErr = waitExited(r.leader, r.id.PID)
 	close(r.exited)
 	if r.waitErr != nil {
-		r.finalize(ending{reason: ExitLost, err: r.waitErr})
+		r.finalize(ending{reason: persist.ExitLost, err: r.waitErr})
 		return
 	}
-	r.finalize(ending{reason: ExitCompleted})
+	r.finalize(ending{reason: persist.ExitCompleted})
 }
 
 // finalize records the run's end once; see the file comment. Safe to call
@@ -97,7 +99,7 @@ func (r *Run) claimFinalize() bool {
 }
 
 // collect waits for the leader, drains output and reaps the leader.
-func (r *Run) collect(reason ExitReason) Exit {
+func (r *Run) collect(reason persist.ExitReason) Exit {
 	if !r.awaitExited() {
 		go r.reapLate()
 		return Exit{Reason: reason, Code: -1, At: time.Now(),
@@ -105,11 +107,11 @@ func (r *Run) collect(reason ExitReason) Exit {
 	}
 	r.drain()
 	if r.waitErr != nil {
-		return Exit{Reason: ExitLost, Code: -1, At: time.Now()}
+		return Exit{Reason: persist.ExitLost, Code: -1, At: time.Now()}
 	}
 	ws, err := r.reap()
 	if err != nil {
-		return Exit{Reason: ExitLost, Code: -1, At: time.Now(), Err: err}
+		return Exit{Reason: persist.ExitLost, Code: -1, At: time.Now(), Err: err}
 	}
 	return exitFromStatus(reason, ws)
 }

@@ -9,10 +9,13 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"clowder/persist"
+	"clowder/supervisor/internal/testproc"
 )
 
 func TestSpawnRejectsBadSpecs(t *testing.T) {
-	sp := NewSpawner(Options{CgroupMode: CgroupOff})
+	sp := NewSpawner(Options{CgroupMode: persist.CgroupOff})
 	cases := []struct {
 		name string
 		spec Spec
@@ -36,10 +39,10 @@ func TestSpawnRejectsBadSpecs(t *testing.T) {
 
 func TestPTYChildGetsOwnSessionTerminalAndCleanEnv(t *testing.T) {
 	o := newOracle(t)
-	out := newSyncBuffer()
+	out := testproc.NewSyncBuffer()
 	spec := fakeSpec(o, out, "env", "TMUX=/tmp/x,1,0", "CLAUDECODE=1", "CLOWDER_PANE_ID=parent", "KEEP=yes")
-	r := start(t, NewSpawner(Options{CgroupMode: CgroupOff}), spec)
-	text := out.waitContains(t, "DONE")
+	r := start(t, NewSpawner(Options{CgroupMode: persist.CgroupOff}), spec)
+	text := out.WaitContains(t, "DONE")
 	for _, want := range []string{
 		`TERM="xterm-256color" true`, `COLORTERM="truecolor" true`,
 		`CLOWDER_PANE_ID="` + spec.PaneID + `" true`, `TMUX="" false`, `CLAUDECODE="" false`,
@@ -49,7 +52,7 @@ func TestPTYChildGetsOwnSessionTerminalAndCleanEnv(t *testing.T) {
 			t.Errorf("child reported %q; missing %q", text, want)
 		}
 	}
-	if e := waitExit(t, r); e.Reason != ExitCompleted {
+	if e := waitExit(t, r); e.Reason != persist.ExitCompleted {
 		t.Errorf("exit %v", e)
 	}
 }
@@ -57,15 +60,15 @@ func TestPTYChildGetsOwnSessionTerminalAndCleanEnv(t *testing.T) {
 func TestPipeRunReportsCodeAndStreams(t *testing.T) {
 	for _, tc := range []struct {
 		code   string
-		reason ExitReason
-	}{{"0", ExitCompleted}, {"3", ExitFailed}} {
+		reason persist.ExitReason
+	}{{"0", persist.ExitCompleted}, {"3", persist.ExitFailed}} {
 		t.Run(tc.reason.String(), func(t *testing.T) {
 			o := newOracle(t)
-			stdout, stderr := newSyncBuffer(), newSyncBuffer()
-			spec := Spec{PaneID: "pipe-" + o.mark, Argv: []string{os.Args[0]},
-				Env:  o.env(fakeAgentEnv+"=stdio", "FAKE_CODE="+tc.code),
+			stdout, stderr := testproc.NewSyncBuffer(), testproc.NewSyncBuffer()
+			spec := Spec{PaneID: "pipe-" + o.Mark, Argv: []string{os.Args[0]},
+				Env:  o.Env(testproc.FakeAgentEnv+"=stdio", "FAKE_CODE="+tc.code),
 				Pipe: &PipeArm{Stdout: stdout, Stderr: stderr}}
-			r := start(t, NewSpawner(Options{}), spec)
+			r := start(t, NewSpawner(Options{CgroupMode: persist.CgroupAuto}), spec)
 			e := waitExit(t, r)
 			if e.Reason != tc.reason || e.String() == "" || stdout.String() != "out" || stderr.String() != "err" {
 				t.Fatalf("exit %v (code %d), stdout %q, stderr %q", e, e.Code, stdout, stderr)
@@ -76,11 +79,11 @@ func TestPipeRunReportsCodeAndStreams(t *testing.T) {
 
 func TestFinalOutputIsDrainedBeforeExitIsReported(t *testing.T) {
 	o := newOracle(t)
-	out := newSyncBuffer()
+	out := testproc.NewSyncBuffer()
 	spec := fakeSpec(o, out, "exit", "FAKE_BYTES=1000000")
 	var atExit string
 	spec.OnExit = func(Exit) { atExit = out.String() }
-	r := start(t, NewSpawner(Options{}), spec)
+	r := start(t, NewSpawner(Options{CgroupMode: persist.CgroupAuto}), spec)
 	waitExit(t, r)
 	if n := strings.Count(atExit, "x"); n != 1000000 || !strings.Contains(atExit, "END") {
 		t.Fatalf("OnExit saw %d of 1000000 bytes (END seen: %v)", n, strings.Contains(atExit, "END"))
@@ -92,20 +95,20 @@ func TestFinalOutputIsDrainedBeforeExitIsReported(t *testing.T) {
 // each, from goroutines.
 func TestFinalizeFromEverySourceAtOnceRecordsOnce(t *testing.T) {
 	o := newOracle(t)
-	out := newSyncBuffer()
+	out := testproc.NewSyncBuffer()
 	spec := fakeSpec(o, out, "exit-on-line")
 	var count exitCounter
 	spec.OnExit = count.onExit
-	r := start(t, NewSpawner(Options{}), spec)
-	out.waitContains(t, "READY")
+	r := start(t, NewSpawner(Options{CgroupMode: persist.CgroupAuto}), spec)
+	out.WaitContains(t, "READY")
 	gate := make(chan struct{})
 	var wg sync.WaitGroup
 	sources := []func(){
 		func() { _, _ = r.WriteInput([]byte("bye\n")) },
 		func() { _, _ = r.Kill(r.Identity(), -1) },
-		func() { r.finalize(ending{reason: ExitTimeout}) },
-		func() { r.finalize(ending{reason: ExitIdleTimeout}) },
-		func() { r.finalize(ending{reason: ExitKilled, grace: -1, err: errors.New("abort")}) },
+		func() { r.finalize(ending{reason: persist.ExitTimeout}) },
+		func() { r.finalize(ending{reason: persist.ExitIdleTimeout}) },
+		func() { r.finalize(ending{reason: persist.ExitKilled, grace: -1, err: errors.New("abort")}) },
 	}
 	for i := 0; i < 20; i++ {
 		for _, src := range sources {
@@ -123,7 +126,7 @@ func TestFinalizeFromEverySourceAtOnceRecordsOnce(t *testing.T) {
 	if n := count.n.Load(); n != 1 {
 		t.Fatalf("OnExit called %d times", n)
 	}
-	if got := count.last.Load().(Exit); got.Reason != e.Reason || e.Reason == ExitUnknown {
+	if got := count.last.Load().(Exit); got.Reason != e.Reason || e.Reason == exitUnknown {
 		t.Fatalf("record %v, Wait %v", got, e)
 	}
 }
@@ -132,15 +135,15 @@ func TestStartupAbortCleansTree(t *testing.T) {
 	for _, cm := range cgroupModes {
 		t.Run(cm.name, func(t *testing.T) {
 			o := newOracle(t)
-			out := newSyncBuffer()
+			out := testproc.NewSyncBuffer()
 			spec := fakeSpec(o, out, "setsid")
 			var count exitCounter
 			spec.OnExit = count.onExit
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			spec.afterExec = func(*Run) {
-				out.waitContains(t, "READY") // the tree, grandchild included, is up
-				o.observe()
+				out.WaitContains(t, "READY") // the tree, grandchild included, is up
+				o.Observe()
 				cancel()
 			}
 			r, err := spawnerFor(t, cm.mode).Start(ctx, spec)
@@ -156,11 +159,11 @@ func TestStartupAbortCleansTree(t *testing.T) {
 
 func TestInputWriteTimesOutWhenChildNeverReads(t *testing.T) {
 	o := newOracle(t)
-	out := newSyncBuffer()
+	out := testproc.NewSyncBuffer()
 	spec := fakeSpec(o, out, "silent")
 	spec.Limits.InputTimeout = 200 * time.Millisecond
-	r := start(t, NewSpawner(Options{}), spec)
-	out.waitContains(t, "READY")
+	r := start(t, NewSpawner(Options{CgroupMode: persist.CgroupAuto}), spec)
+	out.WaitContains(t, "READY")
 	n, err := r.WriteInput([]byte(strings.Repeat("a", 1<<20)))
 	if !errors.Is(err, os.ErrDeadlineExceeded) || !strings.Contains(err.Error(), "input buffer full") {
 		t.Fatalf("WriteInput wrote %d, err %v", n, err)
@@ -175,14 +178,14 @@ func TestInputWriteTimesOutWhenChildNeverReads(t *testing.T) {
 	if err := r.Signal(r.Identity(), syscall.SIGUSR1); err != nil {
 		t.Fatal(err)
 	}
-	out.waitContains(t, "ALIVE")
+	out.WaitContains(t, "ALIVE")
 }
 
 func TestDupMasterIsAnIndependentFile(t *testing.T) {
 	o := newOracle(t)
-	out := newSyncBuffer()
-	r := start(t, NewSpawner(Options{}), fakeSpec(o, out, "exit-on-line"))
-	out.waitContains(t, "READY")
+	out := testproc.NewSyncBuffer()
+	r := start(t, NewSpawner(Options{CgroupMode: persist.CgroupAuto}), fakeSpec(o, out, "exit-on-line"))
+	out.WaitContains(t, "READY")
 	dup, err := r.DupMaster()
 	if err != nil {
 		t.Fatal(err)
@@ -191,7 +194,7 @@ func TestDupMasterIsAnIndependentFile(t *testing.T) {
 	if _, err := dup.Write([]byte("via dup\n")); err != nil {
 		t.Fatal(err)
 	}
-	if e := waitExit(t, r); e.Reason != ExitCompleted {
+	if e := waitExit(t, r); e.Reason != persist.ExitCompleted {
 		t.Fatalf("exit %v", e)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"clowder/persist"
 )
 
 func TestCheckArgsAndRedact(t *testing.T) {
@@ -54,9 +56,9 @@ func TestCheckArgsAndRedact(t *testing.T) {
 
 func TestSecretArgsRefusedUnlessAllowed(t *testing.T) {
 	o := newOracle(t)
-	sp := NewSpawner(Options{})
-	spec := Spec{PaneID: "secret-" + o.mark, Argv: []string{"true", "--api-key", "hunter2"},
-		Env: o.env(), Pipe: &PipeArm{}}
+	sp := NewSpawner(Options{CgroupMode: persist.CgroupAuto})
+	spec := Spec{PaneID: "secret-" + o.Mark, Argv: []string{"true", "--api-key", "hunter2"},
+		Env: o.Env(), Pipe: &PipeArm{}}
 	_, err := sp.Start(context.Background(), spec)
 	var se *SecretArgError
 	if !errors.As(err, &se) || se.Index != 2 {

@@ -13,6 +13,8 @@ import (
 	"os"
 	"strings"
 	"sync/atomic"
+
+	"clowder/persist"
 )
 
 // Size is a terminal size in cells.
@@ -71,7 +73,8 @@ type Spec struct {
 
 // Options configure a Spawner.
 type Options struct {
-	CgroupMode CgroupMode
+	// CgroupMode is config.toml's mode; the zero value is persist.CgroupOff.
+	CgroupMode persist.CgroupMode
 	// CgroupParent is a writable cgroup2 directory under which each run gets
 	// a leaf; "" means <cgroup2 mount>/<this process's cgroup>/clowder.
 	CgroupParent string
@@ -180,7 +183,7 @@ func (sp *Spawner) leafName(paneID string) string {
 // containment creates the run's cgroup leaf as the mode asks.
 func (sp *Spawner) containment(paneID string) (*cgroupLeaf, Containment, error) {
 	c := Containment{Kind: ContainProcessGroup, Subreaper: subreaper()}
-	if sp.opts.CgroupMode == CgroupOff {
+	if sp.opts.CgroupMode == persist.CgroupOff {
 		return nil, c, nil
 	}
 	leaf, err := sp.newLeaf(paneID)
@@ -188,7 +191,7 @@ func (sp *Spawner) containment(paneID string) (*cgroupLeaf, Containment, error) 
 		c.Kind, c.Cgroup = ContainCgroup, leaf.path
 		return leaf, c, nil
 	}
-	if sp.opts.CgroupMode == CgroupRequired {
+	if sp.opts.CgroupMode == persist.CgroupRequired {
 		return nil, c, fmt.Errorf("cgroup mode is required but there is no writable cgroup2 (%w); use cgroup mode auto or off, or set a writable cgroup parent", err)
 	}
 	c.Fallback = "no writable cgroup2: " + err.Error()

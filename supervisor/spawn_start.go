@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"clowder/persist"
 )
 
 // Start starts spec and returns the live run. Errors name the command and
@@ -115,7 +117,7 @@ func (r *Run) sessionID(p procInfo) int {
 // abortStart finalizes a run whose start was cancelled.
 func (r *Run) abortStart(cause error) error {
 	err := fmt.Errorf("start aborted while starting (%w); the half-started process tree of %s was killed", cause, r.id)
-	r.finalize(ending{reason: ExitKilled, err: err, grace: -1})
+	r.finalize(ending{reason: persist.ExitKilled, err: err, grace: -1})
 	<-r.done
 	if s := r.exit.Kill.Survivors; len(s) > 0 {
 		err = fmt.Errorf("%w, but %d processes survived: %v", err, len(s), s)

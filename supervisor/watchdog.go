@@ -8,6 +8,8 @@ package supervisor
 import (
 	"sync/atomic"
 	"time"
+
+	"clowder/persist"
 )
 
 // Limits are the per-run time limits. A zero field means "use the default"
@@ -52,13 +54,13 @@ func (l Limits) Or(def Limits) Limits {
 	}
 }
 
-// watchdog fires fire(ExitTimeout) or fire(ExitIdleTimeout) at most once.
+// watchdog fires fire(persist.ExitTimeout) or fire(persist.ExitIdleTimeout) at most once.
 // Its goroutine exits when stop is closed or after firing.
 type watchdog struct {
 	limits     Limits
 	lastOutput *atomic.Int64 // unix nanos of the latest output byte
 	stop       <-chan struct{}
-	fire       func(ExitReason)
+	fire       func(persist.ExitReason)
 }
 
 // run is the watchdog goroutine; the Run owns it and closes stop in
@@ -76,12 +78,12 @@ func (w *watchdog) run() {
 		case <-w.stop:
 			return
 		case <-overall.C:
-			w.fire(ExitTimeout)
+			w.fire(persist.ExitTimeout)
 			return
 		case <-idle.C:
 			quiet := time.Since(time.Unix(0, w.lastOutput.Load()))
 			if quiet >= w.limits.IdleTimeout {
-				w.fire(ExitIdleTimeout)
+				w.fire(persist.ExitIdleTimeout)
 				return
 			}
 			idle.Reset(w.limits.IdleTimeout - quiet)

@@ -1,19 +1,23 @@
 package supervisor
 
 import (
+	"reflect"
 	"testing"
 	"time"
+
+	"clowder/persist"
+	"clowder/supervisor/internal/testproc"
 )
 
 func TestIdleTimeoutFiresOnSilence(t *testing.T) {
 	o := newOracle(t)
-	out := newSyncBuffer()
+	out := testproc.NewSyncBuffer()
 	spec := fakeSpec(o, out, "silent")
 	spec.Limits.IdleTimeout = 300 * time.Millisecond
-	r := start(t, NewSpawner(Options{}), spec)
-	out.waitContains(t, "READY")
-	o.observe()
-	if e := waitExit(t, r); e.Reason != ExitIdleTimeout {
+	r := start(t, NewSpawner(Options{CgroupMode: persist.CgroupAuto}), spec)
+	out.WaitContains(t, "READY")
+	o.Observe()
+	if e := waitExit(t, r); e.Reason != persist.ExitIdleTimeout {
 		t.Fatalf("exit %v", e)
 	}
 }
@@ -23,14 +27,14 @@ func TestIdleTimeoutFiresOnSilence(t *testing.T) {
 // overall one must be what ends it.
 func TestIdleTimeoutDoesNotFireWhileOutputFlows(t *testing.T) {
 	o := newOracle(t)
-	out := newSyncBuffer()
+	out := testproc.NewSyncBuffer()
 	spec := fakeSpec(o, out, "chatty")
 	spec.Limits.IdleTimeout = 300 * time.Millisecond
 	spec.Limits.Timeout = 1500 * time.Millisecond
-	r := start(t, NewSpawner(Options{}), spec)
-	out.waitContains(t, "line 0")
-	o.observe()
-	if e := waitExit(t, r); e.Reason != ExitTimeout {
+	r := start(t, NewSpawner(Options{CgroupMode: persist.CgroupAuto}), spec)
+	out.WaitContains(t, "line 0")
+	o.Observe()
+	if e := waitExit(t, r); e.Reason != persist.ExitTimeout {
 		t.Fatalf("exit %v", e)
 	}
 }
@@ -44,19 +48,25 @@ func TestLimitsDefaultsComeFromOnePlace(t *testing.T) {
 	}
 }
 
+// TestExitReasonNames: the reasons' names are persist's (persist's
+// TestEnumsRoundTrip-style table pins them); here, how an Exit reads.
 func TestExitReasonNames(t *testing.T) {
-	want := []string{"unknown", "completed", "failed", "signalled", "killed", "timeout", "idle-timeout", "lost"}
-	for i, name := range want {
-		r := ExitReason(i)
-		var back ExitReason
-		if r.String() != name || back.UnmarshalText([]byte(name)) != nil || back != r {
-			t.Errorf("reason %d: %q", i, r)
-		}
-	}
-	if e := (Exit{Reason: ExitFailed, Code: 2}); e.String() != "failed (code 2)" {
+	if e := (Exit{Reason: persist.ExitFailed, Code: 2}); e.String() != "failed (code 2)" {
 		t.Errorf("Exit.String = %q", e)
 	}
-	if e := (Exit{Reason: ExitSignalled, Signal: 11}); e.String() != "signalled (SIGSEGV)" {
+	if e := (Exit{Reason: persist.ExitSignalled, Signal: 11}); e.String() != "signalled (SIGSEGV)" {
 		t.Errorf("Exit.String = %q", e)
+	}
+}
+
+// TestOneExitReasonAndCgroupMode: issue 9 §2 — the exit reason and the
+// cgroup mode are persist's types, so no hand-written mapper (with its own
+// zero value) sits between a run and agents.json or config.toml.
+func TestOneExitReasonAndCgroupMode(t *testing.T) {
+	if got, want := reflect.TypeOf(Exit{}.Reason), reflect.TypeOf(persist.ExitReason(0)); got != want {
+		t.Errorf("Exit.Reason is %v, want %v", got, want)
+	}
+	if got, want := reflect.TypeOf(Options{}.CgroupMode), reflect.TypeOf(persist.CgroupMode(0)); got != want {
+		t.Errorf("Options.CgroupMode is %v, want %v", got, want)
 	}
 }

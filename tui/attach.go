@@ -34,7 +34,8 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/term"
 
-	"clowder/supervisor"
+	"clowder/supervisor/client"
+	"clowder/supervisor/proto"
 )
 
 // detachKey is Ctrl-\ as a plain byte and as the kitty keyboard protocol
@@ -51,7 +52,7 @@ const (
 )
 
 // Attach runs the attach session until detach, the pane's exit, or ctx's end.
-func Attach(ctx context.Context, c *supervisor.Client, pane string, in *os.File, out io.Writer) error {
+func Attach(ctx context.Context, c *client.Client, pane string, in *os.File, out io.Writer) error {
 	// The pane takes this terminal's size first, so the frame drawn fits it.
 	if w, h, err := term.GetSize(in.Fd()); err == nil {
 		_ = c.Resize(ctx, pane, uint16(w), uint16(h)) // best effort: an exited pane keeps its size
@@ -66,7 +67,7 @@ func Attach(ctx context.Context, c *supervisor.Client, pane string, in *os.File,
 	if err != nil {
 		return err
 	}
-	sub, err := c.Subscribe(ctx, supervisor.SubscribeReq{Pane: pane, Raw: true, FromSeq: first.Seq, WantFd: true})
+	sub, err := c.Subscribe(ctx, proto.SubscribeReq{Pane: pane, Raw: true, FromSeq: first.Seq, WantFd: true})
 	if err != nil {
 		return err
 	}
@@ -91,14 +92,14 @@ func Attach(ctx context.Context, c *supervisor.Client, pane string, in *os.File,
 }
 
 // firstFrame takes one full screen frame of the pane.
-func firstFrame(ctx context.Context, c *supervisor.Client, pane string) (*supervisor.ScreenFrame, error) {
-	s, err := c.Subscribe(ctx, supervisor.SubscribeReq{Pane: pane, Screen: true})
+func firstFrame(ctx context.Context, c *client.Client, pane string) (*proto.ScreenFrame, error) {
+	s, err := c.Subscribe(ctx, proto.SubscribeReq{Pane: pane, Screen: true})
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
 	for m := range s.C {
-		if f, ok := m.(*supervisor.ScreenFrame); ok && f.Full {
+		if f, ok := m.(*proto.ScreenFrame); ok && f.Full {
 			return f, nil
 		}
 	}
@@ -108,7 +109,7 @@ func firstFrame(ctx context.Context, c *supervisor.Client, pane string) (*superv
 // enterRaw puts the terminal in raw mode and in the pane's state: its
 // screen, cursor and input modes. The returned func undoes both and
 // prints the session's last line.
-func enterRaw(in *os.File, out io.Writer, f *supervisor.ScreenFrame) (func(last string), error) {
+func enterRaw(in *os.File, out io.Writer, f *proto.ScreenFrame) (func(last string), error) {
 	st, err := term.MakeRaw(in.Fd())
 	if err != nil {
 		return nil, fmt.Errorf("attach: this is not a terminal: %w", err)
@@ -147,7 +148,7 @@ func copyKeys(in io.Reader, master io.Writer, typed chan<- struct{}) error {
 }
 
 // followSize passes the terminal's size to the pane now and on SIGWINCH.
-func followSize(ctx context.Context, c *supervisor.Client, pane string, in *os.File) {
+func followSize(ctx context.Context, c *client.Client, pane string, in *os.File) {
 	winch := make(chan os.Signal, 1)
 	signal.Notify(winch, syscall.SIGWINCH)
 	defer signal.Stop(winch)
@@ -165,13 +166,13 @@ func followSize(ctx context.Context, c *supervisor.Client, pane string, in *os.F
 
 // drawFrame renders a full frame: clear, every row with its styles (painted
 // as the TUI paints a pane, render.go), the cursor where the pane has it.
-func drawFrame(f *supervisor.ScreenFrame) string {
+func drawFrame(f *proto.ScreenFrame) string {
 	cv := lipgloss.NewCanvas(int(f.Cols), int(f.Rows))
 	for _, l := range f.Lines {
 		paintCells(cv, 0, int(l.Y), int(f.Cols), l.Cells, nil)
 	}
 	var b strings.Builder
-	if f.Modes.Flags&supervisor.ModeAltScreen != 0 {
+	if f.Modes.Flags&proto.ModeAltScreen != 0 {
 		b.WriteString("\x1b[?1049h")
 	}
 	b.WriteString("\x1b[0m\x1b[H\x1b[2J")
@@ -185,12 +186,12 @@ func drawFrame(f *supervisor.ScreenFrame) string {
 
 // modesOn puts the outer terminal in the pane's input modes, so the bytes
 // it sends for keys, pastes and the mouse are what the pane expects.
-func modesOn(m supervisor.FrameModes) string {
+func modesOn(m proto.FrameModes) string {
 	var b bytes.Buffer
 	for _, x := range inputModes(m) {
 		b.WriteString("\x1b[?" + x + "h")
 	}
-	if m.Flags&supervisor.ModeAppKeypad != 0 {
+	if m.Flags&proto.ModeAppKeypad != 0 {
 		b.WriteString("\x1b=")
 	}
 	if m.KittyKeys != 0 {
@@ -203,29 +204,29 @@ func modesOn(m supervisor.FrameModes) string {
 }
 
 // modesOff undoes modesOn and leaves the alternate screen.
-func modesOff(m supervisor.FrameModes) string {
+func modesOff(m proto.FrameModes) string {
 	var b bytes.Buffer
 	for _, x := range inputModes(m) {
 		b.WriteString("\x1b[?" + x + "l")
 	}
 	b.WriteString("\x1b>\x1b[<u\x1b[>4;0m\x1b[?25h")
-	if m.Flags&supervisor.ModeAltScreen != 0 {
+	if m.Flags&proto.ModeAltScreen != 0 {
 		b.WriteString("\x1b[?1049l")
 	}
 	return b.String()
 }
 
 // inputModes lists the DEC private modes to mirror.
-func inputModes(m supervisor.FrameModes) []string {
+func inputModes(m proto.FrameModes) []string {
 	var out []string
 	add := func(on bool, mode string) {
 		if on {
 			out = append(out, mode)
 		}
 	}
-	add(m.Flags&supervisor.ModeAppCursor != 0, "1")
-	add(m.Flags&supervisor.ModeBracketedPaste != 0, "2004")
-	add(m.Flags&supervisor.ModeFocusReport != 0, "1004")
+	add(m.Flags&proto.ModeAppCursor != 0, "1")
+	add(m.Flags&proto.ModeBracketedPaste != 0, "2004")
+	add(m.Flags&proto.ModeFocusReport != 0, "1004")
 	mouse := []string{"", "9", "1000", "1002", "1003"}
 	add(m.Mouse > 0 && int(m.Mouse) < len(mouse), mouse[min(int(m.Mouse), len(mouse)-1)])
 	enc := []string{"", "1005", "1006", "1015"}

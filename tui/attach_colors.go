@@ -18,7 +18,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/cancelreader"
 
-	"clowder/supervisor"
+	"clowder/supervisor/client"
+	"clowder/supervisor/proto"
 )
 
 // attachColorsWait bounds the wait for the terminal's answers. A local
@@ -44,7 +45,7 @@ func colorQueries() string {
 // tells the host what it learned, and then writes anything else read
 // meanwhile to master. Every failure is silent: the pane then answers the host's
 // colours, as before.
-func passOuterColors(ctx context.Context, c *supervisor.Client, in *os.File, out io.Writer, master io.Writer) {
+func passOuterColors(ctx context.Context, c *client.Client, in *os.File, out io.Writer, master io.Writer) {
 	req, rest := askOuterColors(in, out, attachColorsWait)
 	if req.Foreground != "" || req.Background != "" || req.Cursor != "" || len(req.Palette) > 0 {
 		_ = c.SetColors(ctx, req) // best effort: an older host answers unknown-type
@@ -57,7 +58,7 @@ func passOuterColors(ctx context.Context, c *supervisor.Client, in *os.File, out
 // askOuterColors writes the queries and DA1, then reads answers until the
 // DA1 answer or the wait's end. It returns the colours learned and the
 // bytes that were not answers.
-func askOuterColors(in *os.File, out io.Writer, wait time.Duration) (supervisor.SetColorsReq, []byte) {
+func askOuterColors(in *os.File, out io.Writer, wait time.Duration) (proto.SetColorsReq, []byte) {
 	var a answers
 	r, err := cancelreader.NewReader(in)
 	if err != nil {
@@ -83,7 +84,7 @@ func askOuterColors(in *os.File, out io.Writer, wait time.Duration) (supervisor.
 // answers parses what a terminal sends back: colour answers (OSC 4, 10, 11,
 // 12) and the DA1 answer that ends them; everything else is kept as input.
 type answers struct {
-	colors  supervisor.SetColorsReq
+	colors  proto.SetColorsReq
 	pending []byte // an answer not yet complete
 	rest    []byte // input that is not an answer
 	done    bool   // the DA1 answer arrived

@@ -11,11 +11,11 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/creack/pty"
 
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // answersOf feeds parts to a fresh parser and returns what it learned.
-func answersOf(parts []string) (supervisor.SetColorsReq, string, bool) {
+func answersOf(parts []string) (proto.SetColorsReq, string, bool) {
 	var a answers
 	for _, p := range parts {
 		a.feed([]byte(p))
@@ -26,19 +26,19 @@ func answersOf(parts []string) (supervisor.SetColorsReq, string, bool) {
 func TestAttachParsesTheTerminalsAnswersSplitAnywhere(t *testing.T) {
 	tests := []struct {
 		name, in string
-		want     supervisor.SetColorsReq
+		want     proto.SetColorsReq
 		rest     string
 		done     bool
 	}{
 		{"all", "\x1b]10;rgb:1010/2020/3030\x07\x1b]11;rgb:ffff/ffff/f0f0\x1b\\\x1b]12;rgb:cc/00/00\x07" +
 			"\x1b]4;1;rgb:aaaa/1111/2222\x07\x1b[?62;22c",
-			supervisor.SetColorsReq{Foreground: "#102030", Background: "#fffff0", Cursor: "#cc0000", Palette: []string{"", "#aa1122"}}, "", true},
+			proto.SetColorsReq{Foreground: "#102030", Background: "#fffff0", Cursor: "#cc0000", Palette: []string{"", "#aa1122"}}, "", true},
 		{"keys around answers", "ab\x1b[A\x1b]11;rgb:0000/0000/0000\x07c\x1b[?1;2cde",
-			supervisor.SetColorsReq{Background: "#000000"}, "ab\x1b[Acde", true},
-		{"no colour answers", "\x1b[?6c", supervisor.SetColorsReq{}, "", true},
-		{"no DA1 yet", "\x1b]11;rgb:0000/0000/0000\x07\x1b]10;rgb:ff", supervisor.SetColorsReq{Background: "#000000"},
+			proto.SetColorsReq{Background: "#000000"}, "ab\x1b[Acde", true},
+		{"no colour answers", "\x1b[?6c", proto.SetColorsReq{}, "", true},
+		{"no DA1 yet", "\x1b]11;rgb:0000/0000/0000\x07\x1b]10;rgb:ff", proto.SetColorsReq{Background: "#000000"},
 			"\x1b]10;rgb:ff", false},
-		{"a report that is not DA1 is input", "\x1b[?2004;1$y\x1b[?1c", supervisor.SetColorsReq{}, "\x1b[?2004;1$y", true},
+		{"a report that is not DA1 is input", "\x1b[?2004;1$y\x1b[?1c", proto.SetColorsReq{}, "\x1b[?2004;1$y", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -107,7 +107,7 @@ func TestAttachAsksTheOuterTerminalItsColors(t *testing.T) {
 			t.Errorf("queries %q lack %q", q, want)
 		}
 	}
-	want := supervisor.SetColorsReq{Foreground: "#101010", Background: "#fafaf0", Palette: []string{"#010101"}}
+	want := proto.SetColorsReq{Foreground: "#101010", Background: "#fafaf0", Palette: []string{"#010101"}}
 	if !sameColors(got, want) || string(rest) != "x" {
 		t.Fatalf("learned %+v, input %q; want %+v and the typed x", got, rest, want)
 	}
@@ -117,7 +117,7 @@ func TestAttachAsksTheOuterTerminalItsColors(t *testing.T) {
 func TestAttachColorQueryEndsWhenTheTerminalIsSilent(t *testing.T) {
 	_, tty := rawPTY(t)
 	got, rest := askOuterColors(tty, tty, 50*time.Millisecond)
-	if !sameColors(got, supervisor.SetColorsReq{}) || len(rest) != 0 || !slices.Equal(got.Palette, nil) {
+	if !sameColors(got, proto.SetColorsReq{}) || len(rest) != 0 || !slices.Equal(got.Palette, nil) {
 		t.Fatalf("learned %+v, input %q from a silent terminal", got, rest)
 	}
 }

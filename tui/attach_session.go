@@ -14,20 +14,21 @@ import (
 
 	"charm.land/lipgloss/v2"
 
-	"clowder/supervisor"
+	"clowder/supervisor/client"
+	"clowder/supervisor/proto"
 )
 
 // session is one attach session; only Attach's goroutine uses it.
 type session struct {
 	out    io.Writer
-	sub    *supervisor.Subscription
-	events <-chan supervisor.Message
-	first  *supervisor.ScreenFrame
+	sub    *client.Subscription
+	events <-chan proto.Message
+	first  *proto.ScreenFrame
 	seq    uint64        // end of the output written so far
 	typed  chan struct{} // the keys goroutine read something
 	keys   chan error    // the keys goroutine ended (ErrDetached: the detach key)
 	hint   bool          // the detach hint is on the screen
-	exit   *supervisor.PaneInfo
+	exit   *proto.PaneInfo
 	ended  bool // the pane exited (exit may still be nil if the host said nothing more)
 }
 
@@ -69,8 +70,8 @@ func (s *session) run(ctx context.Context) error {
 }
 
 // output writes one raw chunk (the hint leaves the screen first).
-func (s *session) output(m supervisor.Message) error {
-	ch, ok := m.(*supervisor.OutputChunk)
+func (s *session) output(m proto.Message) error {
+	ch, ok := m.(*proto.OutputChunk)
 	if !ok {
 		return nil
 	}
@@ -84,13 +85,13 @@ func (s *session) output(m supervisor.Message) error {
 
 // onEvent notes the pane's exit; true when it just exited. An ended
 // events stream counts as the end of the pane only if the host said so.
-func (s *session) onEvent(m supervisor.Message, ok bool) bool {
+func (s *session) onEvent(m proto.Message, ok bool) bool {
 	if !ok {
 		s.events = nil // no more events: the output stream still ends the session
 		return false
 	}
-	e, isEvent := m.(*supervisor.PaneEvent)
-	if !isEvent || e.Kind != supervisor.EventExited || s.ended {
+	e, isEvent := m.(*proto.PaneEvent)
+	if !isEvent || e.Kind != proto.EventExited || s.ended {
 		return false
 	}
 	s.ended, s.exit = true, e.Info
@@ -110,7 +111,7 @@ func (s *session) ending(pane string) string {
 
 // exitSummary says how a pane ended: "exited with code 3", "killed by
 // SIGTERM", "timed out".
-func exitSummary(info supervisor.PaneInfo) string {
+func exitSummary(info proto.PaneInfo) string {
 	switch {
 	case info.ExitSignal != "":
 		sig := info.ExitSignal
@@ -162,4 +163,4 @@ func (s *session) clearHint() {
 func cup(y, x int) string { return "\x1b[" + strconv.Itoa(y+1) + ";" + strconv.Itoa(x+1) + "H" }
 
 // cursorOf puts the cursor where the frame has it.
-func cursorOf(f *supervisor.ScreenFrame) string { return cup(int(f.Cursor.Y), int(f.Cursor.X)) }
+func cursorOf(f *proto.ScreenFrame) string { return cup(int(f.Cursor.Y), int(f.Cursor.X)) }

@@ -8,14 +8,14 @@ import (
 	"charm.land/lipgloss/v2"
 	uv "github.com/charmbracelet/ultraviolet"
 
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // BenchmarkFrameBuild8Panes is issue 4's frame figure: 8 panes in a 200x60
 // window while one of them floods. Each iteration applies the coalesced
 // frame of the flooding pane (every row changed) and builds the view.
 func BenchmarkFrameBuild8Panes(b *testing.B) {
-	var infos []supervisor.PaneInfo
+	var infos []proto.PaneInfo
 	for i := 1; i <= 8; i++ {
 		infos = append(infos, running(fmt.Sprintf("p%d", i), fmt.Sprintf("pane%d", i)))
 	}
@@ -23,7 +23,7 @@ func BenchmarkFrameBuild8Panes(b *testing.B) {
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	for id, p := range m.panes {
 		cols, rows := p.size.W, p.size.H
-		m.Update(mailMsg{frames: map[string]*supervisor.ScreenFrame{id: floodFrame(id, cols, rows, 0)}})
+		m.Update(mailMsg{frames: map[string]*proto.ScreenFrame{id: floodFrame(id, cols, rows, 0)}})
 	}
 	// As tui.Run draws: the canvas's cells are copied into the terminal's
 	// buffer, no string built.
@@ -32,26 +32,26 @@ func BenchmarkFrameBuild8Panes(b *testing.B) {
 	m.draw = func(_ tea.View, cv *lipgloss.Canvas) { cv.Draw(buf, buf.Bounds()); drawn = cv }
 	m.recycle = func() *lipgloss.Canvas { cv := drawn; drawn = nil; return cv }
 	cols, rows := m.panes["p1"].size.W, m.panes["p1"].size.H
-	frames := make([]*supervisor.ScreenFrame, 16)
+	frames := make([]*proto.ScreenFrame, 16)
 	for i := range frames {
 		frames[i] = floodFrame("p1", cols, rows, i+1)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		m.Update(mailMsg{frames: map[string]*supervisor.ScreenFrame{"p1": frames[i%len(frames)]}})
+		m.Update(mailMsg{frames: map[string]*proto.ScreenFrame{"p1": frames[i%len(frames)]}})
 	}
 }
 
 // floodFrame is a full frame of coloured text, different for each n.
-func floodFrame(id string, cols, rows, n int) *supervisor.ScreenFrame {
-	f := &supervisor.ScreenFrame{Pane: id, Cols: uint16(cols), Rows: uint16(rows), Full: true,
-		Cursor: supervisor.FrameCursor{Visible: true}}
+func floodFrame(id string, cols, rows, n int) *proto.ScreenFrame {
+	f := &proto.ScreenFrame{Pane: id, Cols: uint16(cols), Rows: uint16(rows), Full: true,
+		Cursor: proto.FrameCursor{Visible: true}}
 	for y := 0; y < rows; y++ {
-		row := supervisor.FrameRow{Y: uint16(y), Cells: make([]supervisor.FrameCell, cols)}
+		row := proto.FrameRow{Y: uint16(y), Cells: make([]proto.FrameCell, cols)}
 		for x := range row.Cells {
-			row.Cells[x] = supervisor.FrameCell{Text: string(rune('a' + (x+y+n)%26)), Width: 1,
-				Fg: supervisor.IndexColor(uint8((x + n) % 16))}
+			row.Cells[x] = proto.FrameCell{Text: string(rune('a' + (x+y+n)%26)), Width: 1,
+				Fg: proto.IndexColor(uint8((x + n) % 16))}
 		}
 		f.Lines = append(f.Lines, row)
 	}

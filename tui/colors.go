@@ -21,7 +21,7 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // paletteAsked is how many palette entries the TUI asks for: the 16 ANSI
@@ -34,18 +34,18 @@ type oscReply = uv.UnknownOscEvent
 // colorSetter is the part of Host that passes colours on; a host that
 // lacks it (a test fake) is simply not told.
 type colorSetter interface {
-	SetColors(ctx context.Context, req supervisor.SetColorsReq) error
+	SetColors(ctx context.Context, req proto.SetColorsReq) error
 }
 
 // SetColors implements colorSetter.
-func (h clientHost) SetColors(ctx context.Context, req supervisor.SetColorsReq) error {
+func (h clientHost) SetColors(ctx context.Context, req proto.SetColorsReq) error {
 	return h.c.SetColors(ctx, req)
 }
 
 // outerColors is what the TUI knows of the outer terminal's colours and
 // whether the host has been told.
 type outerColors struct {
-	known    supervisor.SetColorsReq
+	known    proto.SetColorsReq
 	inFlight bool // a set-colors call is running
 	pending  bool // known changed since that call was made
 }
@@ -124,7 +124,7 @@ func (m *Model) onColorsSent(colorsSentMsg) tea.Cmd {
 // setAnswer records one colour answer, given as its OSC payload
 // ("11;rgb:ffff/ffff/ffff", "4;1;rgb:cdcd/0000/0000"); it reports whether
 // it was one the TUI asks for.
-func setAnswer(req *supervisor.SetColorsReq, payload string) bool {
+func setAnswer(req *proto.SetColorsReq, payload string) bool {
 	cmd, spec, _ := strings.Cut(payload, ";")
 	if cmd == "4" {
 		return setPaletteAnswer(req, spec)
@@ -139,7 +139,7 @@ func setAnswer(req *supervisor.SetColorsReq, payload string) bool {
 }
 
 // setPaletteAnswer records "N;rgb:..." for an entry the TUI asks about.
-func setPaletteAnswer(req *supervisor.SetColorsReq, s string) bool {
+func setPaletteAnswer(req *proto.SetColorsReq, s string) bool {
 	idx, spec, _ := strings.Cut(s, ";")
 	n, err := strconv.Atoi(idx)
 	hex := hexColor(ansi.XParseColor(spec))

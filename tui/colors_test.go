@@ -8,11 +8,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // SetColors records what the TUI told the host.
-func (h *fakeHost) SetColors(_ context.Context, req supervisor.SetColorsReq) error {
+func (h *fakeHost) SetColors(_ context.Context, req proto.SetColorsReq) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.colors = append(h.colors, req)
@@ -20,7 +20,7 @@ func (h *fakeHost) SetColors(_ context.Context, req supervisor.SetColorsReq) err
 }
 
 // sentColors is what the fake host was told, in order.
-func (h *fakeHost) sentColors() []supervisor.SetColorsReq {
+func (h *fakeHost) sentColors() []proto.SetColorsReq {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return slices.Clone(h.colors)
@@ -57,7 +57,7 @@ func TestOuterColorsGoToTheHostOneCallAtATime(t *testing.T) {
 		t.Fatal("what changed during the first call was never sent")
 	}
 	_, done := m.Update(again())
-	want := []supervisor.SetColorsReq{
+	want := []proto.SetColorsReq{
 		{Foreground: "#102030"},
 		{Foreground: "#102030", Background: "#ffffff", Palette: []string{"", "#aa1122"}},
 	}
@@ -78,6 +78,6 @@ func TestOtherOSCAnswersAreIgnored(t *testing.T) {
 	}
 }
 
-func sameColors(a, b supervisor.SetColorsReq) bool {
+func sameColors(a, b proto.SetColorsReq) bool {
 	return a.Foreground == b.Foreground && a.Background == b.Background && a.Cursor == b.Cursor && slices.Equal(a.Palette, b.Palette)
 }

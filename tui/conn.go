@@ -17,7 +17,8 @@ import (
 	"clowder/layout"
 	"clowder/panes"
 	"clowder/persist"
-	"clowder/supervisor"
+	"clowder/supervisor/client"
+	"clowder/supervisor/proto"
 )
 
 // Time limits of host calls. A kill waits out the pane's grace period.
@@ -29,7 +30,7 @@ const (
 // startMsg carries layout.json and the host's panes, read at start.
 type startMsg struct {
 	saved *savedLayout
-	infos []supervisor.PaneInfo
+	infos []proto.PaneInfo
 	err   error // the host's list failed
 	lerr  error // layout.json was unreadable (started fresh)
 }
@@ -39,9 +40,9 @@ type startMsg struct {
 type eventsMsg struct {
 	stream Stream
 	err    error
-	again  bool                  // a resubscription: infos lists the panes afresh
-	infos  []supervisor.PaneInfo // listed after the stream opened
-	lerr   error                 // the list failed
+	again  bool             // a resubscription: infos lists the panes afresh
+	infos  []proto.PaneInfo // listed after the stream opened
+	lerr   error            // the list failed
 }
 
 // subscribedMsg says a pane's screen stream opened (or why not).
@@ -82,7 +83,7 @@ type spawnSpec struct {
 
 // spawnedMsg carries a spawn's result.
 type spawnedMsg struct {
-	info  supervisor.PaneInfo
+	info  proto.PaneInfo
 	place placement
 	label string
 	err   error
@@ -106,7 +107,7 @@ type savedMsg struct{ err error }
 // historyMsg carries a page of scrollback for copy mode.
 type historyMsg struct {
 	pane string
-	rows *supervisor.HistoryRows
+	rows *proto.HistoryRows
 	err  error
 }
 
@@ -199,8 +200,8 @@ func cwdNow(ctx context.Context, h Host, pane string) string {
 }
 
 // spawnRequest builds the host's request for s.
-func spawnRequest(ctx context.Context, s spawnSpec, env []string, ads *panes.Adapters, wtBase string) (supervisor.SpawnReq, error) {
-	req := supervisor.SpawnReq{Nonce: nonce(), Argv: s.argv, Name: s.name, Kind: s.kind.String(),
+func spawnRequest(ctx context.Context, s spawnSpec, env []string, ads *panes.Adapters, wtBase string) (proto.SpawnReq, error) {
+	req := proto.SpawnReq{Nonce: nonce(), Argv: s.argv, Name: s.name, Kind: s.kind.String(),
 		Adapter: s.adapter, Cwd: s.cwd, Env: env, Cols: uint16(s.size.W), Rows: uint16(s.size.H)}
 	if s.kind == persist.KindAgent && s.adapter != "" {
 		ad, err := ads.Get(s.adapter)
@@ -243,7 +244,7 @@ func (m *Model) resizeCmd(pane string, sz layout.Size) tea.Cmd {
 	}
 	return func() tea.Msg {
 		if master != nil {
-			_ = supervisor.SetTermSize(master, sz.W, sz.H) // best effort: the host call below sets it too
+			_ = client.SetTermSize(master, sz.W, sz.H) // best effort: the host call below sets it too
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
@@ -268,7 +269,7 @@ func (m *Model) historyCmd(pane string, from uint64, count int, fromEnd bool) te
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
-		rows, err := h.History(ctx, supervisor.HistoryReq{Pane: pane, From: from, Count: count, FromEnd: fromEnd})
+		rows, err := h.History(ctx, proto.HistoryReq{Pane: pane, From: from, Count: count, FromEnd: fromEnd})
 		return historyMsg{pane: pane, rows: rows, err: err}
 	}
 }

@@ -25,7 +25,7 @@ import (
 	"github.com/rivo/uniseg"
 
 	"clowder/layout"
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // copyMaxLines bounds how much history copy mode loads.
@@ -33,7 +33,7 @@ const copyMaxLines = 10000
 
 // copyLine is one line of history or screen.
 type copyLine struct {
-	cells   []supervisor.FrameCell
+	cells   []proto.FrameCell
 	wrapped bool
 }
 
@@ -105,7 +105,7 @@ func newCopyMode(id string, scr *screen, r layout.Rect) (copyMode, copyFetchMsg)
 	c.cur = textPos{y: min(int(scr.cursor.Y), max(len(c.lines)-1, 0)), x: min(int(scr.cursor.X), max(c.w-1, 0))}
 	c.top = max(len(c.lines)-c.h, 0)
 	c.loading = true
-	page := max(1, min(1000, supervisor.MaxScreenCells/max(scr.cols, 1)))
+	page := max(1, min(1000, proto.MaxScreenCells/max(scr.cols, 1)))
 	return c, copyFetchMsg{pane: id, count: page, newest: true}
 }
 
@@ -155,7 +155,7 @@ func (c copyMode) onHistory(msg historyMsg) (copyMode, tea.Msg) {
 }
 
 // prepend puts older lines before the loaded ones.
-func (c *copyMode) prepend(rows *supervisor.HistoryRows) {
+func (c *copyMode) prepend(rows *proto.HistoryRows) {
 	if c.history > 0 && rows.First+uint64(len(rows.Lines)) != c.first {
 		return // not the page just before ours: drop it rather than leave a hole
 	}
@@ -329,7 +329,7 @@ func (c *copyMode) matches(y int) []int {
 
 // lineIndex is a line's text (blanks as spaces) and each cell's byte
 // offset in it.
-func lineIndex(cells []supervisor.FrameCell) (string, []int) {
+func lineIndex(cells []proto.FrameCell) (string, []int) {
 	var b strings.Builder
 	starts := make([]int, len(cells))
 	for i, cell := range cells {
@@ -408,7 +408,7 @@ func (c *copyMode) position() string {
 func (c copyMode) View(cv *lipgloss.Canvas, r layout.Rect, th Theme) {
 	for y := 0; y < r.H; y++ {
 		ly := c.top + y
-		var row []supervisor.FrameCell
+		var row []proto.FrameCell
 		if ly < len(c.lines) {
 			row = c.lines[ly].cells
 		}

@@ -8,14 +8,14 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"clowder/layout"
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // textRow is a row of one-cell characters.
-func textRow(s string) []supervisor.FrameCell {
-	var cells []supervisor.FrameCell
+func textRow(s string) []proto.FrameCell {
+	var cells []proto.FrameCell
 	for _, r := range s {
-		cells = append(cells, supervisor.FrameCell{Text: string(r), Width: 1})
+		cells = append(cells, proto.FrameCell{Text: string(r), Width: 1})
 	}
 	return cells
 }
@@ -24,14 +24,14 @@ func textRow(s string) []supervisor.FrameCell {
 // cursor at the end of the last row, shown at 10x2.
 func copyOn(t *testing.T) (copyMode, copyFetchMsg) {
 	t.Helper()
-	scr := &screen{cols: 10, rows: 3, cells: [][]supervisor.FrameCell{textRow("$ a"), textRow("$ b"), textRow("$")},
-		wrapped: []bool{false, false, false}, cursor: supervisor.FrameCursor{X: 1, Y: 2}}
+	scr := &screen{cols: 10, rows: 3, cells: [][]proto.FrameCell{textRow("$ a"), textRow("$ b"), textRow("$")},
+		wrapped: []bool{false, false, false}, cursor: proto.FrameCursor{X: 1, Y: 2}}
 	return newCopyMode("p1", scr, layout.Rect{W: 10, H: 2})
 }
 
 func TestCopyModeStartsOnTheScreenAndAsksForTheNewestPage(t *testing.T) {
 	c, fetch := copyOn(t)
-	if fetch != (copyFetchMsg{pane: "p1", count: min(1000, supervisor.MaxScreenCells/10), newest: true}) {
+	if fetch != (copyFetchMsg{pane: "p1", count: min(1000, proto.MaxScreenCells/10), newest: true}) {
 		t.Errorf("fetch %+v", fetch)
 	}
 	if len(c.lines) != 3 || c.cur != (textPos{y: 2, x: 1}) || c.top != 1 || !c.loading {

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // TestEventsKeepComingAfterTheHostEndsTheSubscription pins issue 7 §2
@@ -29,7 +29,7 @@ func TestEventsKeepComingAfterTheHostEndsTheSubscription(t *testing.T) {
 	p.until("a new event subscription", func() bool { return m.events != nil && m.events != old })
 	second := r.spawn(other, "/bin/sh", "-c", "read x; exit 3")
 	p.until("the new pane shown", func() bool { return m.tree.Has(second) })
-	if err := other.Input(ctx, supervisor.InputReq{Pane: second, Data: []byte("go\r")}); err != nil {
+	if err := other.Input(ctx, proto.InputReq{Pane: second, Data: []byte("go\r")}); err != nil {
 		t.Fatal(err)
 	}
 	p.until("the new pane's exit shown", func() bool {

@@ -12,47 +12,47 @@ import (
 
 	"clowder/panes"
 	"clowder/persist"
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // fakeHost records calls and answers them from memory.
 type fakeHost struct {
 	mu      sync.Mutex
-	infos   []supervisor.PaneInfo
-	spawned []supervisor.SpawnReq
+	infos   []proto.PaneInfo
+	spawned []proto.SpawnReq
 	removed []string
 	renamed []string // "pane=name"
 	killed  []string
-	inputs  []supervisor.InputReq
+	inputs  []proto.InputReq
 	resizes []string
 	streams []*fakeStream
-	history *supervisor.HistoryRows
-	colors  []supervisor.SetColorsReq // colors_test.go
+	history *proto.HistoryRows
+	colors  []proto.SetColorsReq // colors_test.go
 	next    int
 	noFd    bool // the transport passes no fds: input goes through Input
 	timers  timers
 	t       testing.TB
 }
 
-func (h *fakeHost) List(context.Context) ([]supervisor.PaneInfo, error) {
+func (h *fakeHost) List(context.Context) ([]proto.PaneInfo, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return append([]supervisor.PaneInfo(nil), h.infos...), nil
+	return append([]proto.PaneInfo(nil), h.infos...), nil
 }
 
-func (h *fakeHost) Spawn(_ context.Context, req supervisor.SpawnReq) (supervisor.SpawnedReply, error) {
+func (h *fakeHost) Spawn(_ context.Context, req proto.SpawnReq) (proto.SpawnedReply, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.next++
 	h.spawned = append(h.spawned, req)
-	info := supervisor.PaneInfo{ID: fmt.Sprintf("n%d", h.next), Name: fmt.Sprintf("new%d", h.next),
+	info := proto.PaneInfo{ID: fmt.Sprintf("n%d", h.next), Name: fmt.Sprintf("new%d", h.next),
 		Kind: req.Kind, Adapter: req.Adapter, State: "running", Cwd: req.Cwd, Argv: req.Argv}
 	h.infos = append(h.infos, info)
-	return supervisor.SpawnedReply{Pane: info}, nil
+	return proto.SpawnedReply{Pane: info}, nil
 }
 
 func (h *fakeHost) Subscribe(_ context.Context, pane string, wantFd bool) (Stream, error) {
-	s := &fakeStream{c: make(chan supervisor.Message), pane: pane, hidden: h.noFd}
+	s := &fakeStream{c: make(chan proto.Message), pane: pane, hidden: h.noFd}
 	if wantFd {
 		r, w, err := os.Pipe()
 		if err != nil {
@@ -67,12 +67,12 @@ func (h *fakeHost) Subscribe(_ context.Context, pane string, wantFd bool) (Strea
 }
 
 func (h *fakeHost) Events(context.Context) (Stream, error) {
-	return &fakeStream{c: make(chan supervisor.Message)}, nil
+	return &fakeStream{c: make(chan proto.Message)}, nil
 }
 
 // Input records req and, as the real host does, writes its data to the
 // pane's terminal (the pipe of its newest stream), blocking while it is full.
-func (h *fakeHost) Input(_ context.Context, req supervisor.InputReq) error {
+func (h *fakeHost) Input(_ context.Context, req proto.InputReq) error {
 	h.mu.Lock()
 	h.inputs = append(h.inputs, req)
 	var w *os.File
@@ -89,7 +89,7 @@ func (h *fakeHost) Input(_ context.Context, req supervisor.InputReq) error {
 	return err
 }
 
-func (h *fakeHost) Paste(context.Context, supervisor.PasteReq) error { return nil }
+func (h *fakeHost) Paste(context.Context, proto.PasteReq) error { return nil }
 
 func (h *fakeHost) Resize(_ context.Context, pane string, cols, rows uint16) error {
 	h.mu.Lock()
@@ -119,9 +119,9 @@ func (h *fakeHost) Rename(_ context.Context, pane, name string) error {
 	return nil
 }
 
-func (h *fakeHost) History(context.Context, supervisor.HistoryReq) (*supervisor.HistoryRows, error) {
+func (h *fakeHost) History(context.Context, proto.HistoryReq) (*proto.HistoryRows, error) {
 	if h.history == nil {
-		return &supervisor.HistoryRows{Cols: 80}, nil
+		return &proto.HistoryRows{Cols: 80}, nil
 	}
 	return h.history, nil
 }
@@ -130,14 +130,14 @@ func (h *fakeHost) Close() error { return nil }
 
 // fakeStream is a subscription whose master is a pipe the test reads.
 type fakeStream struct {
-	c      chan supervisor.Message
+	c      chan proto.Message
 	pane   string
 	r, w   *os.File
 	hidden bool // the pipe stands for the PTY but is not passed (noFd)
 	once   sync.Once
 }
 
-func (s *fakeStream) C() <-chan supervisor.Message { return s.c }
+func (s *fakeStream) C() <-chan proto.Message { return s.c }
 func (s *fakeStream) Master() *os.File {
 	if s.w == nil || s.hidden {
 		return nil
@@ -196,7 +196,7 @@ func (c *fakeClipboard) Paste() (string, bool, error) {
 
 // newTestModel builds a model over a fake host with the given host panes,
 // an optional saved layout, at 80x24.
-func newTestModel(t testing.TB, infos []supervisor.PaneInfo, cfg func(*persist.Config)) (*Model, *fakeHost) {
+func newTestModel(t testing.TB, infos []proto.PaneInfo, cfg func(*persist.Config)) (*Model, *fakeHost) {
 	t.Helper()
 	h := &fakeHost{infos: infos, next: 100, t: t}
 	return newTestModelOn(t, h, cfg), h
@@ -312,27 +312,27 @@ func prefix(t *testing.T, m *Model) {
 }
 
 // frame sends a full frame of text rows to pane id.
-func frame(t *testing.T, m *Model, id string, cols, rows int, modes supervisor.FrameModes, lines ...string) {
+func frame(t *testing.T, m *Model, id string, cols, rows int, modes proto.FrameModes, lines ...string) {
 	t.Helper()
-	f := &supervisor.ScreenFrame{Pane: id, Cols: uint16(cols), Rows: uint16(rows), Full: true, Modes: modes,
-		Cursor: supervisor.FrameCursor{Visible: true}}
+	f := &proto.ScreenFrame{Pane: id, Cols: uint16(cols), Rows: uint16(rows), Full: true, Modes: modes,
+		Cursor: proto.FrameCursor{Visible: true}}
 	for y := 0; y < rows; y++ {
-		row := supervisor.FrameRow{Y: uint16(y)}
+		row := proto.FrameRow{Y: uint16(y)}
 		if y < len(lines) {
 			for _, r := range lines[y] {
-				row.Cells = append(row.Cells, supervisor.FrameCell{Text: string(r), Width: 1})
+				row.Cells = append(row.Cells, proto.FrameCell{Text: string(r), Width: 1})
 			}
 			f.Cursor.Y, f.Cursor.X = uint16(y), uint16(len(lines[y]))
 		}
 		f.Lines = append(f.Lines, row)
 	}
-	_, cmd := m.Update(mailMsg{frames: map[string]*supervisor.ScreenFrame{id: f}})
+	_, cmd := m.Update(mailMsg{frames: map[string]*proto.ScreenFrame{id: f}})
 	settle(t, m, cmd)
 }
 
 // running returns a running shell pane's description.
-func running(id, name string) supervisor.PaneInfo {
-	return supervisor.PaneInfo{ID: id, Name: name, Kind: "shell", State: "running", Attention: "idle",
+func running(id, name string) proto.PaneInfo {
+	return proto.PaneInfo{ID: id, Name: name, Kind: "shell", State: "running", Attention: "idle",
 		Cwd: "/work/" + name, Argv: []string{"/bin/sh"}}
 }
 

@@ -9,27 +9,28 @@ import (
 	"context"
 	"os"
 
-	"clowder/supervisor"
+	"clowder/supervisor/client"
+	"clowder/supervisor/proto"
 )
 
 // Host is what the TUI asks of the host. Every method may be called from
 // any goroutine (Cmds run concurrently) and blocks until the host answers
 // or ctx ends.
 type Host interface {
-	List(ctx context.Context) ([]supervisor.PaneInfo, error)
-	Spawn(ctx context.Context, req supervisor.SpawnReq) (supervisor.SpawnedReply, error)
+	List(ctx context.Context) ([]proto.PaneInfo, error)
+	Spawn(ctx context.Context, req proto.SpawnReq) (proto.SpawnedReply, error)
 	// Subscribe opens a screen subscription to pane, with the PTY master
 	// dup when the pane runs and the transport passes fds.
 	Subscribe(ctx context.Context, pane string, wantFd bool) (Stream, error)
 	// Events opens the pane-event subscription for every pane.
 	Events(ctx context.Context) (Stream, error)
-	Input(ctx context.Context, req supervisor.InputReq) error
-	Paste(ctx context.Context, req supervisor.PasteReq) error
+	Input(ctx context.Context, req proto.InputReq) error
+	Paste(ctx context.Context, req proto.PasteReq) error
 	Resize(ctx context.Context, pane string, cols, rows uint16) error
 	Kill(ctx context.Context, pane string) error
 	Remove(ctx context.Context, pane string) error
 	Rename(ctx context.Context, pane, name string) error
-	History(ctx context.Context, req supervisor.HistoryReq) (*supervisor.HistoryRows, error)
+	History(ctx context.Context, req proto.HistoryReq) (*proto.HistoryRows, error)
 	// Close ends the connection; panes keep running.
 	Close() error
 }
@@ -39,27 +40,27 @@ type Host interface {
 // subscription ends; Err then says why (nil for a normal end). Master is
 // the PTY master dup or nil; the Stream owns it and Close closes it.
 type Stream interface {
-	C() <-chan supervisor.Message
+	C() <-chan proto.Message
 	Master() *os.File
 	Err() error
 	Close() error
 }
 
 // clientHost is Host over a protocol v1 client.
-type clientHost struct{ c *supervisor.Client }
+type clientHost struct{ c *client.Client }
 
 // NewHost wraps a connected client as the TUI's Host; Close closes it.
-func NewHost(c *supervisor.Client) Host { return clientHost{c: c} }
+func NewHost(c *client.Client) Host { return clientHost{c: c} }
 
-func (h clientHost) List(ctx context.Context) ([]supervisor.PaneInfo, error) { return h.c.List(ctx) }
+func (h clientHost) List(ctx context.Context) ([]proto.PaneInfo, error) { return h.c.List(ctx) }
 
-func (h clientHost) Spawn(ctx context.Context, req supervisor.SpawnReq) (supervisor.SpawnedReply, error) {
+func (h clientHost) Spawn(ctx context.Context, req proto.SpawnReq) (proto.SpawnedReply, error) {
 	return h.c.Spawn(ctx, req)
 }
 
 func (h clientHost) Subscribe(ctx context.Context, pane string, wantFd bool) (Stream, error) {
-	wantFd = wantFd && h.c.HasCap(supervisor.CapFdPassing)
-	s, err := h.c.Subscribe(ctx, supervisor.SubscribeReq{Pane: pane, Screen: true, WantFd: wantFd})
+	wantFd = wantFd && h.c.HasCap(proto.CapFdPassing)
+	s, err := h.c.Subscribe(ctx, proto.SubscribeReq{Pane: pane, Screen: true, WantFd: wantFd})
 	if err != nil {
 		return nil, err
 	}
@@ -74,11 +75,11 @@ func (h clientHost) Events(ctx context.Context) (Stream, error) {
 	return subStream{s}, nil
 }
 
-func (h clientHost) Input(ctx context.Context, req supervisor.InputReq) error {
+func (h clientHost) Input(ctx context.Context, req proto.InputReq) error {
 	return h.c.Input(ctx, req)
 }
 
-func (h clientHost) Paste(ctx context.Context, req supervisor.PasteReq) error {
+func (h clientHost) Paste(ctx context.Context, req proto.PasteReq) error {
 	return h.c.Paste(ctx, req)
 }
 
@@ -87,7 +88,7 @@ func (h clientHost) Resize(ctx context.Context, pane string, cols, rows uint16) 
 }
 
 func (h clientHost) Kill(ctx context.Context, pane string) error {
-	return h.c.Kill(ctx, supervisor.KillReq{Pane: pane})
+	return h.c.Kill(ctx, proto.KillReq{Pane: pane})
 }
 
 func (h clientHost) Remove(ctx context.Context, pane string) error { return h.c.Remove(ctx, pane) }
@@ -96,16 +97,16 @@ func (h clientHost) Rename(ctx context.Context, pane, name string) error {
 	return h.c.Rename(ctx, pane, name)
 }
 
-func (h clientHost) History(ctx context.Context, req supervisor.HistoryReq) (*supervisor.HistoryRows, error) {
+func (h clientHost) History(ctx context.Context, req proto.HistoryReq) (*proto.HistoryRows, error) {
 	return h.c.History(ctx, req)
 }
 
 func (h clientHost) Close() error { return h.c.Close() }
 
 // subStream is Stream over a *supervisor.Subscription.
-type subStream struct{ s *supervisor.Subscription }
+type subStream struct{ s *client.Subscription }
 
-func (s subStream) C() <-chan supervisor.Message { return s.s.C }
-func (s subStream) Master() *os.File             { return s.s.Master }
-func (s subStream) Err() error                   { return s.s.Err() }
-func (s subStream) Close() error                 { return s.s.Close() }
+func (s subStream) C() <-chan proto.Message { return s.s.C }
+func (s subStream) Master() *os.File        { return s.s.Master }
+func (s subStream) Err() error              { return s.s.Err() }
+func (s subStream) Close() error            { return s.s.Close() }

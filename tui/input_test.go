@@ -9,7 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // typed is n distinct-looking printable bytes, so a reordering shows.
@@ -123,7 +123,7 @@ func TestKeysKeepTheirOrderWhenTheMasterIsFull(t *testing.T) {
 // passed (a transport without fd passing): every key was an input call on
 // a Cmd of its own, racing the others.
 func TestKeysKeepTheirOrderThroughTheHost(t *testing.T) {
-	h := &fakeHost{infos: []supervisor.PaneInfo{running("p1", "left")}, next: 100, noFd: true, t: t}
+	h := &fakeHost{infos: []proto.PaneInfo{running("p1", "left")}, next: 100, noFd: true, t: t}
 	m := newTestModelOn(t, h)
 	s := streamOf(t, m, "p1")
 	p := newProgram(t, m)

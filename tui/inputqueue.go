@@ -31,7 +31,7 @@ import (
 	"sync"
 	"time"
 
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // Time limits of input writes: Update's own write must not stall the UI;
@@ -267,7 +267,7 @@ func (q *inputQueue) toHost(pane string, b []byte) {
 func (q *inputQueue) hostInput(pane string, b []byte) error {
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
-	return q.host.Input(ctx, supervisor.InputReq{Pane: pane, Data: b})
+	return q.host.Input(ctx, proto.InputReq{Pane: pane, Data: b})
 }
 
 // writeWithin writes b to f within d and reports how much was written. An

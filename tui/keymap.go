@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"github.com/BurntSushi/toml"
 
 	"clowder/assets"
 	"clowder/panes"
@@ -29,20 +28,13 @@ type KeyMap struct {
 	prefix   panes.Key
 }
 
-// keymapEntry is one table of keymap.toml.
-type keymapEntry struct {
-	Keys  []string `toml:"keys"`
-	Help  string   `toml:"help"`
-	Group string   `toml:"group"`
-}
-
 // NewKeyMap builds the keymap from the embedded defaults, the prefix (tmux
 // key-name syntax) and the [keys] overrides (action name → keys). An
 // unknown action or key name is an error that names it.
 func NewKeyMap(prefix string, overrides map[string]persist.KeyList) (KeyMap, error) {
 	var km KeyMap
-	entries := map[string]keymapEntry{}
-	if _, err := toml.Decode(string(assets.Keymap()), &entries); err != nil {
+	entries, err := persist.DecodeKeymap(assets.Keymap())
+	if err != nil {
 		return km, fmt.Errorf("default keymap: %w", err)
 	}
 	pk, err := panes.ParseKey(prefix)
@@ -64,7 +56,7 @@ func NewKeyMap(prefix string, overrides map[string]persist.KeyList) (KeyMap, err
 }
 
 // bind sets action a from a keymap entry.
-func (km *KeyMap) bind(a Action, e keymapEntry) error {
+func (km *KeyMap) bind(a Action, e persist.KeymapEntry) error {
 	strokes, err := keystrokes(e.Keys)
 	if err != nil {
 		return fmt.Errorf("%s: %w", a, err)
@@ -95,7 +87,7 @@ func (km *KeyMap) override(overrides map[string]persist.KeyList) error {
 			return fmt.Errorf("[keys] %s: unknown action; want one of %s", n, joinKeys(actionNames[:]))
 		}
 		old := km.Bindings[a].Help()
-		e := keymapEntry{Keys: overrides[n], Help: old.Desc, Group: km.groupOf[a]}
+		e := persist.KeymapEntry{Keys: overrides[n], Help: old.Desc, Group: km.groupOf[a]}
 		if err := km.bind(a, e); err != nil {
 			return fmt.Errorf("[keys] %w", err)
 		}

@@ -17,7 +17,7 @@ import (
 
 	"clowder/layout"
 	"clowder/persist"
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // paneMeta is what layout.json keeps of a pane.
@@ -31,7 +31,7 @@ type paneMeta struct {
 }
 
 // metaOf takes a pane's description from the host's.
-func metaOf(info supervisor.PaneInfo) paneMeta {
+func metaOf(info proto.PaneInfo) paneMeta {
 	return paneMeta{Name: info.Name, Kind: info.Kind, Adapter: info.Adapter, Argv: info.Argv, Cwd: info.Cwd}
 }
 

@@ -18,14 +18,14 @@ package tui
 import (
 	"sync"
 
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // mailbox is safe for concurrent use.
 type mailbox struct {
 	mu     sync.Mutex
-	frames map[string]*supervisor.ScreenFrame
-	events []supervisor.PaneEvent
+	frames map[string]*proto.ScreenFrame
+	events []proto.PaneEvent
 	ended  []streamEnd
 	notes  []string
 	ready  chan struct{} // capacity 1: "something is pending"
@@ -43,14 +43,14 @@ type streamEnd struct {
 
 // mailMsg is everything pending in the mailbox, delivered to Update.
 type mailMsg struct {
-	frames map[string]*supervisor.ScreenFrame
-	events []supervisor.PaneEvent
+	frames map[string]*proto.ScreenFrame
+	events []proto.PaneEvent
 	ended  []streamEnd
 	notes  []string // failures of background work (input queues) for the status bar
 }
 
 func newMailbox() *mailbox {
-	return &mailbox{frames: map[string]*supervisor.ScreenFrame{},
+	return &mailbox{frames: map[string]*proto.ScreenFrame{},
 		ready: make(chan struct{}, 1), done: make(chan struct{})}
 }
 
@@ -63,7 +63,7 @@ func (b *mailbox) signal() {
 }
 
 // putFrame files a frame, merged into any still pending for its pane.
-func (b *mailbox) putFrame(pane string, f *supervisor.ScreenFrame) {
+func (b *mailbox) putFrame(pane string, f *proto.ScreenFrame) {
 	b.mu.Lock()
 	b.frames[pane] = mergeFrames(b.frames[pane], f)
 	b.mu.Unlock()
@@ -71,7 +71,7 @@ func (b *mailbox) putFrame(pane string, f *supervisor.ScreenFrame) {
 }
 
 // putEvent files a pane event.
-func (b *mailbox) putEvent(e supervisor.PaneEvent) {
+func (b *mailbox) putEvent(e proto.PaneEvent) {
 	b.mu.Lock()
 	b.events = append(b.events, e)
 	b.mu.Unlock()
@@ -99,7 +99,7 @@ func (b *mailbox) take() mailMsg {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	m := mailMsg{frames: b.frames, events: b.events, ended: b.ended, notes: b.notes}
-	b.frames, b.events, b.ended, b.notes = map[string]*supervisor.ScreenFrame{}, nil, nil, nil
+	b.frames, b.events, b.ended, b.notes = map[string]*proto.ScreenFrame{}, nil, nil, nil
 	return m
 }
 
@@ -130,9 +130,9 @@ func (b *mailbox) wait() any {
 func (b *mailbox) watch(s Stream, pane string, token int) {
 	for m := range s.C() {
 		switch v := m.(type) {
-		case *supervisor.ScreenFrame:
+		case *proto.ScreenFrame:
 			b.putFrame(pane, v)
-		case *supervisor.PaneEvent:
+		case *proto.PaneEvent:
 			b.putEvent(*v)
 		}
 	}
@@ -142,20 +142,20 @@ func (b *mailbox) watch(s Stream, pane string, token int) {
 // mergeFrames folds newer into older (nil if none) so that the result shows
 // what newer shows: a full or resized newer frame replaces older, else
 // newer's rows overwrite older's and its header (cursor, modes) wins.
-func mergeFrames(older, newer *supervisor.ScreenFrame) *supervisor.ScreenFrame {
+func mergeFrames(older, newer *proto.ScreenFrame) *proto.ScreenFrame {
 	if older == nil || newer.Full || newer.Cols != older.Cols || newer.Rows != older.Rows {
 		return newer
 	}
 	merged := *newer
 	merged.Full = older.Full
-	rows := make(map[uint16]supervisor.FrameRow, len(older.Lines)+len(newer.Lines))
+	rows := make(map[uint16]proto.FrameRow, len(older.Lines)+len(newer.Lines))
 	for _, l := range older.Lines {
 		rows[l.Y] = l
 	}
 	for _, l := range newer.Lines {
 		rows[l.Y] = l
 	}
-	merged.Lines = make([]supervisor.FrameRow, 0, len(rows))
+	merged.Lines = make([]proto.FrameRow, 0, len(rows))
 	for y := uint16(0); y < newer.Rows; y++ {
 		if l, ok := rows[y]; ok {
 			merged.Lines = append(merged.Lines, l)

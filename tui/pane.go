@@ -10,7 +10,7 @@ import (
 
 	"clowder/layout"
 	"clowder/persist"
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // paneState is a pane's life as the TUI sees it.
@@ -39,8 +39,8 @@ func (s paneState) gone() bool { return s == paneExited || s == paneMissing }
 // pane is one pane of the layout.
 type pane struct {
 	id    string
-	info  supervisor.PaneInfo // as the host last described it
-	meta  paneMeta            // what layout.json keeps, for respawn and labels
+	info  proto.PaneInfo // as the host last described it
+	meta  paneMeta       // what layout.json keeps, for respawn and labels
 	state paneState
 	scr   screen
 
@@ -55,7 +55,7 @@ type pane struct {
 }
 
 // stateOf maps the host's state string.
-func stateOf(info supervisor.PaneInfo) paneState {
+func stateOf(info proto.PaneInfo) paneState {
 	switch info.State {
 	case "exited":
 		return paneExited
@@ -66,14 +66,14 @@ func stateOf(info supervisor.PaneInfo) paneState {
 }
 
 // newPane makes a pane from the host's description.
-func newPane(info supervisor.PaneInfo) *pane {
+func newPane(info proto.PaneInfo) *pane {
 	p := &pane{id: info.ID}
 	p.update(info)
 	return p
 }
 
 // update takes a newer description from the host.
-func (p *pane) update(info supervisor.PaneInfo) {
+func (p *pane) update(info proto.PaneInfo) {
 	p.info, p.state = info, stateOf(info)
 	label := p.meta.Label
 	p.meta = metaOf(info)

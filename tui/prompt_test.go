@@ -8,7 +8,7 @@ import (
 	"github.com/rivo/uniseg"
 
 	"clowder/persist"
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // TestPromptCursorSitsAtTheDisplayWidthOfTheTextBeforeIt pins issue 9 §3:
@@ -177,7 +177,7 @@ func TestPromptIgnoresAllButKeyPresses(t *testing.T) {
 // prompt, so the next question is open before the next key.
 func TestKeysTypedAheadFollowAChainOfPrompts(t *testing.T) {
 	bothModes(t, func(t *testing.T, mode cmdMode) {
-		m, h := newTestModel(t, []supervisor.PaneInfo{running("p1", "left")}, func(c *persist.Config) {
+		m, h := newTestModel(t, []proto.PaneInfo{running("p1", "left")}, func(c *persist.Config) {
 			c.Agents["fake"] = persist.AgentConfig{Command: []string{"sh", "-c", "true"}}
 		})
 		d := newDriver(t, m, mode)

@@ -10,7 +10,9 @@ import (
 
 	"clowder/panes"
 	"clowder/persist"
-	"clowder/supervisor"
+	"clowder/supervisor/client"
+	"clowder/supervisor/host"
+	"clowder/supervisor/proto"
 )
 
 // realHost is a real host serving on a real unix socket in a short temp
@@ -29,7 +31,7 @@ func startRealHost(t *testing.T) *realHost {
 	}
 	t.Cleanup(func() { _ = os.RemoveAll(rt) })
 	paths := persist.Paths{RuntimeDir: rt + "/run", StateDir: rt + "/state"}
-	h, err := supervisor.NewHost(supervisor.HostOptions{Paths: paths, Config: persist.DefaultConfig(), Build: "test", IdleExit: -1})
+	h, err := host.New(host.Options{Paths: paths, Config: persist.DefaultConfig(), Build: "test", IdleExit: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,11 +53,11 @@ func startRealHost(t *testing.T) *realHost {
 }
 
 // dial connects a new client, closed when the test ends.
-func (r *realHost) dial() *supervisor.Client {
+func (r *realHost) dial() *client.Client {
 	r.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		c, err := supervisor.Dial(context.Background(), r.paths.SocketFile())
+		c, err := client.Dial(context.Background(), r.paths.SocketFile())
 		if err == nil {
 			r.t.Cleanup(func() { _ = c.Close() })
 			return c
@@ -68,11 +70,11 @@ func (r *realHost) dial() *supervisor.Client {
 }
 
 // spawn starts argv as a pane and returns its id.
-func (r *realHost) spawn(c *supervisor.Client, argv ...string) string {
+func (r *realHost) spawn(c *client.Client, argv ...string) string {
 	r.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	rep, err := c.Spawn(ctx, supervisor.SpawnReq{Nonce: nonce(), Argv: argv, Kind: "shell", Cwd: "/", Cols: 80, Rows: 24,
+	rep, err := c.Spawn(ctx, proto.SpawnReq{Nonce: nonce(), Argv: argv, Kind: "shell", Cwd: "/", Cols: 80, Rows: 24,
 		Env: []string{"PATH=" + os.Getenv("PATH")}})
 	if err != nil {
 		r.t.Fatalf("spawn %v: %v", argv, err)
@@ -83,7 +85,7 @@ func (r *realHost) spawn(c *supervisor.Client, argv ...string) string {
 // model builds a TUI model over its own connection to the host, with
 // layout.json in the host's state dir; the mailbox is live (program.until
 // delivers what the host sends).
-func (r *realHost) model() (*Model, *supervisor.Client) {
+func (r *realHost) model() (*Model, *client.Client) {
 	r.t.Helper()
 	c := r.dial()
 	cfg := persist.DefaultConfig()

@@ -15,11 +15,11 @@ import (
 	"github.com/rivo/uniseg"
 
 	"clowder/layout"
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // frameColor converts a frame colour; nil is the default colour.
-func frameColor(c supervisor.FrameColor) color.Color {
+func frameColor(c proto.FrameColor) color.Color {
 	if i, ok := c.Index(); ok {
 		return paletteColor(i)
 	}
@@ -31,17 +31,17 @@ func frameColor(c supervisor.FrameColor) color.Color {
 
 // attrMap maps frame attributes to the renderer's.
 var attrMap = []struct {
-	from supervisor.FrameAttr
+	from proto.FrameAttr
 	to   uint8
 }{
-	{supervisor.AttrBold, uv.AttrBold}, {supervisor.AttrDim, uv.AttrFaint},
-	{supervisor.AttrItalic, uv.AttrItalic}, {supervisor.AttrBlink, uv.AttrBlink},
-	{supervisor.AttrReverse, uv.AttrReverse}, {supervisor.AttrHidden, uv.AttrConceal},
-	{supervisor.AttrStrike, uv.AttrStrikethrough},
+	{proto.AttrBold, uv.AttrBold}, {proto.AttrDim, uv.AttrFaint},
+	{proto.AttrItalic, uv.AttrItalic}, {proto.AttrBlink, uv.AttrBlink},
+	{proto.AttrReverse, uv.AttrReverse}, {proto.AttrHidden, uv.AttrConceal},
+	{proto.AttrStrike, uv.AttrStrikethrough},
 }
 
 // cellStyle converts a frame cell's style.
-func cellStyle(c *supervisor.FrameCell) uv.Style {
+func cellStyle(c *proto.FrameCell) uv.Style {
 	s := uv.Style{Fg: frameColor(c.Fg), Bg: frameColor(c.Bg), UnderlineColor: frameColor(c.UL),
 		Underline: uv.Underline(c.Attrs.Underline())}
 	for _, a := range attrMap {
@@ -54,7 +54,7 @@ func cellStyle(c *supervisor.FrameCell) uv.Style {
 
 // paintCells paints a row of frame cells at (x0, y), at most w cells; a
 // wide character that does not fit is painted as a blank.
-func paintCells(cv *lipgloss.Canvas, x0, y, w int, cells []supervisor.FrameCell, restyle func(x int, s *uv.Style)) {
+func paintCells(cv *lipgloss.Canvas, x0, y, w int, cells []proto.FrameCell, restyle func(x int, s *uv.Style)) {
 	var cell uv.Cell // one for the row: SetCell copies it, and a cell per column would escape per column
 	for x := 0; x < w; x++ {
 		fc := blankCell
@@ -82,7 +82,7 @@ func (m *Model) paintPane(cv *lipgloss.Canvas, p *pane, r layout.Rect) {
 		return
 	}
 	for y := 0; y < r.H; y++ {
-		var row []supervisor.FrameCell
+		var row []proto.FrameCell
 		if y < p.scr.rows {
 			row = p.scr.cells[y]
 		}

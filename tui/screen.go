@@ -6,20 +6,20 @@ package tui
 // sees terminal output, only frames.
 
 import (
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 	"clowder/vtgrid"
 )
 
 // blankCell is an erased cell of the default style.
-var blankCell = supervisor.FrameCell{Width: 1}
+var blankCell = proto.FrameCell{Width: 1}
 
 // screen is a pane's cell grid. The zero value is an empty screen.
 type screen struct {
 	cols, rows int
-	cells      [][]supervisor.FrameCell // rows × cols
+	cells      [][]proto.FrameCell // rows × cols
 	wrapped    []bool
-	cursor     supervisor.FrameCursor
-	modes      supervisor.FrameModes
+	cursor     proto.FrameCursor
+	modes      proto.FrameModes
 	seq        uint64
 }
 
@@ -27,7 +27,7 @@ type screen struct {
 // size than the grid's cannot be applied row by row, so it resizes the
 // grid first (rows it does not carry stay blank until the next full frame,
 // which the host sends after any resize).
-func (s *screen) apply(f *supervisor.ScreenFrame) {
+func (s *screen) apply(f *proto.ScreenFrame) {
 	if f.Full || int(f.Cols) != s.cols || int(f.Rows) != s.rows {
 		s.reset(int(f.Cols), int(f.Rows))
 	}
@@ -40,7 +40,7 @@ func (s *screen) apply(f *supervisor.ScreenFrame) {
 // reset makes the grid cols × rows of blank cells.
 func (s *screen) reset(cols, rows int) {
 	s.cols, s.rows = cols, rows
-	s.cells = make([][]supervisor.FrameCell, rows)
+	s.cells = make([][]proto.FrameCell, rows)
 	for y := range s.cells {
 		s.cells[y] = blankRow(cols)
 	}
@@ -48,8 +48,8 @@ func (s *screen) reset(cols, rows int) {
 }
 
 // blankRow returns n blank cells.
-func blankRow(n int) []supervisor.FrameCell {
-	row := make([]supervisor.FrameCell, n)
+func blankRow(n int) []proto.FrameCell {
+	row := make([]proto.FrameCell, n)
 	for i := range row {
 		row[i] = blankCell
 	}
@@ -57,7 +57,7 @@ func blankRow(n int) []supervisor.FrameCell {
 }
 
 // setRow copies a frame row into row y, padding it with blanks.
-func (s *screen) setRow(y int, l supervisor.FrameRow) {
+func (s *screen) setRow(y int, l proto.FrameRow) {
 	if y < 0 || y >= s.rows {
 		return
 	}
@@ -71,18 +71,18 @@ func (s *screen) setRow(y int, l supervisor.FrameRow) {
 
 // vtModes maps a frame's mode summary onto vtgrid.Modes, the form the
 // panes encoders take.
-func vtModes(m supervisor.FrameModes) vtgrid.Modes {
+func vtModes(m proto.FrameModes) vtgrid.Modes {
 	f := m.Flags
 	return vtgrid.Modes{
-		AppCursor:       f&supervisor.ModeAppCursor != 0,
-		AppKeypad:       f&supervisor.ModeAppKeypad != 0,
-		BracketedPaste:  f&supervisor.ModeBracketedPaste != 0,
-		Focus:           f&supervisor.ModeFocusReport != 0,
-		AltScreen:       f&supervisor.ModeAltScreen != 0,
-		SyncOutput:      f&supervisor.ModeSyncOutput != 0,
-		Autowrap:        f&supervisor.ModeAutowrap != 0,
-		Origin:          f&supervisor.ModeOrigin != 0,
-		Insert:          f&supervisor.ModeInsert != 0,
+		AppCursor:       f&proto.ModeAppCursor != 0,
+		AppKeypad:       f&proto.ModeAppKeypad != 0,
+		BracketedPaste:  f&proto.ModeBracketedPaste != 0,
+		Focus:           f&proto.ModeFocusReport != 0,
+		AltScreen:       f&proto.ModeAltScreen != 0,
+		SyncOutput:      f&proto.ModeSyncOutput != 0,
+		Autowrap:        f&proto.ModeAutowrap != 0,
+		Origin:          f&proto.ModeOrigin != 0,
+		Insert:          f&proto.ModeInsert != 0,
 		Mouse:           vtgrid.MouseMode(m.Mouse),
 		MouseEnc:        vtgrid.MouseEncoding(m.MouseEncoding),
 		KittyKeyboard:   m.KittyKeys,
@@ -91,7 +91,7 @@ func vtModes(m supervisor.FrameModes) vtgrid.Modes {
 }
 
 // rowText is the text of a row of cells, with trailing blanks removed.
-func rowText(cells []supervisor.FrameCell) string {
+func rowText(cells []proto.FrameCell) string {
 	var b []byte
 	end := 0
 	for _, c := range cells {

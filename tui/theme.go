@@ -9,10 +9,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/BurntSushi/toml"
 	"github.com/charmbracelet/x/ansi"
 
 	"clowder/assets"
+	"clowder/persist"
 )
 
 // Theme holds the colours of the TUI's own chrome; pane content keeps the
@@ -29,34 +29,6 @@ type Theme struct {
 	ExitedText                                   color.Color
 }
 
-// themeFile is the TOML form.
-type themeFile struct {
-	Name              string `toml:"name"`
-	Border            string `toml:"border"`
-	BorderFocus       string `toml:"border_focus"`
-	Title             string `toml:"title"`
-	TitleFocus        string `toml:"title_focus"`
-	BadgeNeedsInput   string `toml:"badge_needs_input"`
-	BadgeNeedsInputBg string `toml:"badge_needs_input_bg"`
-	BadgeWorking      string `toml:"badge_working"`
-	BadgeIdle         string `toml:"badge_idle"`
-	BadgeExited       string `toml:"badge_exited"`
-	StatusFg          string `toml:"status_fg"`
-	StatusBg          string `toml:"status_bg"`
-	StatusPrefixFg    string `toml:"status_prefix_fg"`
-	StatusPrefixBg    string `toml:"status_prefix_bg"`
-	StatusError       string `toml:"status_error"`
-	StatusAttention   string `toml:"status_attention"`
-	CopyMatchFg       string `toml:"copy_match_fg"`
-	CopyMatchBg       string `toml:"copy_match_bg"`
-	CopySelectFg      string `toml:"copy_select_fg"`
-	CopySelectBg      string `toml:"copy_select_bg"`
-	OverlayFg         string `toml:"overlay_fg"`
-	OverlayBg         string `toml:"overlay_bg"`
-	OverlayBorder     string `toml:"overlay_border"`
-	ExitedText        string `toml:"exited_text"`
-}
-
 // LoadTheme parses the named embedded theme ("" is "default").
 func LoadTheme(name string) (Theme, error) {
 	if name == "" {
@@ -66,19 +38,15 @@ func LoadTheme(name string) (Theme, error) {
 	if err != nil {
 		return Theme{}, fmt.Errorf("[tui] theme: %w", err)
 	}
-	var f themeFile
-	md, err := toml.Decode(string(data), &f)
+	f, err := persist.DecodeTheme(name, data)
 	if err != nil {
-		return Theme{}, fmt.Errorf("theme %s: %w", name, err)
+		return Theme{}, err
 	}
-	if u := md.Undecoded(); len(u) > 0 {
-		return Theme{}, fmt.Errorf("theme %s: unknown key %q", name, u[0].String())
-	}
-	return f.theme()
+	return themeOf(f)
 }
 
-// theme parses every colour, naming the first bad one.
-func (f themeFile) theme() (Theme, error) {
+// themeOf parses every colour of f, naming the first bad one.
+func themeOf(f persist.ThemeFile) (Theme, error) {
 	var t Theme
 	var err error
 	for _, c := range []struct {

@@ -14,7 +14,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"clowder/supervisor"
+	"clowder/supervisor/client"
+	"clowder/supervisor/proto"
 )
 
 // eventsRetry is the least time between two event subscriptions.
@@ -27,7 +28,7 @@ type eventsRetryMsg struct{}
 // brings the panes up to date with the host's list.
 func (m *Model) onEvents(msg eventsMsg) tea.Cmd {
 	if msg.err != nil {
-		if errors.Is(msg.err, supervisor.ErrConnectionLost) {
+		if errors.Is(msg.err, client.ErrConnectionLost) {
 			return m.lostHost(msg.err)
 		}
 		m.setStatus(fmt.Sprintf("no pane events (trying again): %v", msg.err), true)
@@ -48,7 +49,7 @@ func (m *Model) onEvents(msg eventsMsg) tea.Cmd {
 // onEventsEnd subscribes again unless the connection is gone.
 func (m *Model) onEventsEnd(e streamEnd) tea.Cmd {
 	m.events = nil
-	if errors.Is(e.err, supervisor.ErrConnectionLost) {
+	if errors.Is(e.err, client.ErrConnectionLost) {
 		return m.lostHost(e.err)
 	}
 	return m.resubscribeEvents()
@@ -74,7 +75,7 @@ func (m *Model) resubscribeEvents() tea.Cmd {
 // reconcile brings the panes up to date with the host's list, as the
 // events missed while no stream was open would have: new panes join,
 // vanished ones leave, the others take the host's description.
-func (m *Model) reconcile(infos []supervisor.PaneInfo) tea.Cmd {
+func (m *Model) reconcile(infos []proto.PaneInfo) tea.Cmd {
 	live := map[string]bool{}
 	var cmds []tea.Cmd
 	for _, info := range infos {
@@ -83,22 +84,22 @@ func (m *Model) reconcile(infos []supervisor.PaneInfo) tea.Cmd {
 	}
 	for id, p := range m.panes {
 		if !live[id] && p.state != paneMissing {
-			cmds = append(cmds, m.onPaneEvent(supervisor.PaneEvent{Kind: supervisor.EventRemoved, Pane: id}))
+			cmds = append(cmds, m.onPaneEvent(proto.PaneEvent{Kind: proto.EventRemoved, Pane: id}))
 		}
 	}
 	return tea.Batch(cmds...)
 }
 
 // refresh applies one listed pane as the matching event would.
-func (m *Model) refresh(info supervisor.PaneInfo) tea.Cmd {
+func (m *Model) refresh(info proto.PaneInfo) tea.Cmd {
 	p := m.panes[info.ID]
 	switch {
 	case p == nil:
-		return m.onPaneEvent(supervisor.PaneEvent{Kind: supervisor.EventAdded, Pane: info.ID, Info: &info})
+		return m.onPaneEvent(proto.PaneEvent{Kind: proto.EventAdded, Pane: info.ID, Info: &info})
 	case stateOf(info) == paneExited && p.state != paneExited:
-		return m.onPaneEvent(supervisor.PaneEvent{Kind: supervisor.EventExited, Pane: info.ID, Info: &info})
+		return m.onPaneEvent(proto.PaneEvent{Kind: proto.EventExited, Pane: info.ID, Info: &info})
 	case info.Name != p.meta.Name:
-		return m.onPaneEvent(supervisor.PaneEvent{Kind: supervisor.EventRenamed, Pane: info.ID, Info: &info})
+		return m.onPaneEvent(proto.PaneEvent{Kind: proto.EventRenamed, Pane: info.ID, Info: &info})
 	}
 	p.info.Attention, p.info.Title = info.Attention, info.Title
 	m.dirty = true

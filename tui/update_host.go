@@ -14,7 +14,8 @@ import (
 	"clowder/layout"
 	"clowder/panes"
 	"clowder/persist"
-	"clowder/supervisor"
+	"clowder/supervisor/client"
+	"clowder/supervisor/proto"
 )
 
 // onStart builds the layout: layout.json's tree with the host's panes
@@ -30,7 +31,7 @@ func (m *Model) onStart(msg startMsg) tea.Cmd {
 	if msg.lerr != nil {
 		m.setStatus(fmt.Sprintf("layout.json not used: %v", msg.lerr), true)
 	}
-	live := map[string]supervisor.PaneInfo{}
+	live := map[string]proto.PaneInfo{}
 	for _, info := range msg.infos {
 		live[info.ID] = info
 	}
@@ -54,7 +55,7 @@ func (m *Model) onStart(msg startMsg) tea.Cmd {
 
 // restore takes layout.json's tree; its panes the host no longer has are
 // kept as missing, with what is needed to respawn them.
-func (m *Model) restore(saved *savedLayout, live map[string]supervisor.PaneInfo) {
+func (m *Model) restore(saved *savedLayout, live map[string]proto.PaneInfo) {
 	m.tree = saved.tree
 	for _, id := range m.tree.Leaves() {
 		meta := saved.panes[id]
@@ -340,13 +341,13 @@ func (m *Model) onMail(msg mailMsg) tea.Cmd {
 }
 
 // onPaneEvent applies one event.
-func (m *Model) onPaneEvent(e supervisor.PaneEvent) tea.Cmd {
+func (m *Model) onPaneEvent(e proto.PaneEvent) tea.Cmd {
 	p := m.panes[e.Pane]
 	m.dirty = true
 	switch e.Kind {
-	case supervisor.EventAdded:
+	case proto.EventAdded:
 		return m.onAdded(e)
-	case supervisor.EventExited:
+	case proto.EventExited:
 		if p != nil && e.Info != nil {
 			p.update(*e.Info)
 		}
@@ -354,17 +355,17 @@ func (m *Model) onPaneEvent(e supervisor.PaneEvent) tea.Cmd {
 			p.state, p.master = paneExited, nil
 			p.closeInput()
 		}
-	case supervisor.EventAttention:
+	case proto.EventAttention:
 		if p != nil {
 			p.info.Attention = e.Attention
 		}
-	case supervisor.EventTitle:
+	case proto.EventTitle:
 		if p != nil {
 			p.info.Title = e.Title
 		}
-	case supervisor.EventRemoved:
+	case proto.EventRemoved:
 		return m.dropPane(e.Pane)
-	case supervisor.EventRenamed:
+	case proto.EventRenamed:
 		if p != nil && e.Info != nil {
 			p.update(*e.Info)
 			p.meta.Label = "" // the host's name is the pane's name now
@@ -377,7 +378,7 @@ func (m *Model) onPaneEvent(e supervisor.PaneEvent) tea.Cmd {
 // onAdded learns of a pane some client spawned. Ours are placed when their
 // spawn answers; others join the layout once no spawn of ours is in
 // flight, so that an event never races a spawn's placement.
-func (m *Model) onAdded(e supervisor.PaneEvent) tea.Cmd {
+func (m *Model) onAdded(e proto.PaneEvent) tea.Cmd {
 	if e.Info == nil || m.tree.Has(e.Pane) {
 		return nil
 	}
@@ -423,7 +424,7 @@ func (m *Model) onStreamEnd(e streamEnd) tea.Cmd {
 	if p.in != nil {
 		p.in.setMaster(nil) // the master went with the stream: the host delivers
 	}
-	var slow *supervisor.SlowConsumerError
+	var slow *client.SlowConsumerError
 	if errors.As(e.err, &slow) {
 		return m.subscribe(p) // fell behind: a new subscription starts with a full frame
 	}

@@ -12,7 +12,7 @@ import (
 
 	"clowder/layout"
 	"clowder/persist"
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 func TestFirstStartSpawnsShellAndCompanionWhenAdapterMissing(t *testing.T) {
@@ -59,7 +59,7 @@ func TestRestoreShowsMissingPanesAndAddsUnknownOnes(t *testing.T) {
 	if err := persist.SaveLayout(dir+"/layout.json", doc); err != nil {
 		t.Fatal(err)
 	}
-	h := &fakeHost{infos: []supervisor.PaneInfo{running("p1", "a"), running("p2", "b")}, next: 100}
+	h := &fakeHost{infos: []proto.PaneInfo{running("p1", "a"), running("p2", "b")}, next: 100}
 	c := persist.DefaultConfig()
 	m, err := New(Options{Host: h, Config: c, Paths: persist.Paths{StateDir: dir}, Cwd: "/work", Clipboard: &fakeClipboard{}})
 	if err != nil {
@@ -92,7 +92,7 @@ func TestRestoreShowsMissingPanesAndAddsUnknownOnes(t *testing.T) {
 
 func twoPanes(t *testing.T) (*Model, *fakeHost) {
 	t.Helper()
-	m, h := newTestModel(t, []supervisor.PaneInfo{running("p1", "left"), running("p2", "right")}, nil)
+	m, h := newTestModel(t, []proto.PaneInfo{running("p1", "left"), running("p2", "right")}, nil)
 	if got := m.tree.Leaves(); !slices.Equal(got, []string{"p1", "p2"}) {
 		t.Fatalf("leaves = %v", got)
 	}
@@ -133,7 +133,7 @@ func TestKeysReachPaneEncodedForItsModes(t *testing.T) {
 	m, _ := twoPanes(t)
 	focus := m.tree.Focus()
 	s := streamOf(t, m, focus)
-	frame(t, m, focus, 39, 22, supervisor.FrameModes{Flags: supervisor.ModeAppCursor | supervisor.ModeBracketedPaste}, "$")
+	frame(t, m, focus, 39, 22, proto.FrameModes{Flags: proto.ModeAppCursor | proto.ModeBracketedPaste}, "$")
 	press(t, m, tea.Key{Code: tea.KeyUp})
 	if got := s.read(t, 3); got != "\x1bOA" {
 		t.Errorf("Up under DECCKM sent %q, want ESC O A", got)
@@ -153,7 +153,7 @@ func TestShiftEnterFollowsThePanesKeyboardMode(t *testing.T) {
 	m, _ := twoPanes(t)
 	focus := m.tree.Focus()
 	s := streamOf(t, m, focus)
-	frame(t, m, focus, 39, 22, supervisor.FrameModes{KittyKeys: 1}, "$")
+	frame(t, m, focus, 39, 22, proto.FrameModes{KittyKeys: 1}, "$")
 	press(t, m, tea.Key{Code: tea.KeyEnter, Mod: tea.ModShift})
 	if got := s.read(t, 7); got != "\x1b[13;2u" {
 		t.Errorf("Shift+Enter under kitty flags sent %q, want CSI 13;2u", got)
@@ -261,7 +261,7 @@ func TestKillAsksThenKillsOnHost(t *testing.T) {
 func TestNextAttentionFocusesPaneNeedingInput(t *testing.T) {
 	m, _ := twoPanes(t)
 	_ = m.tree.SetFocus("p2")
-	_, cmd := m.Update(mailMsg{events: []supervisor.PaneEvent{{Kind: supervisor.EventAttention, Pane: "p1", Attention: "needs-input"}}})
+	_, cmd := m.Update(mailMsg{events: []proto.PaneEvent{{Kind: proto.EventAttention, Pane: "p1", Attention: "needs-input"}}})
 	settle(t, m, cmd)
 	prefix(t, m)
 	typeText(t, m, "n")
@@ -297,7 +297,7 @@ func TestRenameKeepsTheLabelInLayoutJSON(t *testing.T) {
 func TestRenamedEventShowsTheHostsName(t *testing.T) {
 	m, _ := twoPanes(t)
 	info := running("p1", "renamed-elsewhere")
-	_, cmd := m.Update(mailMsg{events: []supervisor.PaneEvent{{Kind: supervisor.EventRenamed, Pane: "p1", Info: &info}}})
+	_, cmd := m.Update(mailMsg{events: []proto.PaneEvent{{Kind: proto.EventRenamed, Pane: "p1", Info: &info}}})
 	settle(t, m, cmd)
 	if got := m.panes["p1"].name(); got != "renamed-elsewhere" {
 		t.Fatalf("name after a renamed event: %s", got)
@@ -321,7 +321,7 @@ func TestExitedEventMarksPaneAndKeysDoNotReachIt(t *testing.T) {
 	id := m.tree.Focus()
 	info := running(id, "x")
 	info.State, info.ExitReason = "exited", "completed"
-	_, cmd := m.Update(mailMsg{events: []supervisor.PaneEvent{{Kind: supervisor.EventExited, Pane: id, Info: &info}}})
+	_, cmd := m.Update(mailMsg{events: []proto.PaneEvent{{Kind: proto.EventExited, Pane: id, Info: &info}}})
 	settle(t, m, cmd)
 	typeText(t, m, "a")
 	if m.panes[id].state != paneExited || len(h.inputs) != 0 {
@@ -331,7 +331,7 @@ func TestExitedEventMarksPaneAndKeysDoNotReachIt(t *testing.T) {
 
 func TestRemovedEventDropsThePane(t *testing.T) {
 	m, _ := twoPanes(t)
-	_, cmd := m.Update(mailMsg{events: []supervisor.PaneEvent{{Kind: supervisor.EventRemoved, Pane: "p1"}}})
+	_, cmd := m.Update(mailMsg{events: []proto.PaneEvent{{Kind: proto.EventRemoved, Pane: "p1"}}})
 	settle(t, m, cmd)
 	if m.tree.Has("p1") || m.panes["p1"] != nil {
 		t.Errorf("p1 still there: %s", m.tree)
@@ -341,7 +341,7 @@ func TestRemovedEventDropsThePane(t *testing.T) {
 func TestAddedEventFromAnotherClientJoinsTheLayout(t *testing.T) {
 	m, _ := twoPanes(t)
 	info := running("p3", "extra")
-	_, cmd := m.Update(mailMsg{events: []supervisor.PaneEvent{{Kind: supervisor.EventAdded, Pane: "p3", Info: &info}}})
+	_, cmd := m.Update(mailMsg{events: []proto.PaneEvent{{Kind: proto.EventAdded, Pane: "p3", Info: &info}}})
 	settle(t, m, cmd)
 	if !m.tree.Has("p3") {
 		t.Errorf("p3 not added: %s", m.tree)
@@ -419,7 +419,7 @@ func TestWheelPassesThroughWhenPaneAskedForMouse(t *testing.T) {
 	m, _ := twoPanes(t)
 	_ = m.tree.SetFocus("p1")
 	s := streamOf(t, m, "p1")
-	frame(t, m, "p1", 39, 22, supervisor.FrameModes{Mouse: 2, MouseEncoding: 2}, "$")
+	frame(t, m, "p1", 39, 22, proto.FrameModes{Mouse: 2, MouseEncoding: 2}, "$")
 	_, cmd := m.Update(tea.MouseWheelMsg{X: 2, Y: 3, Button: tea.MouseWheelUp})
 	settle(t, m, cmd)
 	if got := s.read(t, len("\x1b[<64;3;3M")); got != "\x1b[<64;3;3M" {
@@ -434,7 +434,7 @@ func TestWheelScrollsIntoCopyMode(t *testing.T) {
 	bothModes(t, func(t *testing.T, mode cmdMode) {
 		m, h := twoPanes(t)
 		h.history = historyRows(100, 50)
-		frame(t, m, "p1", 39, 22, supervisor.FrameModes{}, "$")
+		frame(t, m, "p1", 39, 22, proto.FrameModes{}, "$")
 		d := newDriver(t, m, mode)
 		d.send(tea.MouseWheelMsg{X: 2, Y: 3, Button: tea.MouseWheelUp})
 		d.settle()
@@ -454,7 +454,7 @@ func TestWheelScrollsBeforeHistoryArrivesAreKept(t *testing.T) {
 	bothModes(t, func(t *testing.T, mode cmdMode) {
 		m, h := twoPanes(t)
 		h.history = historyRows(100, 50)
-		frame(t, m, "p1", 39, 22, supervisor.FrameModes{}, "$")
+		frame(t, m, "p1", 39, 22, proto.FrameModes{}, "$")
 		d := newDriver(t, m, mode)
 		for range 3 {
 			d.send(tea.MouseWheelMsg{X: 2, Y: 3, Button: tea.MouseWheelUp})
@@ -467,12 +467,12 @@ func TestWheelScrollsBeforeHistoryArrivesAreKept(t *testing.T) {
 }
 
 // historyRows is a page of n lines "line N" ending at absolute line end.
-func historyRows(end, n int) *supervisor.HistoryRows {
-	h := &supervisor.HistoryRows{Pane: "p1", Oldest: uint64(end - n), End: uint64(end), First: uint64(end - n), Cols: 39}
+func historyRows(end, n int) *proto.HistoryRows {
+	h := &proto.HistoryRows{Pane: "p1", Oldest: uint64(end - n), End: uint64(end), First: uint64(end - n), Cols: 39}
 	for i := end - n; i < end; i++ {
-		var row supervisor.FrameRow
+		var row proto.FrameRow
 		for _, r := range "line " + itoa3(i) {
-			row.Cells = append(row.Cells, supervisor.FrameCell{Text: string(r), Width: 1})
+			row.Cells = append(row.Cells, proto.FrameCell{Text: string(r), Width: 1})
 		}
 		h.Lines = append(h.Lines, row)
 	}
@@ -488,7 +488,7 @@ func TestCopyModeSearchesSelectsAndCopies(t *testing.T) {
 		m, h := twoPanes(t)
 		h.history = historyRows(100, 50)
 		_ = m.tree.SetFocus("p1")
-		frame(t, m, "p1", 39, 22, supervisor.FrameModes{}, "$ echo done")
+		frame(t, m, "p1", 39, 22, proto.FrameModes{}, "$ echo done")
 		d := newDriver(t, m, mode)
 		d.prefix()
 		d.typeText("[")
@@ -517,11 +517,11 @@ func TestCopyModeSearchesSelectsAndCopies(t *testing.T) {
 }
 
 func TestMergeFramesKeepsNewestRows(t *testing.T) {
-	row := func(y uint16, s string) supervisor.FrameRow {
-		return supervisor.FrameRow{Y: y, Cells: []supervisor.FrameCell{{Text: s, Width: 1}}}
+	row := func(y uint16, s string) proto.FrameRow {
+		return proto.FrameRow{Y: y, Cells: []proto.FrameCell{{Text: s, Width: 1}}}
 	}
-	a := &supervisor.ScreenFrame{Cols: 5, Rows: 3, Full: true, Lines: []supervisor.FrameRow{row(0, "a"), row(1, "b"), row(2, "c")}}
-	b := &supervisor.ScreenFrame{Cols: 5, Rows: 3, Lines: []supervisor.FrameRow{row(1, "B")}}
+	a := &proto.ScreenFrame{Cols: 5, Rows: 3, Full: true, Lines: []proto.FrameRow{row(0, "a"), row(1, "b"), row(2, "c")}}
+	b := &proto.ScreenFrame{Cols: 5, Rows: 3, Lines: []proto.FrameRow{row(1, "B")}}
 	got := mergeFrames(mergeFrames(nil, a), b)
 	if !got.Full || len(got.Lines) != 3 || got.Lines[1].Cells[0].Text != "B" || got.Lines[2].Cells[0].Text != "c" {
 		t.Errorf("merged %+v", got)
@@ -531,8 +531,8 @@ func TestMergeFramesKeepsNewestRows(t *testing.T) {
 func TestMailboxCoalescesAFloodIntoOneMessage(t *testing.T) {
 	b := newMailbox()
 	for i := range 100 {
-		b.putFrame("p1", &supervisor.ScreenFrame{Cols: 2, Rows: 1, Full: true, Seq: uint64(i),
-			Lines: []supervisor.FrameRow{{}}})
+		b.putFrame("p1", &proto.ScreenFrame{Cols: 2, Rows: 1, Full: true, Seq: uint64(i),
+			Lines: []proto.FrameRow{{}}})
 	}
 	msg := b.wait().(mailMsg)
 	if len(msg.frames) != 1 || msg.frames["p1"].Seq != 99 {
@@ -572,7 +572,7 @@ func TestEventsEndSubscribesAgainAndListsAfresh(t *testing.T) {
 	exited := running("p1", "left")
 	exited.State, exited.ExitReason = "exited", "completed"
 	h.mu.Lock()
-	h.infos = []supervisor.PaneInfo{exited, running("p3", "new")} // what happened meanwhile
+	h.infos = []proto.PaneInfo{exited, running("p3", "new")} // what happened meanwhile
 	h.mu.Unlock()
 	_, cmd := m.Update(mailMsg{ended: []streamEnd{{pane: "", err: errors.New("subscriber fell behind")}}})
 	settle(t, m, cmd)
@@ -632,7 +632,7 @@ func TestPasteWithoutClipboardTakesClowdersBuffer(t *testing.T) {
 	if !strings.Contains(m.status, "nothing to paste") {
 		t.Fatalf("] with nothing anywhere: status %q, want it to say so", m.status)
 	}
-	frame(t, m, "p1", 39, 22, supervisor.FrameModes{}, "$ echo copied-text")
+	frame(t, m, "p1", 39, 22, proto.FrameModes{}, "$ echo copied-text")
 	prefix(t, m)
 	typeText(t, m, "[")
 	typeText(t, m, "0v$y") // the screen's first line: "$ echo copied-text"

@@ -8,7 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -46,10 +46,10 @@ func goldenModel(t *testing.T) *Model {
 	t.Helper()
 	left := running("p1", "claude-fix")
 	left.Kind, left.Adapter = "agent", "claude"
-	m, _ := newTestModel(t, []supervisor.PaneInfo{left, running("p2", "shell")}, nil)
+	m, _ := newTestModel(t, []proto.PaneInfo{left, running("p2", "shell")}, nil)
 	_ = m.tree.SetFocus("p1")
-	frame(t, m, "p1", 39, 22, supervisor.FrameModes{}, "Welcome to the agent", "> fix the login bug")
-	frame(t, m, "p2", 40, 22, supervisor.FrameModes{}, "$ go test ./...", "ok  clowder/tui", "$ ")
+	frame(t, m, "p1", 39, 22, proto.FrameModes{}, "Welcome to the agent", "> fix the login bug")
+	frame(t, m, "p2", 40, 22, proto.FrameModes{}, "$ go test ./...", "ok  clowder/tui", "$ ")
 	m.Update(tea0())
 	return m
 }
@@ -76,7 +76,7 @@ func TestGoldenHelpOverlay(t *testing.T) {
 
 func TestGoldenNeedsInputBadge(t *testing.T) {
 	m := goldenModel(t)
-	m.Update(mailMsg{events: []supervisor.PaneEvent{{Kind: supervisor.EventAttention, Pane: "p2", Attention: "needs-input"}}})
+	m.Update(mailMsg{events: []proto.PaneEvent{{Kind: proto.EventAttention, Pane: "p2", Attention: "needs-input"}}})
 	golden(t, m, "needs-input-80x24")
 }
 

@@ -6,7 +6,7 @@ import (
 	"os"
 	"time"
 
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // FloodResult is one flood through a pane.
@@ -52,7 +52,7 @@ func (b *Host) timeCat(ctx context.Context, file string, cols, rows int) (time.D
 	if err != nil {
 		return 0, err
 	}
-	done, err := b.Client.Wait(ctx, supervisor.WaitReq{Pane: id, Exit: true, TimeoutMS: 600000})
+	done, err := b.Client.Wait(ctx, proto.WaitReq{Pane: id, Exit: true, TimeoutMS: 600000})
 	if err != nil {
 		return 0, err
 	}

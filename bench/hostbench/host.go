@@ -11,13 +11,15 @@ import (
 	"time"
 
 	"clowder/persist"
-	"clowder/supervisor"
+	"clowder/supervisor/client"
+	"clowder/supervisor/host"
+	"clowder/supervisor/proto"
 )
 
 // Host is an in-process clowder host on private directories with a client
 // connected to it.
 type Host struct {
-	Client *supervisor.Client
+	Client *client.Client
 	paths  persist.Paths
 	dir    string
 	cancel context.CancelFunc
@@ -33,7 +35,7 @@ func Start(ctx context.Context, ringBytes int64) (*Host, error) {
 	paths := persist.Paths{RuntimeDir: filepath.Join(dir, "run"), StateDir: filepath.Join(dir, "state")}
 	cfg := persist.DefaultConfig()
 	cfg.Host.RingBytes = ringBytes
-	h, err := supervisor.NewHost(supervisor.HostOptions{Paths: paths, Config: cfg, Build: "bench", Log: log.New(io.Discard, "", 0), IdleExit: -1})
+	h, err := host.New(host.Options{Paths: paths, Config: cfg, Build: "bench", Log: log.New(io.Discard, "", 0), IdleExit: -1})
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err
@@ -49,12 +51,12 @@ func Start(ctx context.Context, ringBytes int64) (*Host, error) {
 }
 
 // dialWhenUp dials the socket until the host listens.
-func dialWhenUp(ctx context.Context, socket string) (*supervisor.Client, error) {
+func dialWhenUp(ctx context.Context, socket string) (*client.Client, error) {
 	deadline := time.Now().Add(10 * time.Second)
 	for step := time.Millisecond; ; step = min(step*2, 50*time.Millisecond) {
 		if c, err := net.Dial("unix", socket); err == nil {
 			c.Close()
-			return supervisor.Dial(ctx, socket)
+			return client.Dial(ctx, socket)
 		}
 		if time.Now().After(deadline) {
 			return nil, fmt.Errorf("host socket %s never came up", socket)
@@ -76,7 +78,7 @@ func (b *Host) Close() error {
 
 // spawn starts argv in a pane of cols x rows and returns its id.
 func (b *Host) spawn(ctx context.Context, cols, rows int, argv ...string) (string, error) {
-	r, err := b.Client.Spawn(ctx, supervisor.SpawnReq{
+	r, err := b.Client.Spawn(ctx, proto.SpawnReq{
 		Nonce: fmt.Sprint(time.Now().UnixNano()), Argv: argv, Kind: "run",
 		Cols: uint16(cols), Rows: uint16(rows),
 	})

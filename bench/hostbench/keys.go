@@ -7,7 +7,8 @@ import (
 	"time"
 
 	"clowder/bench/latency"
-	"clowder/supervisor"
+	"clowder/supervisor/client"
+	"clowder/supervisor/proto"
 )
 
 // EchoPane is a clowder pane running cat in raw mode without tty echo. It
@@ -15,7 +16,7 @@ import (
 // straight to the PTY master the host passed over the socket, and the echo
 // is seen when the host's screen frame carrying it arrives.
 type EchoPane struct {
-	sub  *supervisor.Subscription
+	sub  *client.Subscription
 	row0 string // the first row of the newest frame
 }
 
@@ -27,10 +28,10 @@ func NewEchoPane(ctx context.Context, b *Host, cols, rows int) (*EchoPane, error
 	if err != nil {
 		return nil, err
 	}
-	if _, err := b.Client.Wait(ctx, supervisor.WaitReq{Pane: id, Text: "ready", TimeoutMS: 10000}); err != nil {
+	if _, err := b.Client.Wait(ctx, proto.WaitReq{Pane: id, Text: "ready", TimeoutMS: 10000}); err != nil {
 		return nil, err
 	}
-	sub, err := b.Client.Subscribe(ctx, supervisor.SubscribeReq{Pane: id, Screen: true, WantFd: true})
+	sub, err := b.Client.Subscribe(ctx, proto.SubscribeReq{Pane: id, Screen: true, WantFd: true})
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +55,7 @@ func (e *EchoPane) Screen(ctx context.Context) (string, error) {
 		if !ok {
 			return "", fmt.Errorf("subscription ended: %v", e.sub.Err())
 		}
-		if f, ok := m.(*supervisor.ScreenFrame); ok {
+		if f, ok := m.(*proto.ScreenFrame); ok {
 			e.apply(f)
 		}
 	case <-ctx.Done():
@@ -65,7 +66,7 @@ func (e *EchoPane) Screen(ctx context.Context) (string, error) {
 }
 
 // apply keeps row 0 of a frame.
-func (e *EchoPane) apply(f *supervisor.ScreenFrame) {
+func (e *EchoPane) apply(f *proto.ScreenFrame) {
 	for _, l := range f.Lines {
 		if l.Y != 0 {
 			continue
@@ -118,7 +119,7 @@ func SpawnToFirstOutput(ctx context.Context, n int) (latency.Samples, error) {
 		if err != nil {
 			return s, err
 		}
-		if _, err := b.Client.Wait(ctx, supervisor.WaitReq{Pane: id, Text: "first-output", TimeoutMS: 10000}); err != nil {
+		if _, err := b.Client.Wait(ctx, proto.WaitReq{Pane: id, Text: "first-output", TimeoutMS: 10000}); err != nil {
 			return s, err
 		}
 		s = append(s, time.Since(start))

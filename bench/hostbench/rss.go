@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"clowder/bench/isolate"
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // IdleRSS runs the real clowder binary's host (`clowder host --foreground`)
@@ -39,11 +39,11 @@ func IdleRSS(ctx context.Context, bin string, n int) (int64, error) {
 	defer c.Close()
 	defer func() { _ = c.HostStop(context.Background(), true) }() // kills the shells before the host goes
 	for i := 0; i < n; i++ {
-		r, err := c.Spawn(ctx, supervisor.SpawnReq{Nonce: strconv.Itoa(i), Argv: []string{"sh"}, Kind: "shell", Cols: 80, Rows: 24})
+		r, err := c.Spawn(ctx, proto.SpawnReq{Nonce: strconv.Itoa(i), Argv: []string{"sh"}, Kind: "shell", Cols: 80, Rows: 24})
 		if err != nil {
 			return 0, err
 		}
-		if _, err := c.Wait(ctx, supervisor.WaitReq{Pane: r.Pane.ID, IdleMS: 300, TimeoutMS: 10000}); err != nil {
+		if _, err := c.Wait(ctx, proto.WaitReq{Pane: r.Pane.ID, IdleMS: 300, TimeoutMS: 10000}); err != nil {
 			return 0, err
 		}
 	}

@@ -16,7 +16,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"clowder/persist"
-	"clowder/supervisor"
+	"clowder/supervisor/client"
+	"clowder/supervisor/proto"
 )
 
 // app is the world a command runs in.
@@ -30,7 +31,7 @@ type app struct {
 	exe     func() (string, error) // the binary a host is started from
 	// callTimeout is each request's deadline (nil: callDeadline); tests
 	// shorten it.
-	callTimeout func(supervisor.Message) time.Duration
+	callTimeout func(proto.Message) time.Duration
 }
 
 // newOSApp is the real process's world.
@@ -54,13 +55,13 @@ func (a *app) setup() (persist.Paths, persist.Config, error) {
 
 // dial connects to a running host and never starts one: commands about
 // existing panes have nothing to do without a host.
-func (a *app) dial(ctx context.Context) (*supervisor.Client, error) {
+func (a *app) dial(ctx context.Context) (*client.Client, error) {
 	p, err := a.paths()
 	if err != nil {
 		return nil, err
 	}
 	c, err := a.dialSocket(ctx, p)
-	if errors.Is(err, supervisor.ErrNoHost) {
+	if errors.Is(err, client.ErrNoHost) {
 		return nil, fmt.Errorf("no clowder host is running (no socket at %s), so there are no panes; start one with clowder new", p.SocketFile())
 	}
 	return c, err
@@ -68,8 +69,8 @@ func (a *app) dial(ctx context.Context) (*supervisor.Client, error) {
 
 // dialSocket dials the host of p (ErrNoHost if none runs) and gives the
 // client the CLI's request deadlines.
-func (a *app) dialSocket(ctx context.Context, p persist.Paths) (*supervisor.Client, error) {
-	c, err := supervisor.Dial(ctx, p.SocketFile())
+func (a *app) dialSocket(ctx context.Context, p persist.Paths) (*client.Client, error) {
+	c, err := client.Dial(ctx, p.SocketFile())
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +78,7 @@ func (a *app) dialSocket(ctx context.Context, p persist.Paths) (*supervisor.Clie
 }
 
 // withDeadlines gives c the CLI's request deadlines.
-func (a *app) withDeadlines(c *supervisor.Client) *supervisor.Client {
+func (a *app) withDeadlines(c *client.Client) *client.Client {
 	f := a.callTimeout
 	if f == nil {
 		f = callDeadline
@@ -100,25 +101,25 @@ const (
 // callDeadline is the deadline of one CLI request. Waits without a
 // timeout have none: waiting is what they are for (and streams such as
 // log --follow and attach are not requests once subscribed).
-func callDeadline(m supervisor.Message) time.Duration {
+func callDeadline(m proto.Message) time.Duration {
 	switch r := m.(type) {
-	case supervisor.WaitReq:
+	case proto.WaitReq:
 		if r.TimeoutMS <= 0 {
 			return 0
 		}
 		return time.Duration(r.TimeoutMS)*time.Millisecond + quickCallTimeout
-	case supervisor.SpawnReq, supervisor.HostStopReq:
+	case proto.SpawnReq, proto.HostStopReq:
 		return slowCallTimeout
-	case supervisor.KillReq:
+	case proto.KillReq:
 		return time.Duration(r.GraceMS)*time.Millisecond + defaultKillGrace + killSlack
-	case supervisor.RemoveReq:
+	case proto.RemoveReq:
 		return defaultKillGrace + killSlack
 	}
 	return quickCallTimeout
 }
 
 // connect connects to the host, starting one if none runs.
-func (a *app) connect(ctx context.Context) (*supervisor.Client, error) {
+func (a *app) connect(ctx context.Context) (*client.Client, error) {
 	p, err := a.paths()
 	if err != nil {
 		return nil, err
@@ -127,7 +128,7 @@ func (a *app) connect(ctx context.Context) (*supervisor.Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("find the clowder binary to start a host: %w", err)
 	}
-	c, err := supervisor.Connect(ctx, p, exe)
+	c, err := client.Connect(ctx, p, exe)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +137,7 @@ func (a *app) connect(ctx context.Context) (*supervisor.Client, error) {
 
 // withClient runs fn with a client from dial (or connect when start is
 // set) and closes it afterwards.
-func (a *app) withClient(ctx context.Context, start bool, fn func(*supervisor.Client) error) error {
+func (a *app) withClient(ctx context.Context, start bool, fn func(*client.Client) error) error {
 	get := a.dial
 	if start {
 		get = a.connect
@@ -198,4 +199,4 @@ func millis(flag string, d time.Duration) (int64, error) {
 }
 
 // isNoHost reports whether err says no host is running.
-func isNoHost(err error) bool { return errors.Is(err, supervisor.ErrNoHost) }
+func isNoHost(err error) bool { return errors.Is(err, client.ErrNoHost) }

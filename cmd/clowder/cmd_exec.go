@@ -19,7 +19,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"clowder/persist"
-	"clowder/supervisor"
+	"clowder/supervisor/client"
+	"clowder/supervisor/proto"
 )
 
 // execOpts are the flags of `clowder exec`.
@@ -80,16 +81,16 @@ func (o *execOpts) run(parent context.Context, a *app, argv []string) error {
 }
 
 // spawnReq builds the run's spawn request.
-func (o *execOpts) spawnReq(a *app, argv []string) (supervisor.SpawnReq, error) {
+func (o *execOpts) spawnReq(a *app, argv []string) (proto.SpawnReq, error) {
 	nonce, err := newNonce()
 	if err != nil {
-		return supervisor.SpawnReq{}, err
+		return proto.SpawnReq{}, err
 	}
 	cwd, err := absCwd(a, "")
 	if err != nil {
-		return supervisor.SpawnReq{}, err
+		return proto.SpawnReq{}, err
 	}
-	req := supervisor.SpawnReq{Nonce: nonce, Argv: argv, Kind: persist.KindRun.String(), Cwd: cwd,
+	req := proto.SpawnReq{Nonce: nonce, Argv: argv, Kind: persist.KindRun.String(), Cwd: cwd,
 		Env: a.environ(), KillOnDisconnect: true}
 	_, cfg, err := a.setup()
 	if err != nil {
@@ -100,10 +101,10 @@ func (o *execOpts) spawnReq(a *app, argv []string) (supervisor.SpawnReq, error) 
 }
 
 // stream copies the run's output to stdout until it has exited.
-func (o *execOpts) stream(ctx context.Context, a *app, c *supervisor.Client, id string) (supervisor.ReadResult, error) {
-	var nl supervisor.NewlineFilter
+func (o *execOpts) stream(ctx context.Context, a *app, c *client.Client, id string) (client.ReadResult, error) {
+	var nl client.NewlineFilter
 	var buf []byte
-	res, err := c.ReadOutput(ctx, id, supervisor.ReadOptions{Follow: true}, func(ch *supervisor.OutputChunk) error {
+	res, err := c.ReadOutput(ctx, id, client.ReadOptions{Follow: true}, func(ch *proto.OutputChunk) error {
 		data := ch.Data
 		if !o.pty {
 			buf = nl.Append(buf[:0], data)
@@ -122,11 +123,11 @@ func (o *execOpts) stream(ctx context.Context, a *app, c *supervisor.Client, id 
 }
 
 // finish removes the finished run and exits with its status.
-func (o *execOpts) finish(c *supervisor.Client, info supervisor.PaneInfo) error {
+func (o *execOpts) finish(c *client.Client, info proto.PaneInfo) error {
 	ctx, cancel := background(5 * time.Second)
 	defer cancel()
 	_ = c.Remove(ctx, info.ID) // best effort: a finished run left listed is harmless
-	code := supervisor.ExitStatus(info)
+	code := client.ExitStatus(info)
 	switch {
 	case code == 0:
 		return nil
@@ -139,20 +140,20 @@ func (o *execOpts) finish(c *supervisor.Client, info supervisor.PaneInfo) error 
 }
 
 // abort kills and forgets the run after Ctrl-C or SIGTERM, and exits 130.
-func (o *execOpts) abort(c *supervisor.Client, id string) error {
+func (o *execOpts) abort(c *client.Client, id string) error {
 	ctx, cancel := background(30 * time.Second)
 	defer cancel()
 	if err := c.Remove(ctx, id); err != nil {
-		return exitError{supervisor.ExitStatusInterrupt, "interrupted; removing the run failed: " + errorLine(err)}
+		return exitError{client.ExitStatusInterrupt, "interrupted; removing the run failed: " + errorLine(err)}
 	}
-	return exitError{code: supervisor.ExitStatusInterrupt}
+	return exitError{code: client.ExitStatusInterrupt}
 }
 
 // interrupted maps an error caused by Ctrl-C to exit 130; the host kills
 // a half-started run when this connection closes.
 func interrupted(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
-		return exitError{code: supervisor.ExitStatusInterrupt}
+		return exitError{code: client.ExitStatusInterrupt}
 	}
 	return err
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"clowder/supervisor"
+	"clowder/supervisor/client"
+	"clowder/supervisor/proto"
 )
 
 func newHost(a *app) *cobra.Command {
@@ -64,7 +66,7 @@ func newHostStatus(a *app) *cobra.Command {
 		Short: "show the running host: pid, build, protocol, uptime, panes, clients",
 		Args:  exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
 				info, err := c.HostStatus(cmd.Context())
 				if err != nil {
 					return err
@@ -81,7 +83,7 @@ func newHostStatus(a *app) *cobra.Command {
 }
 
 // printHostInfo prints the status as "key: value" lines.
-func printHostInfo(a *app, info supervisor.HostInfoReply) error {
+func printHostInfo(a *app, info proto.HostInfoReply) error {
 	started := time.UnixMilli(info.StartedMS)
 	lines := [][2]string{
 		{"pid", fmt.Sprint(info.Pid)},

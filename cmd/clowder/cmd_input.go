@@ -9,7 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"clowder/supervisor"
+	"clowder/supervisor/client"
+	"clowder/supervisor/proto"
 )
 
 func newSendKeys(a *app) *cobra.Command {
@@ -24,13 +25,13 @@ func newSendKeys(a *app) *cobra.Command {
 		Args:              minArgs(2, "a PANE and at least one KEY"),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			req := supervisor.InputReq{Pane: args[0]}
+			req := proto.InputReq{Pane: args[0]}
 			if literal {
 				req.Data = []byte(strings.Join(args[1:], ""))
 			} else {
 				req.Keys = args[1:]
 			}
-			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
 				return c.Input(cmd.Context(), req)
 			})
 		},
@@ -54,11 +55,11 @@ func newPaste(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
 				if raw {
-					return c.Input(cmd.Context(), supervisor.InputReq{Pane: args[0], Data: []byte(text)})
+					return c.Input(cmd.Context(), proto.InputReq{Pane: args[0], Data: []byte(text)})
 				}
-				return c.Paste(cmd.Context(), supervisor.PasteReq{Pane: args[0], Text: text})
+				return c.Paste(cmd.Context(), proto.PasteReq{Pane: args[0], Text: text})
 			})
 		},
 	}
@@ -77,8 +78,8 @@ func newSubmit(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
-				return c.Paste(cmd.Context(), supervisor.PasteReq{Pane: args[0], Text: text, Submit: true})
+			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
+				return c.Paste(cmd.Context(), proto.PasteReq{Pane: args[0], Text: text, Submit: true})
 			})
 		},
 	}

@@ -21,7 +21,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"clowder/persist"
-	"clowder/supervisor"
+	"clowder/supervisor/client"
+	"clowder/supervisor/proto"
 )
 
 // logOpts are the flags of `clowder log`.
@@ -44,7 +45,7 @@ func newLog(a *app) *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return a.withClient(ctx, false, func(c *supervisor.Client) error {
+			return a.withClient(ctx, false, func(c *client.Client) error {
 				err := o.run(ctx, a, c, args[0])
 				if o.follow && errors.Is(err, context.Canceled) && cmd.Context().Err() == nil {
 					return nil // Ctrl-C ends a follow normally
@@ -60,24 +61,24 @@ func newLog(a *app) *cobra.Command {
 }
 
 // run prints the history (all of it, or its tail), then follows.
-func (o *logOpts) run(ctx context.Context, a *app, c *supervisor.Client, pane string) error {
+func (o *logOpts) run(ctx context.Context, a *app, c *client.Client, pane string) error {
 	out := newOutputPrinter(a, o.raw)
 	var hist bytes.Buffer
 	var w io.Writer = a.stdout
 	if o.tail > 0 {
 		w = &hist // only the tail is printed, once the history is in
 	}
-	res, err := c.ReadOutput(ctx, pane, supervisor.ReadOptions{}, func(ch *supervisor.OutputChunk) error {
+	res, err := c.ReadOutput(ctx, pane, client.ReadOptions{}, func(ch *proto.OutputChunk) error {
 		return out.chunk(w, ch)
 	})
 	if err != nil {
 		return err
 	}
-	if _, err := a.stdout.Write(supervisor.LastLines(hist.Bytes(), o.tail)); err != nil || !o.follow {
+	if _, err := a.stdout.Write(client.LastLines(hist.Bytes(), o.tail)); err != nil || !o.follow {
 		return err
 	}
-	_, err = c.ReadOutput(ctx, pane, supervisor.ReadOptions{From: res.Next, Follow: true},
-		func(ch *supervisor.OutputChunk) error { return out.chunk(a.stdout, ch) })
+	_, err = c.ReadOutput(ctx, pane, client.ReadOptions{From: res.Next, Follow: true},
+		func(ch *proto.OutputChunk) error { return out.chunk(a.stdout, ch) })
 	return err
 }
 
@@ -86,14 +87,14 @@ func (o *logOpts) run(ctx context.Context, a *app, c *supervisor.Client, pane st
 type outputPrinter struct {
 	a      *app
 	raw    bool
-	filter supervisor.TextFilter
+	filter client.TextFilter
 	buf    []byte
 }
 
 func newOutputPrinter(a *app, raw bool) *outputPrinter { return &outputPrinter{a: a, raw: raw} }
 
 // chunk writes one chunk's bytes (raw or as text) to w.
-func (p *outputPrinter) chunk(w io.Writer, ch *supervisor.OutputChunk) error {
+func (p *outputPrinter) chunk(w io.Writer, ch *proto.OutputChunk) error {
 	if ch.Gap > 0 {
 		fmt.Fprintf(p.a.stderr, "clowder: %d bytes of output before seq %d are no longer held by the host\n", ch.Gap, ch.Seq)
 	}
@@ -118,7 +119,7 @@ func newPoll(a *app) *cobra.Command {
 			if wait < 0 {
 				return usagef("--wait %s: a duration cannot be negative", wait)
 			}
-			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
 				return poll(cmd.Context(), a, c, args[0], wait, asJSON)
 			})
 		},
@@ -130,15 +131,15 @@ func newPoll(a *app) *cobra.Command {
 
 // pollResult is `poll --json`.
 type pollResult struct {
-	Pane    supervisor.PaneInfo `json:"pane"`
-	Output  string              `json:"output"`
-	FromSeq uint64              `json:"from_seq"`
-	ToSeq   uint64              `json:"to_seq"`
+	Pane    proto.PaneInfo `json:"pane"`
+	Output  string         `json:"output"`
+	FromSeq uint64         `json:"from_seq"`
+	ToSeq   uint64         `json:"to_seq"`
 }
 
 // poll prints what happened in pane since the last poll and remembers
 // where it stopped.
-func poll(ctx context.Context, a *app, c *supervisor.Client, pane string, wait time.Duration, asJSON bool) error {
+func poll(ctx context.Context, a *app, c *client.Client, pane string, wait time.Duration, asJSON bool) error {
 	info, err := onePane(ctx, c, pane)
 	if err != nil {
 		return err
@@ -151,8 +152,8 @@ func poll(ctx context.Context, a *app, c *supervisor.Client, pane string, wait t
 	from := mark.load(info)
 	var text bytes.Buffer
 	out := newOutputPrinter(a, false)
-	res, err := c.ReadOutput(ctx, info.ID, supervisor.ReadOptions{From: from, WaitNew: wait},
-		func(ch *supervisor.OutputChunk) error { return out.chunk(&text, ch) })
+	res, err := c.ReadOutput(ctx, info.ID, client.ReadOptions{From: from, WaitNew: wait},
+		func(ch *proto.OutputChunk) error { return out.chunk(&text, ch) })
 	if err != nil {
 		return err
 	}
@@ -171,13 +172,13 @@ func poll(ctx context.Context, a *app, c *supervisor.Client, pane string, wait t
 }
 
 // onePane looks one pane up by id or name.
-func onePane(ctx context.Context, c *supervisor.Client, pane string) (supervisor.PaneInfo, error) {
+func onePane(ctx context.Context, c *client.Client, pane string) (proto.PaneInfo, error) {
 	list, err := c.List(ctx, pane)
 	if err != nil {
-		return supervisor.PaneInfo{}, err
+		return proto.PaneInfo{}, err
 	}
 	if len(list) != 1 {
-		return supervisor.PaneInfo{}, fmt.Errorf("no pane %q; see clowder ls", pane)
+		return proto.PaneInfo{}, fmt.Errorf("no pane %q; see clowder ls", pane)
 	}
 	return list[0], nil
 }
@@ -187,7 +188,7 @@ func onePane(ctx context.Context, c *supervisor.Client, pane string) (supervisor
 type pollMark struct{ path string }
 
 // load returns the seq to poll from: 0 without a mark or for another pane.
-func (m pollMark) load(info supervisor.PaneInfo) uint64 {
+func (m pollMark) load(info proto.PaneInfo) uint64 {
 	data, err := os.ReadFile(m.path)
 	if err != nil {
 		return 0
@@ -204,7 +205,7 @@ func (m pollMark) load(info supervisor.PaneInfo) uint64 {
 }
 
 // save records seq for the pane.
-func (m pollMark) save(p persist.Paths, info supervisor.PaneInfo, seq uint64) error {
+func (m pollMark) save(p persist.Paths, info proto.PaneInfo, seq uint64) error {
 	if err := p.EnsureStateDir(); err != nil {
 		return err
 	}

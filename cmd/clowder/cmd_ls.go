@@ -11,7 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"clowder/supervisor"
+	"clowder/supervisor/client"
+	"clowder/supervisor/proto"
 )
 
 func newLs(a *app) *cobra.Command {
@@ -36,7 +37,7 @@ func newLs(a *app) *cobra.Command {
 }
 
 // listPanes lists every pane; no host running means no panes.
-func listPanes(ctx context.Context, a *app) ([]supervisor.PaneInfo, error) {
+func listPanes(ctx context.Context, a *app) ([]proto.PaneInfo, error) {
 	p, err := a.paths()
 	if err != nil {
 		return nil, err
@@ -44,20 +45,20 @@ func listPanes(ctx context.Context, a *app) ([]supervisor.PaneInfo, error) {
 	c, err := a.dialSocket(ctx, p)
 	if err != nil {
 		if isNoHost(err) {
-			return []supervisor.PaneInfo{}, nil
+			return []proto.PaneInfo{}, nil
 		}
 		return nil, err
 	}
 	defer func() { _ = c.Close() }() // best effort: read only
 	list, err := c.List(ctx)
 	if list == nil {
-		list = []supervisor.PaneInfo{}
+		list = []proto.PaneInfo{}
 	}
 	return list, err
 }
 
 // printTable prints panes as aligned columns.
-func printTable(a *app, list []supervisor.PaneInfo) error {
+func printTable(a *app, list []proto.PaneInfo) error {
 	w := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "ID\tNAME\tKIND\tSTATE\tATTENTION\tPID\tPID_START\tEXIT\tCWD\tCOMMAND")
 	for _, p := range list {
@@ -71,10 +72,10 @@ func printTable(a *app, list []supervisor.PaneInfo) error {
 // for a human's terminal: every human-readable line goes through it, so no
 // control character or escape sequence reaches the screen raw. JSON output
 // is escaped by JSON instead.
-func safe(s string) string { return supervisor.EscapeControls(s) }
+func safe(s string) string { return client.EscapeControls(s) }
 
 // exitColumn is "-" while running, else the code, signal or reason.
-func exitColumn(p supervisor.PaneInfo) string {
+func exitColumn(p proto.PaneInfo) string {
 	switch p.ExitReason {
 	case "":
 		return "-"
@@ -108,7 +109,7 @@ func dash(s string) string {
 }
 
 func newCapture(a *app) *cobra.Command {
-	var req supervisor.CaptureReq
+	var req proto.CaptureReq
 	c := &cobra.Command{
 		Use:               "capture PANE [--ansi] [--scrollback N]",
 		Short:             "print the pane's screen as it shows it",
@@ -119,7 +120,7 @@ func newCapture(a *app) *cobra.Command {
 				return usagef("--scrollback %d: give a number of lines, 0 or more", req.Scrollback)
 			}
 			req.Pane = args[0]
-			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
 				r, err := c.Capture(cmd.Context(), req)
 				if err != nil {
 					return err

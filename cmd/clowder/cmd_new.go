@@ -16,7 +16,8 @@ import (
 
 	"clowder/panes"
 	"clowder/persist"
-	"clowder/supervisor"
+	"clowder/supervisor/client"
+	"clowder/supervisor/proto"
 )
 
 // newOpts are the flags of `clowder new`.
@@ -47,7 +48,7 @@ func (w *watchdogFlags) mark(c *cobra.Command) {
 }
 
 // apply puts the watchdogs in req: an explicit 0 as "none".
-func (w *watchdogFlags) apply(req *supervisor.SpawnReq) (err error) {
+func (w *watchdogFlags) apply(req *proto.SpawnReq) (err error) {
 	if req.TimeoutMS, err = millis("timeout", w.timeout); err != nil {
 		return err
 	}
@@ -86,7 +87,7 @@ func newNew(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.withClient(cmd.Context(), true, func(c *supervisor.Client) error {
+			return a.withClient(cmd.Context(), true, func(c *client.Client) error {
 				r, err := a.spawnRetry(cmd.Context(), c, req)
 				if err != nil {
 					return err
@@ -111,15 +112,15 @@ func newNew(a *app) *cobra.Command {
 }
 
 // spawnReq turns the flags and command line into a spawn request.
-func (o *newOpts) spawnReq(ctx context.Context, a *app, args []string) (supervisor.SpawnReq, error) {
+func (o *newOpts) spawnReq(ctx context.Context, a *app, args []string) (proto.SpawnReq, error) {
 	if o.agent != "" && o.shell {
-		return supervisor.SpawnReq{}, usagef("--agent and --shell exclude each other; give one")
+		return proto.SpawnReq{}, usagef("--agent and --shell exclude each other; give one")
 	}
 	p, cfg, err := a.setup()
 	if err != nil {
-		return supervisor.SpawnReq{}, err
+		return proto.SpawnReq{}, err
 	}
-	req := supervisor.SpawnReq{Name: o.name, AllowSecretArgs: o.allowSecret, Env: a.environ()}
+	req := proto.SpawnReq{Name: o.name, AllowSecretArgs: o.allowSecret, Env: a.environ()}
 	if err := o.command(&req, cfg, a, args); err != nil {
 		return req, err
 	}
@@ -137,7 +138,7 @@ func (o *newOpts) spawnReq(ctx context.Context, a *app, args []string) (supervis
 }
 
 // command fills argv, kind and adapter from --agent, --shell or CMD ARGS.
-func (o *newOpts) command(req *supervisor.SpawnReq, cfg persist.Config, a *app, args []string) error {
+func (o *newOpts) command(req *proto.SpawnReq, cfg persist.Config, a *app, args []string) error {
 	shell, _ := a.lookup("SHELL")
 	ads := panes.NewAdapters(cfg.Agents, shell)
 	name := o.agent
@@ -167,7 +168,7 @@ func (o *newOpts) command(req *supervisor.SpawnReq, cfg persist.Config, a *app, 
 }
 
 // common fills the fields every spawn has: nonce, cwd, size, watchdogs.
-func (o *newOpts) common(req *supervisor.SpawnReq, a *app) error {
+func (o *newOpts) common(req *proto.SpawnReq, a *app) error {
 	nonce, err := newNonce()
 	if err != nil {
 		return err
@@ -221,9 +222,9 @@ func newNonce() (string, error) {
 // spawnRetry spawns, and if the connection breaks under the call,
 // reconnects once and sends the same request: its nonce makes the host
 // return the pane the first attempt made, if it made one.
-func (a *app) spawnRetry(ctx context.Context, c *supervisor.Client, req supervisor.SpawnReq) (supervisor.SpawnedReply, error) {
+func (a *app) spawnRetry(ctx context.Context, c *client.Client, req proto.SpawnReq) (proto.SpawnedReply, error) {
 	r, err := c.Spawn(ctx, req)
-	if !errors.Is(err, supervisor.ErrConnectionLost) {
+	if !errors.Is(err, client.ErrConnectionLost) {
 		return r, err
 	}
 	c2, err2 := a.connect(ctx)
@@ -235,7 +236,7 @@ func (a *app) spawnRetry(ctx context.Context, c *supervisor.Client, req supervis
 }
 
 // printPane prints a pane's id, or the pane as JSON.
-func printPane(a *app, p supervisor.PaneInfo, asJSON bool) error {
+func printPane(a *app, p proto.PaneInfo, asJSON bool) error {
 	if asJSON {
 		return writeJSON(a, p)
 	}

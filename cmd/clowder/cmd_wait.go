@@ -12,7 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"clowder/supervisor"
+	"clowder/supervisor/client"
+	"clowder/supervisor/proto"
 )
 
 // waitOpts are the flags of `clowder wait`.
@@ -37,9 +38,9 @@ func newWait(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
 				r, err := c.Wait(cmd.Context(), req)
-				if errors.Is(err, &supervisor.ErrorReply{Code: supervisor.CodeTimeout}) {
+				if errors.Is(err, &proto.ErrorReply{Code: proto.CodeTimeout}) {
 					return fmt.Errorf("timed out after %s waiting for pane %s to %s", o.timeout, args[0], o.describe())
 				}
 				if err != nil {
@@ -64,13 +65,13 @@ func newWait(a *app) *cobra.Command {
 }
 
 // request builds the wait request, checking the flags.
-func (o *waitOpts) request(pane string) (supervisor.WaitReq, error) {
+func (o *waitOpts) request(pane string) (proto.WaitReq, error) {
 	if o.text != "" {
 		if _, err := regexp.Compile(o.text); err != nil {
-			return supervisor.WaitReq{}, usagef("--text %q is not a valid regexp: %v", o.text, err)
+			return proto.WaitReq{}, usagef("--text %q is not a valid regexp: %v", o.text, err)
 		}
 	}
-	req := supervisor.WaitReq{Pane: pane, Exit: o.exit, NeedsInput: o.needsInput, Text: o.text}
+	req := proto.WaitReq{Pane: pane, Exit: o.exit, NeedsInput: o.needsInput, Text: o.text}
 	var err error
 	if req.IdleMS, err = millis("idle", o.idle); err != nil {
 		return req, err
@@ -103,7 +104,7 @@ func (o *waitOpts) describe() string {
 }
 
 // metLine says which condition was met.
-func metLine(r supervisor.WaitDoneReply) string {
+func metLine(r proto.WaitDoneReply) string {
 	s := r.Pane.ID + " " + r.Met
 	if r.Match != "" {
 		s += " " + fmt.Sprintf("%q", r.Match)
@@ -127,8 +128,8 @@ func newKill(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			req := supervisor.KillReq{Pane: args[0], Signal: sig, GraceMS: ms}
-			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+			req := proto.KillReq{Pane: args[0], Signal: sig, GraceMS: ms}
+			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
 				return c.Kill(cmd.Context(), req)
 			})
 		},
@@ -145,7 +146,7 @@ func newRm(a *app) *cobra.Command {
 		Args:              exactArgs(1, "one PANE"),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
 				return c.Remove(cmd.Context(), args[0])
 			})
 		},
@@ -160,7 +161,7 @@ func newRename(a *app) *cobra.Command {
 		Args:              exactArgs(2, "PANE and NAME"),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withClient(cmd.Context(), false, func(c *supervisor.Client) error {
+			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
 				return c.Rename(cmd.Context(), args[0], args[1])
 			})
 		},

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // completePanes completes the first argument with pane ids and names.
@@ -39,7 +39,7 @@ func completePanes(a *app) func(*cobra.Command, []string, string) ([]string, cob
 
 // paneWords are the completions for panes: each id (described by its
 // name and command), then each name.
-func paneWords(list []supervisor.PaneInfo) []string {
+func paneWords(list []proto.PaneInfo) []string {
 	var out []string
 	for _, p := range list {
 		out = append(out, safe(p.ID)+"\t"+dash(p.Name)+" "+safe(p.State)+" "+commandLine(p.Argv))

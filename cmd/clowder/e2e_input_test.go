@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // TestE2ETUITypingRightAfterASplitReachesTheNewPaneInOrder pins issue 7
@@ -54,7 +54,7 @@ func TestE2ETUITypingRightAfterASplitReachesTheNewPaneInOrder(t *testing.T) {
 }
 
 // paneIDs lists the panes' ids.
-func paneIDs(list []supervisor.PaneInfo) []string {
+func paneIDs(list []proto.PaneInfo) []string {
 	var ids []string
 	for _, p := range list {
 		ids = append(ids, p.ID)

@@ -13,7 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"clowder/supervisor"
+	"clowder/supervisor/client"
+	"clowder/supervisor/proto"
 )
 
 // stoppedHost starts e's host, SIGSTOPs it and resumes it when the test
@@ -21,7 +22,7 @@ import (
 func stoppedHost(t *testing.T, e *e2eEnv) {
 	t.Helper()
 	e.must("host")
-	c, err := supervisor.Dial(context.Background(), filepath.Join(e.dir, "run", "host.sock"))
+	c, err := client.Dial(context.Background(), filepath.Join(e.dir, "run", "host.sock"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func TestCLICallsHaveADeadline(t *testing.T) {
 	a := &app{lookup: func(k string) (string, bool) {
 		return map[string]string{"CLOWDER_RUNTIME_DIR": e.dir + "/run", "CLOWDER_STATE_DIR": e.dir + "/state",
 			"CLOWDER_CONFIG": e.dir + "/config.toml"}[k], true
-	}, callTimeout: func(supervisor.Message) time.Duration { return 500 * time.Millisecond }}
+	}, callTimeout: func(proto.Message) time.Duration { return 500 * time.Millisecond }}
 	c, err := a.dial(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +83,7 @@ func TestCLICallsHaveADeadline(t *testing.T) {
 	}
 	stopProcess(t, e, info.Pid)
 	_, err = c.List(context.Background())
-	var na *supervisor.NotAnsweringError
+	var na *client.NotAnsweringError
 	if !errors.As(err, &na) || !strings.Contains(err.Error(), info.Socket) {
 		t.Errorf("List from a stopped host = %v; want a NotAnsweringError naming %s", err, info.Socket)
 	}

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // e2eBinary is the clowder binary TestMain built, "" if the build failed.
@@ -189,9 +190,9 @@ func (e *e2eEnv) must(args ...string) string {
 }
 
 // panes returns `ls --json`.
-func (e *e2eEnv) panes() []supervisor.PaneInfo {
+func (e *e2eEnv) panes() []proto.PaneInfo {
 	e.t.Helper()
-	var list []supervisor.PaneInfo
+	var list []proto.PaneInfo
 	if err := json.Unmarshal([]byte(e.must("ls", "--json")), &list); err != nil {
 		e.t.Fatal(err)
 	}
@@ -199,7 +200,7 @@ func (e *e2eEnv) panes() []supervisor.PaneInfo {
 }
 
 // pane returns one pane from `ls --json`, failing if it is not listed.
-func (e *e2eEnv) pane(id string) supervisor.PaneInfo {
+func (e *e2eEnv) pane(id string) proto.PaneInfo {
 	e.t.Helper()
 	for _, p := range e.panes() {
 		if p.ID == id {
@@ -207,7 +208,7 @@ func (e *e2eEnv) pane(id string) supervisor.PaneInfo {
 		}
 	}
 	e.t.Fatalf("pane %s not in clowder ls", id)
-	return supervisor.PaneInfo{}
+	return proto.PaneInfo{}
 }
 
 // eventually polls cond until it holds, failing after d.

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // tuiEnv starts the TUI at cols x rows in a real tmux; the default agent is
@@ -34,13 +34,13 @@ func tuiEnv(t *testing.T, cols, rows int) (*e2eEnv, *outerTmux) {
 }
 
 // livePanes lists the running panes, without failing while the host starts.
-func (e *e2eEnv) livePanes() []supervisor.PaneInfo {
+func (e *e2eEnv) livePanes() []proto.PaneInfo {
 	out, _, code := e.run("ls", "--json")
-	var list []supervisor.PaneInfo
+	var list []proto.PaneInfo
 	if code != 0 || json.Unmarshal([]byte(out), &list) != nil {
 		return nil
 	}
-	return slices.DeleteFunc(list, func(p supervisor.PaneInfo) bool { return p.State != "running" })
+	return slices.DeleteFunc(list, func(p proto.PaneInfo) bool { return p.State != "running" })
 }
 
 // TestE2ETUISurvivesSIGKILL pins issue 4 §3: split, run a command, resize
@@ -82,8 +82,8 @@ func TestE2ETUISurvivesSIGKILL(t *testing.T) {
 }
 
 // samePanes compares ids and process identities.
-func samePanes(a, b []supervisor.PaneInfo) bool {
-	key := func(l []supervisor.PaneInfo) []string {
+func samePanes(a, b []proto.PaneInfo) bool {
+	key := func(l []proto.PaneInfo) []string {
 		var out []string
 		for _, p := range l {
 			out = append(out, fmt.Sprintf("%s/%d/%d", p.ID, p.Pid, p.PidStart))

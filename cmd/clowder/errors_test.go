@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // wrapHost is a host error reply wrapped the way a command returns it.
 func wrapHost(msg string) error {
-	return fmt.Errorf("capture: %w", &supervisor.ErrorReply{Code: supervisor.CodeNotFound, Message: msg})
+	return fmt.Errorf("capture: %w", &proto.ErrorReply{Code: proto.CodeNotFound, Message: msg})
 }
 
 // errString is a plain error.

@@ -10,7 +10,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"clowder/supervisor"
+	"clowder/supervisor/host"
 )
 
 // hostSignals end the host with the kill ladder. SIGHUP is among them: a
@@ -29,7 +29,7 @@ func runHost(parent context.Context, a *app) error {
 	out, closeLog := hostLogWriter(a.stderr, p.LogFile())
 	defer closeLog()
 	logger := log.New(out, "clowder host: ", log.LstdFlags|log.Lmicroseconds)
-	h, err := supervisor.NewHost(supervisor.HostOptions{Paths: p, Config: cfg, Build: version, Log: logger})
+	h, err := host.New(host.Options{Paths: p, Config: cfg, Build: version, Log: logger})
 	if err != nil {
 		return err
 	}
@@ -42,10 +42,10 @@ func runHost(parent context.Context, a *app) error {
 // stderr is that file (a host started in the background); else stderr as
 // it is (a person running the host in a terminal).
 func hostLogWriter(stderr io.Writer, path string) (io.Writer, func()) {
-	if f, ok := stderr.(*os.File); !ok || !supervisor.SameFile(int(f.Fd()), path) {
+	if f, ok := stderr.(*os.File); !ok || !host.SameFile(int(f.Fd()), path) {
 		return stderr, func() {}
 	}
-	l, err := supervisor.OpenHostLog(path, supervisor.HostLogMax, 1, 2)
+	l, err := host.OpenLog(path, host.LogMax, 1, 2)
 	if err != nil {
 		return stderr, func() {}
 	}

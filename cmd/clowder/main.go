@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // version is the build, stamped by `make build` with -ldflags
@@ -82,7 +82,7 @@ func isCobraUsage(err error) bool {
 // a stack of wrapped prefixes around it, with any control character in
 // what it quotes (a pane name, a command, a title) escaped.
 func errorLine(err error) string {
-	var e *supervisor.ErrorReply
+	var e *proto.ErrorReply
 	msg := err.Error()
 	if errors.As(err, &e) {
 		msg = e.Message

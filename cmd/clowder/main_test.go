@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // unitApp is a world with isolated paths, no host binary and captured
@@ -143,7 +143,7 @@ func TestCLIDocsListEveryLsJSONField(t *testing.T) {
 		t.Fatal("docs/cli.md has no clowder ls section")
 	}
 	section := doc[start : start+1+end]
-	ty := reflect.TypeOf(supervisor.PaneInfo{})
+	ty := reflect.TypeOf(proto.PaneInfo{})
 	for i := 0; i < ty.NumField(); i++ {
 		name, _, _ := strings.Cut(ty.Field(i).Tag.Get("json"), ",")
 		if !strings.Contains(section, "`"+name+"`") {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"clowder/persist"
-	"clowder/supervisor"
+	"clowder/supervisor/proto"
 )
 
 // TestPollMarksSavedConcurrentlyNeverFail pins issue 7 §2: the poll mark
@@ -16,7 +16,7 @@ import (
 func TestPollMarksSavedConcurrentlyNeverFail(t *testing.T) {
 	dir := t.TempDir()
 	p := persist.Paths{StateDir: dir}
-	info := supervisor.PaneInfo{ID: "p1", CreatedMS: 7, Seq: 1 << 20}
+	info := proto.PaneInfo{ID: "p1", CreatedMS: 7, Seq: 1 << 20}
 	m := pollMark{path: filepath.Join(dir, "poll", info.ID)}
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)

@@ -1,0 +1,217 @@
+//go:build unix
+
+// This file connects a client to the host of a runtime dir, starting one
+// on demand (ARCHITECTURE.md): `EXE host --foreground` in its own session,
+// stdin /dev/null, stdout and stderr appended to the host log, then the
+// socket is dialled until it answers. Two clients racing to start a host
+// end with one: the host takes a flock and the loser exits, and both
+// clients simply keep dialling the one socket.
+
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"clowder/persist"
+	"clowder/supervisor/proto"
+)
+
+// ErrNoHost matches (errors.Is) a dial that found no host listening: the
+// socket is missing or refuses connections.
+var ErrNoHost = errors.New("no clowder host is running")
+
+// HostStartTimeout bounds how long Connect waits for a host it started.
+const HostStartTimeout = 5 * time.Second
+
+// HandshakeTimeout bounds connecting and the handshake in Dial, whatever
+// the caller's context: a host that accepted the connection (the kernel
+// does that even for a stopped process) but does not answer is reported,
+// never waited on forever. Generous, because a loaded machine is slow.
+const HandshakeTimeout = 10 * time.Second
+
+// Dial connects to the host listening on socketPath and runs the
+// handshake. No host listening gives an error matching ErrNoHost; a
+// runtime dir, socket or listening process that is not this user's alone
+// gives one matching ErrUntrustedHost, before anything is sent
+// (trust.go).
+func Dial(parent context.Context, socketPath string) (*Client, error) {
+	if err := checkSocketPath(socketPath); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(parent, HandshakeTimeout)
+	defer cancel() // New's watch of ctx ends with the handshake
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, "unix", socketPath)
+	if err != nil {
+		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
+			return nil, fmt.Errorf("%w (socket %s)", ErrNoHost, socketPath)
+		}
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil {
+			return nil, &NotAnsweringError{Addr: socketPath, What: "the connection", After: HandshakeTimeout}
+		}
+		return nil, fmt.Errorf("connect to host at %s: %w", socketPath, err)
+	}
+	uc := nc.(*net.UnixConn)
+	if err := checkListener(uc, socketPath); err != nil {
+		_ = uc.Close() // best effort: nothing was sent
+		return nil, err
+	}
+	c, err := New(ctx, proto.NewFdConn(uc), uc, clientName())
+	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil {
+			return nil, &NotAnsweringError{Addr: socketPath, What: "the handshake", After: HandshakeTimeout}
+		}
+		return nil, fmt.Errorf("connect to host at %s: %w", socketPath, err)
+	}
+	c.addr = socketPath
+	return c, nil
+}
+
+// clientName identifies this program in the host log.
+func clientName() string { return filepath.Base(os.Args[0]) }
+
+// Connect dials the host of paths and, if none is running, starts one
+// from exe and dials until it answers (at most HostStartTimeout).
+func Connect(ctx context.Context, paths persist.Paths, exe string) (*Client, error) {
+	c, err := Dial(ctx, paths.SocketFile())
+	if !errors.Is(err, ErrNoHost) {
+		return c, err
+	}
+	started, err := StartHost(paths, exe)
+	if err != nil {
+		return nil, err
+	}
+	return dialStarted(ctx, paths, started)
+}
+
+// StartedHost is a host process this client started. It is not our child
+// for long in spirit: it runs in its own session and outlives us.
+type StartedHost struct {
+	Pid    int
+	exited chan struct{} // closed when it exited while we still run
+	state  *os.ProcessState
+}
+
+// StartHost starts `exe host --foreground` detached: its own session (so
+// a Ctrl-C or hangup of this terminal never reaches it), cwd /, stdin
+// /dev/null, stdout and stderr appended to the host log, and the resolved
+// clowder paths in its environment so it serves the same runtime dir
+// whatever its cwd. It does not wait for the host to listen.
+func StartHost(paths persist.Paths, exe string) (*StartedHost, error) {
+	if err := paths.EnsureRuntimeDir(); err != nil {
+		return nil, fmt.Errorf("start host: %w", err)
+	}
+	logf, err := os.OpenFile(paths.LogFile(), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("start host: open log: %w", err)
+	}
+	defer func() { _ = logf.Close() }() // best effort: the child has its own copy
+	cmd := exec.Command(exe, "host", "--foreground")
+	cmd.Dir = "/"
+	cmd.Env = hostEnv(os.Environ(), paths)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start host %s: %w", exe, err)
+	}
+	s := &StartedHost{Pid: cmd.Process.Pid, exited: make(chan struct{})}
+	// Why wait at all: a host that exits while this client still runs (a
+	// loser of the start race, or a long-lived TUI's host stopping) would
+	// otherwise stay a zombie of ours. Waiting does not tie the host to
+	// us: if we exit first, it is reparented and keeps running.
+	go func() { // exits when the host does, or with this process
+		_ = cmd.Wait() // the status is read through s.state
+		s.state = cmd.ProcessState
+		close(s.exited)
+	}()
+	return s, nil
+}
+
+// hostEnv is env with the clowder path overrides set to paths, replacing
+// any relative or missing ones.
+func hostEnv(env []string, paths persist.Paths) []string {
+	set := map[string]string{
+		persist.EnvRuntimeDir: paths.RuntimeDir,
+		persist.EnvStateDir:   paths.StateDir,
+		persist.EnvConfig:     paths.ConfigFile,
+	}
+	out := make([]string, 0, len(env)+len(set))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, ok := set[k]; !ok {
+			out = append(out, kv)
+		}
+	}
+	for k, v := range set {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
+// dialStarted dials until the host answers, with a backoff from 5 ms, for
+// at most HostStartTimeout.
+func dialStarted(ctx context.Context, paths persist.Paths, s *StartedHost) (*Client, error) {
+	ctx, cancel := context.WithTimeout(ctx, HostStartTimeout)
+	defer cancel()
+	start := time.Now()
+	delay := 5 * time.Millisecond
+	for {
+		c, err := Dial(ctx, paths.SocketFile())
+		if !errors.Is(err, ErrNoHost) {
+			return c, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, startFailed(ctx, paths, s, time.Since(start))
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, 100*time.Millisecond)
+	}
+}
+
+// startFailed explains a host that never came up.
+func startFailed(ctx context.Context, paths persist.Paths, s *StartedHost, waited time.Duration) error {
+	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return ctx.Err()
+	}
+	how := "is still starting"
+	select {
+	case <-s.exited:
+		how = "exited (" + s.state.String() + ")"
+	default:
+	}
+	msg := fmt.Sprintf("the host (pid %d) did not answer on %s within %s; it %s; see %s",
+		s.Pid, paths.SocketFile(), waited.Round(time.Millisecond), how, paths.LogFile())
+	if line := lastLogLine(paths.LogFile()); line != "" {
+		msg += ": " + line
+	}
+	return errors.New(msg)
+}
+
+// lastLogLine returns the last non-empty line of the log, "" if none.
+func lastLogLine(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer func() { _ = f.Close() }() // best effort: read only
+	const tail = 4096
+	buf := make([]byte, tail)
+	fi, err := f.Stat()
+	if err != nil {
+		return ""
+	}
+	off := max(fi.Size()-tail, 0)
+	n, _ := f.ReadAt(buf, off) // a short read still holds the tail
+	lines := strings.Split(strings.TrimSpace(string(buf[:n])), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}

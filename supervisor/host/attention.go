@@ -1,0 +1,71 @@
+// Attention: whether a pane works, idles, or waits for the user. Output
+// marks a pane working at once; once output has been quiet for the
+// adapter's settle time, a timer (armed per output, never ticking while
+// idle) judges the screen with the adapter's rules (package panes).
+
+package host
+
+import (
+	"time"
+
+	"clowder/panes"
+	"clowder/supervisor/proto"
+)
+
+// attention is a pane's attention state and what it rests on.
+type attention struct {
+	state    panes.Attention
+	rule     string
+	notified bool // BEL or OSC 9/777 since the user last gave input
+}
+
+// attnStarting is the state of a pane before its first judgement.
+const attnStarting = panes.Working
+
+// updateAttentionLocked runs after output: the pane works, and is judged
+// again once output settles.
+func (p *pane) updateAttentionLocked() {
+	p.setAttentionLocked(panes.Working, "output")
+	settle := p.adapter.Rules.Settle
+	if p.idleTick == nil {
+		p.idleTick = time.AfterFunc(settle, p.judge)
+		return
+	}
+	p.idleTick.Reset(settle)
+}
+
+// judge applies the adapter's rules to the settled screen.
+func (p *pane) judge() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.judgeLocked()
+}
+
+func (p *pane) judgeLocked() {
+	o := panes.Observation{
+		Screen:   p.term.Snapshot(),
+		Quiet:    time.Since(p.lastOut),
+		Notified: p.attn.notified,
+		Exited:   !p.runningLocked(),
+	}
+	a := p.adapter.Rules.Assess(o)
+	p.setAttentionLocked(a.State, a.Rule)
+}
+
+// setAttentionLocked records a new state, tells event subscribers and wakes
+// waiters when it changed.
+func (p *pane) setAttentionLocked(s panes.Attention, rule string) {
+	if p.attn.state == s {
+		return
+	}
+	p.attn.state, p.attn.rule = s, rule
+	p.h.events.publish(proto.PaneEvent{Kind: proto.EventAttention, Pane: p.id, Attention: s.String()})
+	p.broadcastLocked()
+}
+
+// userInput clears a pending notification: the user has answered.
+func (p *pane) userInput() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.attn.notified = false
+}

@@ -1,0 +1,46 @@
+// The fake agent's modes that only these tests need, besides testproc's
+// shared ones.
+
+package host
+
+import (
+	"fmt"
+	"net"
+	"os"
+
+	"clowder/supervisor/internal/testproc"
+	"clowder/supervisor/proto"
+)
+
+func init() {
+	testproc.RunIfFake(map[string]func() int{
+		"dial":        fakeDial,       // connect to DIAL_SOCKET, print the first frame's error
+		"colors":      fakeColors,     // raw mode; ask OSC 11, print the answer as "BG ...", again per key read
+		"record":      fakeRecord,     // raw mode, READY, write the first FAKE_BYTES bytes read to FAKE_OUT, DONE, block
+		"titles":      fakeTitles,     // FAKE_COUNT OSC 2 titles t0..tN-1, DONE, exit after one line
+		"host":        fakeRealHost,   // a host on HOST_RT/HOST_STATE with RLIMIT_NOFILE HOST_NOFILE (abuse_test.go)
+		"sync":        fakeSync,       // READY; per line, half a synchronized update, then its end (sync_test.go)
+		"sync-stuck":  fakeSyncStuck,  // READY; on a line, begin a synchronized update and never end it
+		"claude-keys": fakeClaudeKeys, // Claude Code's keyboard decision (keys_test.go)
+	})
+}
+
+func fakeDial() int {
+	c, err := net.Dial("unix", os.Getenv("DIAL_SOCKET"))
+	if err != nil {
+		fmt.Println("dial:", err)
+		return 1
+	}
+	defer c.Close()
+	fr, err := proto.NewFdConn(c.(*net.UnixConn)).ReadFrame()
+	if err != nil {
+		fmt.Println("read:", err)
+		return 1
+	}
+	m, err := fr.Message()
+	fmt.Println(m, err)
+	if e, ok := m.(*proto.ErrorReply); ok {
+		fmt.Println(e.Code, e.Message)
+	}
+	return 0
+}

@@ -1,0 +1,152 @@
+// Screen frames: a vtgrid snapshot as protocol rows. A subscriber gets a
+// full frame first (and after a resize), then only the rows whose contents
+// changed since the frame it last got: snapshots share unchanged rows, so
+// "changed" is a pointer comparison, per subscriber. While the program is
+// inside a synchronized update (mode 2026) its frames are held, so no client
+// draws a half-drawn screen.
+
+package host
+
+import (
+	"time"
+
+	"clowder/supervisor/proto"
+	"clowder/vtgrid"
+)
+
+// syncHoldMax bounds how long frames are held for one synchronized update
+// (CSI ? 2026 h ... l), so a program that dies or forgets to end it does not
+// freeze its pane. Terminals use 150 ms (Alacritty's vte,
+// SYNC_UPDATE_TIMEOUT) to 1 s (Ghostty, sync_reset_ms in termio); the host
+// takes the long end, since it sees output later than a local terminal.
+const syncHoldMax = time.Second
+
+// syncHold is one subscriber's view of the pane's synchronized update.
+type syncHold struct {
+	since time.Time // when this subscriber first saw the update; zero outside one
+}
+
+// held reports whether the frame of s must wait because the program is
+// inside a synchronized update that began less than syncHoldMax ago, and if
+// so whether the hold just started (the caller then arms a wake-up at the
+// timeout, for a program that goes quiet inside the update).
+func (h *syncHold) held(s *vtgrid.Snapshot, now time.Time) (hold, started bool) {
+	if !s.Modes().SyncOutput {
+		h.since = time.Time{}
+		return false, false
+	}
+	if h.since.IsZero() {
+		h.since = now
+		started = true
+	}
+	return now.Sub(h.since) < syncHoldMax, started
+}
+
+// wakeAfter wakes the pane's subscribers and waiters after d.
+func (p *pane) wakeAfter(d time.Duration) {
+	time.AfterFunc(d, func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.broadcastLocked()
+	})
+}
+
+// screenFrame builds the frame for s, sending only rows that differ from
+// prev (nil: everything).
+func screenFrame(pane string, seq uint64, s, prev *vtgrid.Snapshot) *proto.ScreenFrame {
+	f := &proto.ScreenFrame{Pane: pane, Seq: seq, Cols: uint16(s.Cols()), Rows: uint16(s.Rows())}
+	full := prev == nil || prev.Cols() != s.Cols() || prev.Rows() != s.Rows()
+	f.Full = full
+	x, y, visible := s.Cursor()
+	m := s.Modes()
+	f.Cursor = proto.FrameCursor{X: uint16(x), Y: uint16(y), Visible: visible, Style: uint8(m.CursorStyle)}
+	f.Modes = frameModes(m)
+	for row := 0; row < s.Rows(); row++ {
+		if !full && sameRow(s.Row(row), prev.Row(row)) {
+			continue
+		}
+		f.Lines = append(f.Lines, proto.FrameRow{Y: uint16(row), Wrapped: s.Wrapped(row), Cells: frameCells(s.Row(row), s.Cols())})
+	}
+	return f
+}
+
+// sameRow reports whether two snapshot rows are the same row: snapshots of
+// one terminal share the cells of rows that did not change.
+func sameRow(a, b []vtgrid.Cell) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+func frameModes(m vtgrid.Modes) proto.FrameModes {
+	var fl proto.ModeFlags
+	set := func(on bool, bit proto.ModeFlags) {
+		if on {
+			fl |= bit
+		}
+	}
+	set(m.AppCursor, proto.ModeAppCursor)
+	set(m.AppKeypad, proto.ModeAppKeypad)
+	set(m.BracketedPaste, proto.ModeBracketedPaste)
+	set(m.Focus, proto.ModeFocusReport)
+	set(m.AltScreen, proto.ModeAltScreen)
+	set(m.SyncOutput, proto.ModeSyncOutput)
+	set(m.Autowrap, proto.ModeAutowrap)
+	set(m.Origin, proto.ModeOrigin)
+	set(m.Insert, proto.ModeInsert)
+	return proto.FrameModes{
+		Flags: fl, Mouse: uint8(m.Mouse), MouseEncoding: uint8(m.MouseEnc),
+		KittyKeys: m.KittyKeyboard, ModifyOtherKeys: uint8(m.ModifyOtherKeys),
+	}
+}
+
+// frameCells converts a row, padded with blanks to cols.
+func frameCells(row []vtgrid.Cell, cols int) []proto.FrameCell {
+	out := make([]proto.FrameCell, max(cols, len(row)))
+	for i := range out {
+		if i >= len(row) {
+			out[i] = proto.FrameCell{Width: 1}
+			continue
+		}
+		out[i] = frameCell(row[i])
+	}
+	return out
+}
+
+func frameCell(c vtgrid.Cell) proto.FrameCell {
+	st := c.Style()
+	return proto.FrameCell{
+		Text: c.Text(), Width: uint8(c.Width()),
+		Fg: frameColor(st.Fg), Bg: frameColor(st.Bg), UL: frameColor(st.UnderlineColor),
+		Attrs: frameAttrs(st), Link: uint32(c.LinkID()),
+	}
+}
+
+func frameColor(c vtgrid.Color) proto.FrameColor {
+	switch c.Kind() {
+	case vtgrid.ColorIndexed:
+		return proto.IndexColor(c.Index())
+	case vtgrid.ColorRGB:
+		r, g, b := c.RGB()
+		return proto.RGBColor(r, g, b)
+	}
+	return proto.ColorDefault
+}
+
+// attrBits maps vtgrid attributes onto the protocol's bits.
+var attrBits = []struct {
+	from vtgrid.Attr
+	to   proto.FrameAttr
+}{
+	{vtgrid.AttrBold, proto.AttrBold}, {vtgrid.AttrDim, proto.AttrDim}, {vtgrid.AttrItalic, proto.AttrItalic},
+	{vtgrid.AttrBlink, proto.AttrBlink}, {vtgrid.AttrReverse, proto.AttrReverse}, {vtgrid.AttrHidden, proto.AttrHidden},
+	{vtgrid.AttrStrike, proto.AttrStrike},
+}
+
+func frameAttrs(st vtgrid.Style) proto.FrameAttr {
+	var a proto.FrameAttr
+	for _, b := range attrBits {
+		if st.Attrs&b.from != 0 {
+			a |= b.to
+		}
+	}
+	return a.WithUnderline(uint8(st.Underline))
+}

@@ -1,0 +1,317 @@
+// The host: the long-lived process that owns every pane (ARCHITECTURE.md; docs/processes.md).
+// It is the parent of each pane's process tree and the only reader of its
+// PTY master, keeps each pane's output ring and vtgrid screen, and serves
+// protocol v1 on a unix socket in the runtime dir. Goroutines it owns: the
+// accept loop, one per client connection (plus its request goroutines and
+// per-pane input lanes, dispatch.go, and one per subscription), and
+// each Run's own (see run.go). All exit when Serve's context ends or a
+// client asks the host to stop.
+
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"os"
+	"sync"
+	"time"
+
+	"clowder/panes"
+	"clowder/persist"
+	"clowder/supervisor"
+	"clowder/supervisor/proto"
+)
+
+// Options configure a Server.
+type Options struct {
+	Paths  persist.Paths
+	Config persist.Config
+	Build  string      // clowder version, for status and the handshake
+	Log    *log.Logger // nil logs nowhere
+	// IdleExit ends Serve after this long with no panes of its own (running
+	// or exited) and no clients;
+	// 0 means DefaultIdleExit, negative means never.
+	IdleExit time.Duration
+	// WriteTimeout bounds each write to a client (a reply or a push); a
+	// client that reads nothing for this long is disconnected. 0 means
+	// DefaultWriteTimeout.
+	WriteTimeout time.Duration
+}
+
+// DefaultIdleExit is how long a host with nothing to do stays up, so a
+// quick sequence of CLI calls reuses one host.
+const DefaultIdleExit = 30 * time.Second
+
+// Server serves panes. Create it with New and run it with Serve.
+type Server struct {
+	opts     Options
+	log      *log.Logger
+	spawner  *supervisor.Spawner
+	adapters *panes.Adapters // config's [agents] over the built-in adapters
+	started  time.Time
+
+	mu      sync.Mutex
+	panes   []*pane          // creation order
+	nonces  map[string]*pane // spawn nonce → pane
+	nextID  int
+	clients int
+	idle    *time.Timer // IdleExit countdown, armed while there is nothing to do
+	stopReq chan struct{}
+	stopped bool
+
+	bg          sync.WaitGroup // background work (registry writes after exits) that Serve waits for
+	events      eventHub
+	regMu       sync.Mutex // serialises registry writes
+	regIssue    string     // what went wrong with agents.json, for host status
+	regLoad     string     // what went wrong loading it at start; stays in regIssue
+	regReadOnly bool       // agents.json could not be loaded as ours: never overwrite it
+	regKeepBak  bool       // started from a corrupt file: never replace agents.json.bak
+	containment string     // how the newest run is contained: cgroup, or the fallback and why
+	colors      hostColors // the user's terminal colours, as the newest client told them (colors.go)
+
+	beforeRequest func(proto.Message) // tests only: runs before each request's handler
+}
+
+// New returns a host; it does nothing until Serve.
+func New(opts Options) (*Server, error) {
+	if opts.Paths.RuntimeDir == "" || opts.Paths.StateDir == "" {
+		return nil, errors.New("new host: runtime and state directories are required")
+	}
+	if opts.IdleExit == 0 {
+		opts.IdleExit = DefaultIdleExit
+	}
+	if opts.WriteTimeout <= 0 {
+		opts.WriteTimeout = DefaultWriteTimeout
+	}
+	logger := opts.Log
+	if logger == nil {
+		logger = log.New(io.Discard, "", 0)
+	}
+	sup := opts.Config.Supervisor
+	limits := supervisor.Limits{Timeout: sup.Timeout.Std(), IdleTimeout: sup.IdleTimeout.Std(), Grace: sup.KillGrace.Std()}
+	return &Server{
+		opts: opts, log: logger, started: time.Now(),
+		spawner:  supervisor.NewSpawner(supervisor.Options{CgroupMode: sup.Cgroup, CgroupParent: sup.CgroupParent, Limits: limits}),
+		adapters: panes.NewAdapters(opts.Config.Agents, os.Getenv("SHELL")),
+		nonces:   map[string]*pane{},
+		stopReq:  make(chan struct{}),
+	}, nil
+}
+
+// adapterFor is the adapter a pane's attention rules and key options come
+// from: its own, else the generic one of its kind (shells and commands).
+func (h *Server) adapterFor(rec persist.PaneRecord) panes.Adapter {
+	name := rec.Adapter
+	if name == "" {
+		name = panes.AdapterCommand
+		if rec.Kind == persist.KindShell {
+			name = panes.AdapterShell
+		}
+	}
+	if ad, err := h.adapters.Get(name); err == nil {
+		return ad
+	}
+	return panes.Adapter{Name: name, Rules: panes.GenericRules()}
+}
+
+// Serve runs the host until ctx ends, a client stops it, or it has been idle
+// for IdleExit. It holds the runtime dir's lock for its whole life: a
+// second host fails at once with persist.ErrLocked.
+func (h *Server) Serve(ctx context.Context) error {
+	p := h.opts.Paths
+	if err := p.EnsureRuntimeDir(); err != nil {
+		return err
+	}
+	if err := p.EnsureStateDir(); err != nil {
+		return err
+	}
+	lock, err := persist.Lock(p.LockFile())
+	if err != nil {
+		return fmt.Errorf("start host: %w", err)
+	}
+	defer lock.Close()
+	if err := supervisor.StartSubreaper(); err != nil {
+		h.log.Printf("subreaper unavailable, escaped grandchildren are reaped by init: %v", err)
+	}
+	if n, err := raiseFdLimit(); err != nil {
+		h.log.Printf("%v; the host may run out of fds sooner", err)
+	} else {
+		h.log.Printf("fd limit %d", n)
+	}
+	h.loadRegistry()
+	ln, err := listenSocket(p.SocketFile())
+	if err != nil {
+		return err
+	}
+	h.log.Printf("host %d serving on %s (build %s)", os.Getpid(), p.SocketFile(), h.opts.Build)
+	return h.acceptLoop(ctx, ln)
+}
+
+// listenSocket replaces a stale socket file (the lock proves no host owns
+// it) and listens with mode 0600.
+func listenSocket(path string) (*net.UnixListener, error) {
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("remove stale socket %s: %w", path, err)
+	}
+	old := umask(0o177)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	umask(old)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", path, err)
+	}
+	ln.SetUnlinkOnClose(true)
+	return ln, os.Chmod(path, 0o600)
+}
+
+// acceptLoop accepts clients until ctx ends or a stop is requested, then
+// stops every connection and waits for them.
+func (h *Server) acceptLoop(ctx context.Context, ln *net.UnixListener) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-h.stopReq:
+		}
+		cancel()
+		_ = ln.Close() // ends Accept below
+	}()
+	h.armIdle()
+	var backoff acceptBackoff
+	for {
+		c, err := ln.AcceptUnix()
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				break
+			}
+			// Out of fds (EMFILE, ENFILE) or another passing failure: the
+			// panes must not pay for it. Wait and go on.
+			backoff.wait(ctx, h.log, err)
+			continue
+		}
+		backoff.reset()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h.serveConn(ctx, c)
+		}()
+	}
+	wg.Wait()
+	h.shutdown()
+	h.mu.Lock() // every background Add so far happened under h.mu: they happen before the Wait
+	h.mu.Unlock()
+	h.bg.Wait()
+	return nil
+}
+
+// background runs fn on a goroutine Serve waits for before it returns. The
+// Add happens under h.mu, which Serve takes before it waits, so an Add
+// from a pane's exit never races the Wait (a WaitGroup rule the race
+// detector enforces).
+func (h *Server) background(fn func()) {
+	h.mu.Lock()
+	h.bg.Add(1)
+	h.mu.Unlock()
+	go func() {
+		defer h.bg.Done()
+		fn()
+	}()
+}
+
+// acceptBackoff spaces out retries after failed accepts, from 5 ms up to
+// a second, and logs the first failure of a run and then one a second.
+type acceptBackoff struct {
+	delay  time.Duration
+	logged time.Time
+	missed int
+}
+
+// wait logs err (rate-limited) and sleeps the next delay or until ctx ends.
+func (b *acceptBackoff) wait(ctx context.Context, lg *log.Logger, err error) {
+	b.delay = min(max(2*b.delay, 5*time.Millisecond), time.Second)
+	b.missed++
+	if time.Since(b.logged) >= time.Second {
+		lg.Printf("accept failed %d times (%v); retrying, panes are unaffected", b.missed, err)
+		b.logged, b.missed = time.Now(), 0
+	}
+	t := time.NewTimer(b.delay)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// reset records a successful accept.
+func (b *acceptBackoff) reset() { b.delay, b.missed = 0, 0 }
+
+// requestStop makes Serve return; it is idempotent.
+func (h *Server) requestStop() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.stopped {
+		h.stopped = true
+		close(h.stopReq)
+	}
+}
+
+// armIdle starts or stops the idle-exit countdown after a change in panes
+// or clients.
+func (h *Server) armIdle() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	busy := h.clients > 0 || h.ownPanesLocked() > 0
+	if h.idle != nil {
+		h.idle.Stop()
+		h.idle = nil
+	}
+	if !busy && h.opts.IdleExit > 0 {
+		h.idle = time.AfterFunc(h.opts.IdleExit, func() {
+			h.log.Printf("idle for %s with no panes and no clients; exiting", h.opts.IdleExit)
+			h.requestStop()
+		})
+	}
+}
+
+// ownPanesLocked counts the panes this host started, exited ones too: the
+// host keeps running while it has panes (their output stays readable until
+// `clowder rm`), not only while they run.
+func (h *Server) ownPanesLocked() int {
+	n := 0
+	for _, p := range h.panes {
+		if p.hasRun() {
+			n++
+		}
+	}
+	return n
+}
+
+// livePanesLocked counts panes whose process tree this host runs (orphans
+// of an earlier host do not keep it busy).
+func (h *Server) livePanesLocked() int {
+	n := 0
+	for _, p := range h.panes {
+		if p.ours() {
+			n++
+		}
+	}
+	return n
+}
+
+// shutdown runs after the last connection ended. Serve ends with no panes
+// of its own running, after a forced stop (they were killed already) or on
+// a signal, when the kill ladder runs here: nothing the host started
+// outlives it. Orphans of an earlier host are left alone, as always.
+func (h *Server) shutdown() {
+	for _, p := range h.allPanes() {
+		if p.ours() {
+			_, _ = p.kill(supervisor.Identity{}, 0) // best effort: the host is going away
+		}
+	}
+	h.saveRegistry()
+}

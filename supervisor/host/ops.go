@@ -1,0 +1,234 @@
+// Operations on one pane: lookup by id or name, input, resize, signals,
+// capture and history.
+
+package host
+
+import (
+	"fmt"
+	"syscall"
+	"time"
+
+	"clowder/panes"
+	"clowder/persist"
+	"clowder/supervisor"
+	"clowder/supervisor/proto"
+	"clowder/vtgrid"
+)
+
+// allPanes returns the panes in creation order.
+func (h *Server) allPanes() []*pane {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]*pane(nil), h.panes...)
+}
+
+// find resolves a pane id or unique name.
+func (h *Server) find(ref string) (*pane, error) {
+	var byName []*pane
+	for _, p := range h.allPanes() {
+		if p.id == ref {
+			return p, nil
+		}
+		if p.name() == ref {
+			byName = append(byName, p)
+		}
+	}
+	switch len(byName) {
+	case 0:
+		return nil, &proto.ErrorReply{Code: proto.CodeNotFound, Message: fmt.Sprintf("no pane %q; see clowder ls", ref)}
+	case 1:
+		return byName[0], nil
+	}
+	return nil, &proto.ErrorReply{Code: proto.CodeAmbiguous, Message: fmt.Sprintf("%d panes are named %q; use the pane id from clowder ls", len(byName), ref)}
+}
+
+func (p *pane) name() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.rec.Name
+}
+
+// modes are the screen's current modes, for encoding input.
+func (p *pane) modes() vtgrid.Modes {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.term.Modes()
+}
+
+// runningLocked reports whether this host runs the pane's tree.
+func (p *pane) runningLocked() bool {
+	return p.run != nil && p.rec.State == persist.StateRunning
+}
+
+// writeInput writes to the child's terminal; user input answers a pending
+// notification.
+func (p *pane) writeInput(b []byte) error {
+	p.mu.Lock()
+	run, running := p.run, p.runningLocked()
+	p.mu.Unlock()
+	if !running {
+		return &proto.ErrorReply{Code: proto.CodeExited, Message: fmt.Sprintf("pane %s is not running; nothing reads input", p.id)}
+	}
+	p.userInput()
+	if _, err := run.WriteInput(b); err != nil {
+		return &proto.ErrorReply{Code: proto.CodeTimeout, Message: fmt.Sprintf("pane %s does not read its input (%v); nothing was harmed, try again later", p.id, err)}
+	}
+	return nil
+}
+
+// submit writes a paste and then Enter, with the adapter's gap between
+// them where an agent needs the paste to land first.
+func (p *pane) submit(s panes.Submission) error {
+	if s.Gap <= 0 {
+		return p.writeInput(s.Bytes())
+	}
+	if err := p.writeInput(s.Paste); err != nil {
+		return err
+	}
+	time.Sleep(s.Gap) // the adapter's documented pause, not a wait for a condition
+	return p.writeInput(s.Enter)
+}
+
+// resize sets the PTY size (the child gets SIGWINCH) and the screen's.
+func (p *pane) resize(cols, rows int) error {
+	if err := panes.ValidateSize(persist.Size{Cols: cols, Rows: rows}); err != nil {
+		return proto.Invalid("cols/rows", "%v", err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.runningLocked() {
+		if err := p.run.Resize(supervisor.Size{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
+			return err
+		}
+	}
+	p.term.Resize(cols, rows)
+	p.broadcastLocked()
+	return nil
+}
+
+// signal sends one signal to the pane's process group.
+func (p *pane) signal(expected supervisor.Identity, sig syscall.Signal) error {
+	p.mu.Lock()
+	run := p.run
+	p.mu.Unlock()
+	if run == nil {
+		return &proto.ErrorReply{Code: proto.CodeExited, Message: fmt.Sprintf("pane %s has no process of this host", p.id)}
+	}
+	if expected.IsZero() {
+		expected = run.Identity()
+	}
+	return identityError(run.Signal(expected, sig))
+}
+
+// capture renders the screen (and scrollback) as text or ANSI.
+func (p *pane) capture(req *proto.CaptureReq) *proto.CapturedReply {
+	p.mu.Lock()
+	var s *vtgrid.Snapshot
+	if req.Scrollback != 0 {
+		s = p.term.SnapshotScrollback(req.Scrollback)
+	} else {
+		s = p.term.Snapshot()
+	}
+	p.mu.Unlock()
+	text := s.HistoryText()
+	if req.ANSI {
+		text = s.HistoryANSI()
+	}
+	x, y, _ := s.Cursor()
+	return &proto.CapturedReply{
+		Pane: p.id, Text: text + "\n", Cols: uint16(s.Cols()), Rows: uint16(s.Rows()),
+		CursorX: uint16(x), CursorY: uint16(y),
+	}
+}
+
+// historyRows returns a page of scrollback rows by absolute number.
+func (p *pane) historyRows(req *proto.HistoryReq) *proto.HistoryRows {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	cols, _ := p.term.Size()
+	oldest, end := p.term.ScrollbackBounds()
+	count := min(max(req.Count, 0), proto.MaxScreenCells/max(cols, 1))
+	from := req.From
+	if req.FromEnd {
+		from = end - min(uint64(count), end-oldest)
+	}
+	rows, wrapped, first := p.term.ScrollbackRows(from, count)
+	out := &proto.HistoryRows{Pane: p.id, Oldest: oldest, End: end, First: first, Cols: uint16(cols)}
+	for i, r := range rows {
+		out.Lines = append(out.Lines, proto.FrameRow{Wrapped: wrapped[i], Cells: frameCells(r, cols)})
+	}
+	return out
+}
+
+// killOrphan ends an orphaned pane's tree (left by an earlier host) through
+// its identity: its group gets sig (default SIGHUP+SIGTERM), then SIGKILL
+// after grace.
+func (p *pane) killOrphan(sig syscall.Signal, grace time.Duration) error {
+	id := p.identity()
+	if grace <= 0 {
+		grace = supervisor.DefaultLimits().Grace
+	}
+	first := []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM}
+	if sig != 0 {
+		first = []syscall.Signal{sig}
+	}
+	if err := signalGroup(id, first...); err != nil {
+		return identityError(err)
+	}
+	if !waitGone(id, grace) {
+		if err := signalGroup(id, syscall.SIGKILL); err != nil {
+			return identityError(err)
+		}
+		waitGone(id, supervisor.DefaultLimits().KillWait)
+	}
+	p.mu.Lock()
+	p.rec.State = persist.StateExited
+	p.rec.Exit = &persist.Exit{Code: -1, Reason: persist.ExitKilled, At: time.Now()}
+	p.attn.state = panes.Exited
+	p.broadcastLocked()
+	p.mu.Unlock()
+	p.h.saveRegistry()
+	return nil
+}
+
+// signalGroup sends sigs to the process group led by id, after checking
+// the leader is still id.
+func signalGroup(id supervisor.Identity, sigs ...syscall.Signal) error {
+	for _, sig := range sigs {
+		now, err := supervisor.ReadIdentity(id.PID)
+		if err != nil {
+			return err
+		}
+		if now.Start != id.Start {
+			return &supervisor.MismatchError{Op: "signal", Expected: id, Actual: now}
+		}
+		if err := syscall.Kill(-id.PID, sig); err != nil && err != syscall.ESRCH {
+			return fmt.Errorf("signal group %d: %w", id.PID, err)
+		}
+	}
+	return nil
+}
+
+// waitGone waits until the process of id is gone (or a zombie), with a
+// deadline; it reports whether it went.
+func waitGone(id supervisor.Identity, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for step := time.Millisecond; time.Now().Before(deadline); step = min(step*2, 50*time.Millisecond) {
+		if now, err := supervisor.ReadIdentity(id.PID); err != nil || now.Start != id.Start {
+			return true
+		}
+		time.Sleep(step)
+	}
+	return false
+}
+
+// attnOf is the attention of a pane loaded from the registry.
+func attnOf(s persist.State) panes.Attention {
+	if s == persist.StateOrphaned {
+		return panes.Idle
+	}
+	return panes.Exited
+}
+
+// syscallSignal converts a recorded signal number.
+func syscallSignal(n int) syscall.Signal { return syscall.Signal(n) }

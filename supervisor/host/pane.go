@@ -1,0 +1,190 @@
+// A pane as the host holds it: its run (nil for a pane known only from
+// agents.json), its raw ring, its vtgrid screen, its attention state and the
+// waiters for its changes. The run's reader goroutine is the only writer of
+// ring and screen (pane.Write); everything else reads under pane.mu.
+
+package host
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"clowder/panes"
+	"clowder/persist"
+	"clowder/supervisor"
+	"clowder/supervisor/proto"
+	"clowder/vtgrid"
+)
+
+// pane is one pane of the host.
+type pane struct {
+	h       *Server
+	id      string
+	ring    *Ring
+	adapter panes.Adapter // attention rules and key options, resolved once
+	specSum [32]byte      // hash of the spawn request, to tell a retry from a nonce reused for another spec
+
+	mu       sync.Mutex
+	rec      persist.PaneRecord // the durable record (name, argv, state, exit...)
+	run      *supervisor.Run
+	term     *vtgrid.Terminal
+	replies  []byte // answers vtgrid produced, written back to the child after each chunk
+	lastOut  time.Time
+	attn     attention
+	changed  chan struct{} // closed and replaced on every change: the broadcast to waiters
+	idleTick *time.Timer   // re-evaluates attention once output stops
+
+	// onTextCheck, when set, runs as a wait matches its regexp against a
+	// screen: a test seam that proves the match runs outside mu.
+	onTextCheck atomic.Pointer[func()]
+}
+
+func newPane(h *Server, rec persist.PaneRecord) *pane {
+	return newPaneSized(h, rec, int(h.opts.Config.Host.RingBytes), int(rec.Size.Cols), int(rec.Size.Rows))
+}
+
+// newPaneSized is newPane with the ring and screen sizes given (see
+// adoptRecord, whose panes never get output).
+func newPaneSized(h *Server, rec persist.PaneRecord, ringBytes, cols, rows int) *pane {
+	p := &pane{h: h, id: rec.ID, rec: rec, adapter: h.adapterFor(rec), changed: make(chan struct{})}
+	cfg := h.opts.Config.Host
+	p.ring = NewRing(ringBytes)
+	p.term = vtgrid.New(max(cols, 1), max(rows, 1), vtgrid.Options{
+		ScrollbackLines: max(cfg.ScrollbackLines, -1),
+		Reply:           func(b []byte) { p.replies = append(p.replies, b...) },
+		Event:           p.onTermEvent,
+		Colors:          h.currentColorsLocked(), // under h.mu, or before Serve accepts clients
+	})
+	p.attn.state = attnStarting
+	return p
+}
+
+// Write takes output from the run's reader goroutine: ring and screen under
+// the pane lock, so a screen frame's Seq is exactly the output it shows
+// (raw subscribers read the ring under its own lock only), then the answers
+// to the program's queries. It never blocks on a client.
+func (p *pane) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	_, _ = p.ring.Write(b) // never fails
+	p.followSizeLocked()
+	_, _ = p.term.Write(b) // never fails
+	replies := p.replies
+	p.replies = nil
+	run := p.run
+	p.lastOut = time.Now()
+	p.updateAttentionLocked()
+	p.broadcastLocked()
+	p.mu.Unlock()
+	if len(replies) > 0 && run != nil {
+		_, _ = run.WriteInput(replies) // best effort: a child that never reads its input loses the answer
+	}
+	return len(b), nil
+}
+
+// followSizeLocked resizes the screen to the PTY's size when a client
+// changed it through its dup of the master.
+func (p *pane) followSizeLocked() {
+	if p.run == nil {
+		return
+	}
+	cols, rows, ok := p.run.TermSize()
+	if !ok {
+		return
+	}
+	if sz := (persist.Size{Cols: cols, Rows: rows}); panes.ValidateSize(sz) != nil {
+		// A client set the PTY out of bounds through its master dup: the
+		// screen and the PTY take the nearest allowed size instead.
+		sz = panes.ClampSize(sz)
+		cols, rows = sz.Cols, sz.Rows
+		_ = p.run.Resize(supervisor.Size{Cols: uint16(cols), Rows: uint16(rows)}) // best effort: the screen is bounded either way
+	}
+	if c, r := p.term.Size(); c != cols || r != rows {
+		p.term.Resize(cols, rows)
+	}
+}
+
+// broadcastLocked wakes every waiter and subscriber.
+func (p *pane) broadcastLocked() {
+	close(p.changed)
+	p.changed = make(chan struct{})
+}
+
+// watch returns a channel closed at the pane's next change.
+func (p *pane) watch() <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.changed
+}
+
+// onTermEvent handles vtgrid events; it runs under p.mu (from Write).
+func (p *pane) onTermEvent(e vtgrid.Event) {
+	switch e.Kind {
+	case vtgrid.EventTitle:
+		p.h.events.publish(proto.PaneEvent{Kind: proto.EventTitle, Pane: p.id, Title: e.Text})
+	case vtgrid.EventBell, vtgrid.EventNotify:
+		p.attn.notified = true
+	}
+}
+
+// hasRun reports whether this host started the pane (it may have exited).
+func (p *pane) hasRun() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.run != nil
+}
+
+// ours reports whether this host runs the pane's tree.
+func (p *pane) ours() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.runningLocked()
+}
+
+// live reports whether the pane's process tree may be running (ours, or an
+// orphan of an earlier host).
+func (p *pane) live() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.rec.State == persist.StateStarting || p.rec.State == persist.StateRunning || p.rec.State == persist.StateOrphaned
+}
+
+// info is the pane as PaneInfo.
+func (p *pane) info() proto.PaneInfo {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.infoLocked()
+}
+
+func (p *pane) infoLocked() proto.PaneInfo {
+	r := &p.rec
+	_, end := p.ring.Bounds()
+	cols, rows := p.sizeLocked()
+	in := proto.PaneInfo{
+		ID: r.ID, Name: r.Name, Kind: r.Kind.String(), Adapter: r.Adapter,
+		State: r.State.String(), Attention: p.attn.state.String(),
+		Pid: r.PID, PidStart: r.PIDStart, Cwd: r.Cwd, Argv: r.Argv,
+		Cols: uint16(cols), Rows: uint16(rows), CreatedMS: r.Created.UnixMilli(), Seq: end,
+	}
+	if p.run != nil {
+		c := p.run.Containment()
+		in.Containment, in.ContainmentFallback = c.Kind, c.Fallback
+	}
+	in.CwdNow = p.cwdNowLocked()
+	in.Worktree = r.Worktree
+	if r.Exit != nil {
+		in.ExitCode = r.Exit.Code
+		in.ExitReason = r.Exit.Reason.String()
+		if r.Exit.Signal != 0 {
+			in.ExitSignal = supervisor.SignalName(syscallSignal(r.Exit.Signal))
+		}
+	}
+	return in
+}
+
+// identity is the leader's identity as recorded.
+func (p *pane) identity() supervisor.Identity {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return supervisor.Identity{PID: p.rec.PID, Start: p.rec.PIDStart, BootID: p.rec.BootID}
+}

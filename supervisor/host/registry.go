@@ -1,0 +1,212 @@
+// agents.json: the host is its single writer (docs/state.md). It is written
+// on durable changes only (spawn, exit, removal), never on output or
+// attention. On start, panes recorded as running are checked by identity:
+// one still alive is "orphaned" (its master is gone with the old host, so
+// it cannot be attached, and it is left alone until `clowder kill`); any
+// other is "lost".
+
+package host
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"clowder/persist"
+	"clowder/supervisor"
+	"clowder/supervisor/proto"
+)
+
+// loadRegistry reads agents.json into panes without processes. A file
+// that cannot be loaded is reported (host status, log) and the host serves
+// anyway, but never destroys what a person may still need: after a corrupt
+// file (moved aside, its .bak kept as agents.json.lastgood-<time>) it also
+// leaves agents.json.bak alone; after any other failure (unreadable,
+// refused, from a newer clowder) it does not write agents.json at all.
+//
+// Serve calls it holding the host lock, so no other host is writing
+// agents.json: every temp file of a write is a crashed host's, and goes.
+func (h *Server) loadRegistry() {
+	path := h.opts.Paths.AgentsFile()
+	gone, err := persist.RemoveStaleTemps(path, 0)
+	if len(gone) > 0 {
+		h.log.Printf("agents.json: removed temp files of interrupted saves: %v", gone)
+	}
+	if err != nil {
+		h.log.Printf("agents.json: %v", err) // a leftover temp costs only disk
+	}
+	reg, err := persist.LoadRegistry(path)
+	if err != nil {
+		h.registryUnloaded(path, err)
+		return
+	}
+	if gone := reg.TrimExited(h.keepExited()); len(gone) > 0 {
+		h.log.Printf("agents.json: forgot %d exited panes beyond host.keep_exited = %d", len(gone), h.keepExited())
+	}
+	for _, rec := range reg.Panes {
+		h.adoptRecord(rec)
+	}
+}
+
+// registryUnloaded decides how the host writes agents.json after loading
+// it failed with err, and says so in host status.
+func (h *Server) registryUnloaded(path string, err error) {
+	var corrupt *persist.CorruptError
+	switch {
+	case errors.As(err, &corrupt) && corrupt.MoveErr == nil && corrupt.Backup != "":
+		h.regKeepBak = true
+		h.regLoad = err.Error() + "; to restore it, stop the host and copy it back: " +
+			restoreCommand(corrupt.Backup, path) + " (panes started since then drop out of the list)"
+	case errors.As(err, &corrupt) && corrupt.MoveErr == nil:
+		h.regLoad = err.Error()
+	default:
+		h.regReadOnly = true
+		h.regLoad = err.Error() + "; this host is not saving agents.json, so new panes are not recorded; " +
+			"fix or move the file, then restart the host (clowder host stop)"
+	}
+	h.regIssue = h.regLoad
+	h.log.Printf("agents.json: %s", h.regLoad)
+}
+
+// restoreCommand is the shell command that puts the last good copy back.
+// The host must be stopped first: it would otherwise replace the restored
+// agents.json with its own list at its next save, and again as it stops.
+func restoreCommand(bak, path string) string {
+	return "clowder host stop && cp " + shellQuote(bak) + " " + shellQuote(path)
+}
+
+// shellQuote quotes s for a POSIX shell unless it needs no quoting.
+func shellQuote(s string) string {
+	const plain = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:,@%"
+	if s != "" && strings.IndexFunc(s, func(r rune) bool { return !strings.ContainsRune(plain, r) }) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// adoptRecord turns a recorded pane into a pane of this host.
+func (h *Server) adoptRecord(rec persist.PaneRecord) {
+	if n := paneNumber(rec.ID); n >= h.nextID {
+		h.nextID = n
+	}
+	if rec.State == persist.StateRunning || rec.State == persist.StateStarting || rec.State == persist.StateOrphaned {
+		rec.State = persist.StateLost
+		if id, err := supervisor.ReadIdentity(rec.PID); err == nil && id.Start == rec.PIDStart && (rec.BootID == "" || id.BootID == rec.BootID) {
+			rec.State = persist.StateOrphaned
+		}
+		if rec.State == persist.StateLost && rec.Exit == nil {
+			rec.Exit = &persist.Exit{Code: -1, Reason: persist.ExitLost, At: time.Now()}
+		}
+	}
+	// Its process, if alive, is not ours to read: the pane never gets
+	// output. So it gets a one-byte ring and a one-cell screen, not
+	// ring_bytes (8 MiB) and two screens of cells at its size (100 KB at
+	// 80x24), which made each record cost as much as a live pane.
+	p := newPaneSized(h, rec, 1, 1, 1)
+	p.attn.state = attnOf(rec.State)
+	h.panes = append(h.panes, p)
+}
+
+// paneNumber is N of a pane id "pN" (0 if it has another form).
+func paneNumber(id string) int {
+	n, err := strconv.Atoi(strings.TrimPrefix(id, "p"))
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// saveRegistry forgets the exited panes beyond host.keep_exited, then
+// writes every pane's record. Failures are logged and shown in host
+// status; the previous file stays intact (persist writes atomically).
+func (h *Server) saveRegistry() {
+	h.regMu.Lock()
+	defer h.regMu.Unlock()
+	h.mu.Lock()
+	reg := &persist.Registry{SchemaVersion: persist.RegistryVersion}
+	for _, p := range h.panes {
+		reg.Panes = append(reg.Panes, p.record())
+	}
+	h.mu.Unlock()
+	h.forgetTrimmed(reg.TrimExited(h.keepExited()))
+	if h.regReadOnly {
+		return
+	}
+	save := reg.Save
+	if h.regKeepBak {
+		save = reg.SavePreservingBackup
+	}
+	err := save(h.opts.Paths.AgentsFile())
+	if err != nil {
+		h.log.Printf("save agents.json: %v", err)
+	}
+	h.mu.Lock()
+	h.regIssue = joinIssues(h.regLoad, err)
+	h.mu.Unlock()
+}
+
+// keepExited is host.keep_exited, or its default for a config built by
+// hand without it.
+func (h *Server) keepExited() int {
+	if n := h.opts.Config.Host.KeepExited; n > 0 {
+		return n
+	}
+	return persist.DefaultKeepExited
+}
+
+// forgetTrimmed drops the panes whose records TrimExited removed, as `rm`
+// would (they have exited: nothing to kill).
+func (h *Server) forgetTrimmed(ids []string) {
+	for _, id := range ids {
+		if p := h.paneByID(id); p != nil {
+			h.forget(p)
+			h.events.publish(proto.PaneEvent{Kind: proto.EventRemoved, Pane: id})
+		}
+	}
+}
+
+// paneByID is the pane with that id, or nil.
+func (h *Server) paneByID(id string) *pane {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, p := range h.panes {
+		if p.id == id {
+			return p
+		}
+	}
+	return nil
+}
+
+// joinIssues is host status's registry line: the problem found at start,
+// if any, then the last save's error, if any.
+func joinIssues(load string, save error) string {
+	switch {
+	case save == nil:
+		return load
+	case load == "":
+		return save.Error()
+	}
+	return load + "; then: " + save.Error()
+}
+
+// record is a copy of the pane's durable record.
+func (p *pane) record() persist.PaneRecord {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := p.rec
+	r.Argv = append([]string(nil), r.Argv...)
+	cols, rows := p.sizeLocked()
+	r.Size = persist.Size{Cols: cols, Rows: rows}
+	return r
+}
+
+// sizeLocked is the pane's size: its screen's while this host runs it (the
+// screen follows the PTY), else the recorded one, since a pane adopted
+// from agents.json has a one-cell screen (see adoptRecord).
+func (p *pane) sizeLocked() (cols, rows int) {
+	if p.run == nil {
+		return p.rec.Size.Cols, p.rec.Size.Rows
+	}
+	return p.term.Size()
+}

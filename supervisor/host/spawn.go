@@ -1,0 +1,313 @@
+// Spawning a pane and ending it: ids and names, the durable record, the
+// run's exit, kill and removal.
+
+package host
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"clowder/panes"
+	"clowder/persist"
+	"clowder/supervisor"
+	"clowder/supervisor/proto"
+)
+
+// spawn starts a pane, or returns the one an earlier request with the same
+// nonce started.
+func (c *conn) spawn(id uint32, req *proto.SpawnReq) {
+	h := c.h
+	if p, ok := h.byNonce(req.Nonce); ok {
+		if p.specSum != specSum(req) {
+			c.fail(id, &proto.ErrorReply{Code: proto.CodeConflict, Message: fmt.Sprintf("nonce %q already started pane %s with another spec; use a fresh nonce for a new pane", req.Nonce, p.id)})
+			return
+		}
+		c.reply(id, &proto.SpawnedReply{Pane: p.info(), Existing: true})
+		return
+	}
+	p, err := h.startPane(c.ctx, req)
+	if err != nil {
+		c.fail(id, err)
+		return
+	}
+	if req.KillOnDisconnect {
+		c.own(p)
+	}
+	c.reply(id, &proto.SpawnedReply{Pane: p.info()})
+}
+
+func (h *Server) byNonce(nonce string) (*pane, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	p, ok := h.nonces[nonce]
+	return p, ok && nonce != ""
+}
+
+// startPane validates the request, registers the pane and starts its run.
+func (h *Server) startPane(ctx context.Context, req *proto.SpawnReq) (*pane, error) {
+	kind, err := proto.SpawnKind(req.Kind)
+	if err != nil {
+		return nil, err
+	}
+	if len(req.Argv) == 0 || req.Argv[0] == "" {
+		return nil, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: "empty command: give the program to run after --"}
+	}
+	p, err := h.register(req, kind)
+	if err != nil {
+		return nil, err
+	}
+	run, err := h.spawner.Start(ctx, p.spec(req))
+	if err != nil {
+		h.forget(p)
+		return nil, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: fmt.Sprintf("start %s: %v", req.Argv[0], err)}
+	}
+	p.started(run)
+	h.mu.Lock()
+	h.containment = run.Containment().String()
+	h.mu.Unlock()
+	h.events.publish(proto.PaneEvent{Kind: proto.EventAdded, Pane: p.id, Info: ptr(p.info())})
+	h.saveRegistry()
+	h.armIdle()
+	return p, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// register allocates an id and a unique name and records the pane.
+func (h *Server) register(req *proto.SpawnReq, kind persist.Kind) (*pane, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	name := req.Name
+	if name != "" {
+		if err := panes.ValidateName(name); err != nil {
+			return nil, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()}
+		}
+		if h.nameTakenLocked(name) {
+			return nil, &proto.ErrorReply{Code: proto.CodeConflict, Message: fmt.Sprintf("a pane is already named %q; choose another --name", name)}
+		}
+	} else {
+		name = h.freeNameLocked(defaultName(req))
+	}
+	h.nextID++
+	rec := persist.PaneRecord{
+		ID: "p" + strconv.Itoa(h.nextID), Name: name, Kind: kind, Adapter: req.Adapter,
+		Argv: req.Argv, Cwd: req.Cwd, Worktree: req.Worktree, Created: time.Now(), State: persist.StateStarting,
+		EnvKeys:  []string{"CLOWDER_PANE_ID", "COLORTERM", "TERM", "TERM_PROGRAM"},
+		Size:     req.Size(),
+		Timeouts: h.timeouts(req),
+	}
+	p := newPane(h, rec)
+	p.specSum = specSum(req)
+	h.panes = append(h.panes, p)
+	if req.Nonce != "" {
+		h.nonces[req.Nonce] = p
+	}
+	return p, nil
+}
+
+// timeouts are the pane's effective watchdogs: the request's, else the
+// host's defaults from config.toml, or none where the request says so.
+func (h *Server) timeouts(req *proto.SpawnReq) persist.Timeouts {
+	sup := h.opts.Config.Supervisor
+	pick := func(ms int64, none bool, def persist.Duration) persist.Duration {
+		switch {
+		case none:
+			return 0
+		case ms > 0:
+			return persist.Duration(proto.DurationMS(ms))
+		}
+		return def
+	}
+	return persist.Timeouts{
+		Overall: pick(req.TimeoutMS, req.NoTimeout, sup.Timeout),
+		Idle:    pick(req.IdleTimeoutMS, req.NoIdleTimeout, sup.IdleTimeout),
+	}
+}
+
+// noneIfZero is a recorded watchdog as a run limit: the host resolved the
+// default already, so a zero means none, which Limits spells negative.
+func noneIfZero(d persist.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d.Std()
+}
+
+// specSum identifies a spawn request's whole spec: a retry sends the same
+// bytes, so the same sum.
+func specSum(req *proto.SpawnReq) [32]byte {
+	b, _ := json.Marshal(req) // a decoded request always encodes
+	return sha256.Sum256(b)
+}
+
+// defaultName is the adapter's name, or the command's base name.
+func defaultName(req *proto.SpawnReq) string {
+	if req.Adapter != "" {
+		return req.Adapter
+	}
+	return filepath.Base(req.Argv[0])
+}
+
+func (h *Server) nameTakenLocked(name string) bool {
+	for _, p := range h.panes {
+		if p.name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+// freeNameLocked returns base, or base-2, base-3... whichever is free.
+func (h *Server) freeNameLocked(base string) string {
+	name := base
+	for i := 2; h.nameTakenLocked(name); i++ {
+		name = base + "-" + strconv.Itoa(i)
+	}
+	return name
+}
+
+// forget drops a pane that never started.
+func (h *Server) forget(p *pane) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for i, q := range h.panes {
+		if q == p {
+			h.panes = append(h.panes[:i], h.panes[i+1:]...)
+			break
+		}
+	}
+	for n, q := range h.nonces {
+		if q == p {
+			delete(h.nonces, n)
+		}
+	}
+}
+
+// spec is the supervisor spec for the pane's run.
+func (p *pane) spec(req *proto.SpawnReq) supervisor.Spec {
+	r := p.record()
+	return supervisor.Spec{
+		PaneID: p.id, Argv: req.Argv, Dir: req.Cwd, Env: req.Env,
+		PTY:             &supervisor.PTYArm{Size: supervisor.Size{Cols: uint16(r.Size.Cols), Rows: uint16(r.Size.Rows)}, Output: p},
+		Limits:          supervisor.Limits{Timeout: noneIfZero(r.Timeouts.Overall), IdleTimeout: noneIfZero(r.Timeouts.Idle)},
+		AllowSecretArgs: req.AllowSecretArgs,
+		OnExit:          p.exited,
+	}
+}
+
+// started records the run once Start returned.
+func (p *pane) started(run *supervisor.Run) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.run = run
+	id := run.Identity()
+	p.rec.PID, p.rec.PIDStart, p.rec.BootID = id.PID, id.Start, id.BootID
+	p.rec.PGID = run.PGID()
+	p.rec.Argv = run.Argv() // redacted when secrets were allowed
+	p.rec.Resumable = run.Resumable()
+	p.rec.Cgroup = run.Containment().Cgroup
+	if p.rec.State == persist.StateStarting {
+		p.rec.State = persist.StateRunning
+	}
+	p.broadcastLocked()
+}
+
+// exited is the run's OnExit: the one final record.
+func (p *pane) exited(e supervisor.Exit) {
+	p.mu.Lock()
+	p.rec.State = persist.StateExited
+	p.rec.Exit = &persist.Exit{Code: e.Code, Signal: int(e.Signal), Reason: e.Reason, At: e.At}
+	if p.idleTick != nil {
+		p.idleTick.Stop()
+	}
+	p.setAttentionLocked(panes.Exited, "exited")
+	p.broadcastLocked()
+	info := p.infoLocked()
+	p.mu.Unlock()
+	p.h.log.Printf("%s (%s) exited: %s", p.id, info.Name, e)
+	p.h.events.publish(proto.PaneEvent{Kind: proto.EventExited, Pane: p.id, Info: &info})
+	p.h.background(func() { // OnExit must not wait on the run; the registry write may take a while
+		p.h.saveRegistry()
+		p.h.armIdle()
+	})
+}
+
+// kill runs the kill ladder on the pane's tree and waits for its end. An
+// orphaned pane (from an earlier host) is killed through its identity.
+func (p *pane) kill(expected supervisor.Identity, grace time.Duration) (supervisor.Exit, error) {
+	return p.killWith(expected, 0, grace)
+}
+
+// killWith is kill with sig as the ladder's first signal (0: SIGHUP and
+// SIGTERM).
+func (p *pane) killWith(expected supervisor.Identity, sig syscall.Signal, grace time.Duration) (supervisor.Exit, error) {
+	p.mu.Lock()
+	run, state := p.run, p.rec.State
+	p.mu.Unlock()
+	switch {
+	case run != nil:
+		if expected.IsZero() {
+			expected = run.Identity()
+		}
+		e, err := run.KillWith(expected, sig, grace)
+		return e, identityError(err)
+	case state == persist.StateOrphaned:
+		return supervisor.Exit{}, p.killOrphan(sig, grace)
+	}
+	return supervisor.Exit{}, &proto.ErrorReply{Code: proto.CodeExited, Message: fmt.Sprintf("pane %s is not running (%s)", p.id, state)}
+}
+
+// identityError turns a refused signal into the protocol's error.
+func identityError(err error) error {
+	var mm *supervisor.MismatchError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &mm):
+		return &proto.ErrorReply{Code: proto.CodeIdentity, Message: err.Error()}
+	case errors.Is(err, supervisor.ErrProcessGone):
+		return &proto.ErrorReply{Code: proto.CodeExited, Message: err.Error()}
+	}
+	return err
+}
+
+// rename gives p a new unique name, a durable change.
+func (h *Server) rename(p *pane, name string) error {
+	if err := panes.ValidateName(name); err != nil {
+		return &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()}
+	}
+	h.mu.Lock()
+	if p.name() != name && h.nameTakenLocked(name) {
+		h.mu.Unlock()
+		return &proto.ErrorReply{Code: proto.CodeConflict, Message: fmt.Sprintf("a pane is already named %q; choose another name", name)}
+	}
+	p.mu.Lock()
+	p.rec.Name = name
+	info := p.infoLocked()
+	p.mu.Unlock()
+	h.mu.Unlock()
+	h.events.publish(proto.PaneEvent{Kind: proto.EventRenamed, Pane: p.id, Info: &info})
+	h.saveRegistry()
+	return nil
+}
+
+// remove kills a running pane and forgets it.
+func (h *Server) remove(p *pane) error {
+	if p.live() {
+		if _, err := p.kill(supervisor.Identity{}, 0); err != nil && !errors.Is(err, &proto.ErrorReply{Code: proto.CodeExited}) {
+			return err
+		}
+	}
+	h.forget(p)
+	h.events.publish(proto.PaneEvent{Kind: proto.EventRemoved, Pane: p.id})
+	h.saveRegistry()
+	h.armIdle()
+	return nil
+}

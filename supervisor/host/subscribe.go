@@ -1,0 +1,215 @@
+// Subscriptions: screen frames and raw output pushed to a client. Each runs
+// in its own goroutine, woken by the pane's change broadcast; it never holds
+// the pane lock while writing to the socket, so a slow client only delays
+// itself. A screen subscriber that falls behind skips to the newest screen
+// (a resync, not lost output); a raw subscriber reads the ring from its own
+// sequence number and is told of a gap if the ring moved past it.
+
+package host
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"time"
+
+	"clowder/supervisor/proto"
+	"clowder/vtgrid"
+)
+
+// rawChunk bounds one output push.
+const rawChunk = 64 << 10
+
+func (c *conn) subscribe(id uint32, req *proto.SubscribeReq) {
+	c.withPane(id, req.Pane, func(p *pane) {
+		start, end := p.ring.Bounds()
+		from := req.FromSeq
+		if req.FromEnd {
+			from = end
+		}
+		ctx, stop := context.WithCancel(c.ctx)
+		if err := c.addSub(id, stop, req.WantFd); err != nil {
+			stop()
+			c.fail(id, err)
+			return
+		}
+		var fds []int
+		if req.WantFd {
+			f, err := c.masterFor(p)
+			if err != nil {
+				c.endSub(id)
+				c.fail(id, err)
+				return
+			}
+			defer f.Close() // the kernel gave the client its own copy
+			fds = []int{int(f.Fd())}
+		}
+		c.reply(id, &proto.SubscribedReply{Pane: p.id, Seq: end, Oldest: start, Fd: len(fds) > 0}, fds...)
+		c.active.Add(1)
+		go func() {
+			defer c.active.Done()
+			defer c.endSub(id)
+			defer c.recoverPush(id)
+			c.streamPane(ctx, id, p, req, from)
+		}()
+	})
+}
+
+// recoverPush ends a subscription whose pusher panicked with an error end
+// frame, and logs the stack.
+func (c *conn) recoverPush(id uint32) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	c.h.log.Printf("panic in subscription %d: %v\n%s", id, v, debug.Stack())
+	_ = c.push(id, proto.FlagEnd, &proto.ErrorReply{Code: proto.CodeInternal, Message: fmt.Sprintf("the host failed on this subscription (%v); subscribe again", v)}) // best effort
+}
+
+// masterFor dups the pane's PTY master for a client that can take it.
+func (c *conn) masterFor(p *pane) (*os.File, error) {
+	if !c.fds {
+		return nil, &proto.ErrorReply{Code: proto.CodeUnsupported, Message: "this connection cannot carry file descriptors; subscribe without want_fd and send input as messages"}
+	}
+	p.mu.Lock()
+	run, running := p.run, p.runningLocked()
+	p.mu.Unlock()
+	if !running {
+		return nil, &proto.ErrorReply{Code: proto.CodeExited, Message: fmt.Sprintf("pane %s is not running; it has no terminal to pass", p.id)}
+	}
+	return run.DupMaster()
+}
+
+// streamPane pushes until ctx ends, then sends the end marker.
+func (c *conn) streamPane(ctx context.Context, id uint32, p *pane, req *proto.SubscribeReq, seq uint64) {
+	var last *vtgrid.Snapshot
+	var hold syncHold
+	var buf []byte
+	if req.Raw {
+		buf = make([]byte, rawChunk) // screen-only subscribers (the TUI) need none
+	}
+	for {
+		changed := p.watch()
+		var err error
+		if req.Raw {
+			seq, err = c.pushRaw(id, p, buf, seq)
+		}
+		if req.Screen && err == nil {
+			last, err = c.pushScreen(id, p, last, &hold)
+		}
+		if err != nil {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			_ = c.push(id, proto.FlagEnd, &proto.OKReply{}) // best effort: the client may be gone
+			return
+		case <-changed:
+		}
+	}
+}
+
+// pushRaw sends everything in the ring from seq; it returns the next seq.
+func (c *conn) pushRaw(id uint32, p *pane, buf []byte, seq uint64) (uint64, error) {
+	for {
+		n, from, next := p.ring.ReadAt(buf, seq)
+		if n == 0 {
+			return seq, nil
+		}
+		if err := c.push(id, 0, &proto.OutputChunk{Pane: p.id, Seq: from, Gap: from - seq, Data: buf[:n]}); err != nil {
+			return seq, err
+		}
+		seq = next
+	}
+}
+
+// pushScreen sends the rows that changed since last, if any; it holds them
+// while the program is inside a synchronized update (see syncHold).
+func (c *conn) pushScreen(id uint32, p *pane, last *vtgrid.Snapshot, hold *syncHold) (*vtgrid.Snapshot, error) {
+	p.mu.Lock()
+	s := p.term.Snapshot()
+	_, seq := p.ring.Bounds()
+	p.mu.Unlock()
+	if held, started := hold.held(s, time.Now()); held {
+		if started {
+			p.wakeAfter(syncHoldMax)
+		}
+		return last, nil
+	}
+	f := screenFrame(p.id, seq, s, last)
+	if !f.Full && len(f.Lines) == 0 && last != nil && sameCursor(s, last) {
+		return last, nil
+	}
+	return s, c.push(id, 0, f)
+}
+
+func sameCursor(a, b *vtgrid.Snapshot) bool {
+	ax, ay, av := a.Cursor()
+	bx, by, bv := b.Cursor()
+	return ax == bx && ay == by && av == bv && a.Modes() == b.Modes()
+}
+
+func (c *conn) unsubscribe(id uint32, req *proto.UnsubscribeReq) {
+	if !c.endSub(req.Sub) {
+		c.reply(id, &proto.ErrorReply{Code: proto.CodeNotFound, Message: fmt.Sprintf("no subscription %d on this connection", req.Sub)})
+		return
+	}
+	c.reply(id, &proto.OKReply{})
+}
+
+// eventsSub streams pane events until unsubscribed.
+func (c *conn) eventsSub(id uint32, req *proto.EventsReq) {
+	var filter map[string]bool
+	for _, ref := range req.Panes {
+		p, err := c.h.find(ref)
+		if err != nil {
+			c.fail(id, err)
+			return
+		}
+		if filter == nil {
+			filter = map[string]bool{}
+		}
+		filter[p.id] = true
+	}
+	ctx, stop := context.WithCancel(c.ctx)
+	if err := c.addSub(id, stop, false); err != nil {
+		stop()
+		c.fail(id, err)
+		return
+	}
+	sub := c.h.events.subscribe(filter)
+	c.reply(id, &proto.OKReply{})
+	c.active.Add(1)
+	go func() {
+		defer c.active.Done()
+		defer c.endSub(id)
+		defer c.h.events.unsubscribe(sub)
+		defer c.recoverPush(id)
+		c.pushEvents(ctx, id, sub)
+	}()
+}
+
+// pushEvents sends sub's coalesced events until ctx ends or the host
+// drops it, then the end frame: OK, or the error saying it was dropped.
+func (c *conn) pushEvents(ctx context.Context, id uint32, sub *eventSub) {
+	for {
+		select {
+		case <-ctx.Done():
+			_ = c.push(id, proto.FlagEnd, &proto.OKReply{}) // best effort
+			return
+		case <-sub.wake:
+		}
+		events, dropped := sub.take()
+		for i := range events {
+			if c.push(id, 0, &events[i]) != nil {
+				return
+			}
+		}
+		if dropped {
+			c.h.log.Printf("events subscription %d fell more than %d changes behind; dropped it", id, sub.limit)
+			_ = c.push(id, proto.FlagEnd, &proto.ErrorReply{Code: proto.CodeDropped, Message: fmt.Sprintf("this events subscription fell more than %d changes behind and was dropped; subscribe again and list the panes", sub.limit)}) // best effort
+			return
+		}
+	}
+}

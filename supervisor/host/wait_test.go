@@ -1,0 +1,68 @@
+package host
+
+import (
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"clowder/supervisor/proto"
+)
+
+// TestHostWaitTextMatchesAFloodOutsideThePaneLock pins issue 7: a pending
+// `wait --text` built the screen's text and ran its regexp under the pane
+// lock on every output chunk, so a flood stalled the pane's reader and
+// every other request on the pane. The match now runs on an immutable
+// snapshot outside the lock, on the newest screen; it still finds the end
+// of the flood, and captures on another connection proceed meanwhile.
+func TestHostWaitTextMatchesAFloodOutsideThePaneLock(t *testing.T) {
+	const lines = 100000
+	th := startHost(t)
+	waiter, other := th.dial(), th.dial()
+	info := th.spawnFake(other, "flood", "FAKE_LINES="+strconv.Itoa(lines))
+	other.waitText(info.ID, "READY")
+	p, err := th.host.find(info.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var checks, locked atomic.Int64
+	hook := func() {
+		checks.Add(1)
+		if locked.Load() == 0 && !canLock(&p.mu) {
+			locked.Add(1)
+		}
+	}
+	p.onTextCheck.Store(&hook)
+	wait := waiter.send(&proto.WaitReq{Pane: info.ID, Text: `FLOOD-END \d+`, TimeoutMS: 60000})
+	other.call(&proto.InputReq{Pane: info.ID, Data: []byte("go\n")})
+	for range 5 {
+		other.call(&proto.CaptureReq{Pane: info.ID}) // proceeds while the flood and the wait run
+	}
+	r, _, err := waiter.await(wait)
+	if err != nil {
+		t.Fatalf("wait --text during a flood: %v", err)
+	}
+	if m := r.(*proto.WaitDoneReply).Match; m != "FLOOD-END "+strconv.Itoa(lines) {
+		t.Fatalf("wait matched %q", m)
+	}
+	t.Logf("%d lines of output, %d text checks", lines, checks.Load())
+	if locked.Load() != 0 {
+		t.Fatalf("a text check ran with the pane lock held (of %d checks)", checks.Load())
+	}
+}
+
+// canLock reports whether mu can be taken from this goroutine: another
+// holder lets go soon, but if this goroutine holds it, it never comes free.
+func canLock(mu *sync.Mutex) bool {
+	deadline := time.Now().Add(10 * time.Second)
+	for !mu.TryLock() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		runtime.Gosched()
+	}
+	mu.Unlock()
+	return true
+}

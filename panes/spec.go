@@ -46,6 +46,8 @@ func ValidateName(name string) error {
 		return fmt.Errorf("pane name %q starts with %q; start it with a letter or digit", name, name[0])
 	case strings.Contains(name, ".."), strings.HasSuffix(name, ".lock"):
 		return fmt.Errorf("pane name %q has \"..\" or ends in \".lock\", which git refuses in branch names; rename it", name)
+	case IsPaneID(name):
+		return fmt.Errorf("pane name %q has the form of a pane id, which would shadow or be shadowed by one; choose another name", name)
 	}
 	for _, r := range name {
 		if !nameRune(r) {
@@ -53,6 +55,40 @@ func ValidateName(name string) error {
 		}
 	}
 	return nil
+}
+
+// IsPaneID reports whether s has the form of a pane id: p and a number.
+// Lookups try ids before names, so no name may take that form.
+func IsPaneID(s string) bool {
+	if len(s) < 2 || s[0] != 'p' {
+		return false
+	}
+	for _, r := range s[1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// SafeName turns s (a command's base name) into a valid pane name: every
+// character a name may not hold becomes '-', and what is left empty, or
+// shaped like a pane id, becomes "run".
+func SafeName(s string) string {
+	b := []rune(s)
+	for i, r := range b {
+		if !nameRune(r) {
+			b[i] = '-'
+		}
+	}
+	name := strings.Trim(string(b), "-.")
+	if len(name) > MaxNameLen {
+		name = name[:MaxNameLen]
+	}
+	if ValidateName(name) != nil {
+		return "run"
+	}
+	return name
 }
 
 func nameRune(r rune) bool {

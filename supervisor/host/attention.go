@@ -26,6 +26,12 @@ const attnStarting = panes.Working
 // again once output settles.
 func (p *pane) updateAttentionLocked() {
 	p.setAttentionLocked(panes.Working, "output")
+	p.armJudgeLocked()
+}
+
+// armJudgeLocked (re)starts the timer that judges the pane once its
+// output has settled.
+func (p *pane) armJudgeLocked() {
 	settle := p.adapter.Rules.Settle
 	if p.idleTick == nil {
 		p.idleTick = time.AfterFunc(settle, p.judge)

@@ -30,6 +30,9 @@ const (
 	// shutdownWriteTimeout bounds the last writes once the connection or
 	// the host is ending.
 	shutdownWriteTimeout = time.Second
+	// DefaultHandshakeTimeout is how long a new connection may take to say
+	// hello (Options.HandshakeTimeout).
+	DefaultHandshakeTimeout = 10 * time.Second
 	// MaxConnRequests is how many unordered requests (everything but
 	// input, paste and resize) one connection may have running at once;
 	// beyond it a request is answered busy at once.
@@ -77,13 +80,17 @@ func (h *Server) serveConn(ctx context.Context, uc *net.UnixConn) {
 		_ = fc.WriteFrame(mustFrame(0, proto.FlagReply, &proto.ErrorReply{Code: proto.CodeDenied, Message: err.Error()}))
 		return
 	}
+	// A client that connects and says nothing must not hold a descriptor
+	// and a goroutine for ever.
+	_ = uc.SetReadDeadline(time.Now().Add(h.opts.HandshakeTimeout))
 	_, w, err := proto.AcceptHello(fc, proto.MinVersion, proto.MaxVersion, proto.WelcomeReply{
 		Caps: []string{proto.CapFdPassing, proto.CapScreen, proto.CapRaw, proto.CapEvents, proto.CapPasteData}, Host: h.opts.Build, Pid: os.Getpid(),
 	})
 	if err != nil {
-		h.log.Printf("handshake: %v", err)
+		h.log.Printf("refused a client: %v", err) // the error names the handshake
 		return
 	}
+	_ = uc.SetReadDeadline(time.Time{})
 	ctx, cancel := context.WithCancel(ctx)
 	c := &conn{h: h, fc: fc, nc: uc, ctx: ctx, cancel: cancel, subs: map[uint32]subEntry{},
 		fds: hasCap(w.Caps, proto.CapFdPassing), slots: make(chan struct{}, MaxConnRequests)}

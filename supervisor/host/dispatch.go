@@ -9,6 +9,7 @@
 package host
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 
@@ -18,6 +19,12 @@ import (
 // dispatch routes one request frame read from the connection.
 func (c *conn) dispatch(f proto.Frame) {
 	m, err := f.Message()
+	if errors.Is(err, proto.ErrUnknownType) {
+		// A newer client's request: unknown-type, which it may ignore
+		// (docs/protocol.md), not bad-request.
+		c.reply(f.ReqID, &proto.ErrorReply{Code: proto.CodeUnknownType, Message: fmt.Sprintf("the host does not take message type %d", f.Type)})
+		return
+	}
 	if err != nil {
 		c.reply(f.ReqID, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: fmt.Sprintf("decode %s: %v", f.Type, err)})
 		return

@@ -40,6 +40,9 @@ type Options struct {
 	// client that reads nothing for this long is disconnected. 0 means
 	// DefaultWriteTimeout.
 	WriteTimeout time.Duration
+	// HandshakeTimeout bounds how long a new connection may take to say
+	// hello; 0 means DefaultHandshakeTimeout.
+	HandshakeTimeout time.Duration
 }
 
 // DefaultIdleExit is how long a host with nothing to do stays up, so a
@@ -83,6 +86,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.IdleExit == 0 {
 		opts.IdleExit = DefaultIdleExit
+	}
+	if opts.HandshakeTimeout <= 0 {
+		opts.HandshakeTimeout = DefaultHandshakeTimeout
 	}
 	if opts.WriteTimeout <= 0 {
 		opts.WriteTimeout = DefaultWriteTimeout

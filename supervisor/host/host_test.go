@@ -378,3 +378,43 @@ func runAs(t *testing.T, uid uint32, env ...string) string {
 	out, _ := cmd.CombinedOutput() // the refusal is the expected outcome
 	return string(out)
 }
+
+// TestHostReportsThePanesTitle pins a tester's finding: PaneInfo's title
+// (ls --json) was never filled in; only the event carried it.
+func TestHostReportsThePanesTitle(t *testing.T) {
+	th := startHost(t)
+	c := th.dial()
+	p := th.spawnFake(c, "titles", "FAKE_COUNT=3")
+	c.waitText(p.ID, "DONE")
+	if got := c.info(p.ID).Title; got != "t2" {
+		t.Fatalf("title %q; want t2", got)
+	}
+}
+
+// TestHostJudgesAPaneThatNeverPrints pins a tester's finding: the
+// attention timer was armed only by output, so `new -- sleep 100` said
+// working for ever while `wait --idle` returned at once.
+func TestHostJudgesAPaneThatNeverPrints(t *testing.T) {
+	th := startHost(t)
+	c := th.dial()
+	p := th.spawnFake(c, "sleep")
+	eventually(t, "the silent pane judged idle", func() bool { return c.info(p.ID).Attention == "idle" })
+}
+
+// TestHostNamesNeverLookLikeIDsOrCarryControls pins two findings: a pane
+// could be renamed to another pane's id (lookups try ids first, so the
+// name was shadowed), and a default name taken from argv[0] kept escape
+// sequences and newlines.
+func TestHostNamesNeverLookLikeIDsOrCarryControls(t *testing.T) {
+	th := startHost(t)
+	c := th.dial()
+	p := th.spawnFake(c, "sleep")
+	if e := c.callErr(&proto.RenameReq{Pane: p.ID, Name: "p7"}); e.Code != proto.CodeBadRequest {
+		t.Fatalf("rename to p7: %+v; want bad-request", e)
+	}
+	for argv0, want := range map[string]string{"/bin/sl\x1b[2Jeep\n": "sl--2Jeep", "p3": "run", "\x1b": "run"} {
+		if got := defaultName(&proto.SpawnReq{Argv: []string{argv0}}); got != want {
+			t.Errorf("default name of %q = %q; want %q", argv0, got, want)
+		}
+	}
+}

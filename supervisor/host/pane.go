@@ -29,6 +29,7 @@ type pane struct {
 	rec      persist.PaneRecord // the durable record (name, argv, state, exit...)
 	run      *supervisor.Run
 	term     *vtgrid.Terminal
+	title    string // the program's newest title (OSC 0/2), for PaneInfo
 	replies  []byte // answers vtgrid produced, written back to the child after each chunk
 	lastOut  time.Time
 	attn     attention
@@ -121,6 +122,7 @@ func (p *pane) watch() <-chan struct{} {
 func (p *pane) onTermEvent(e vtgrid.Event) {
 	switch e.Kind {
 	case vtgrid.EventTitle:
+		p.title = e.Text
 		p.h.events.publish(proto.PaneEvent{Kind: proto.EventTitle, Pane: p.id, Title: e.Text})
 	case vtgrid.EventBell, vtgrid.EventNotify:
 		p.attn.notified = true
@@ -171,6 +173,7 @@ func (p *pane) infoLocked() proto.PaneInfo {
 		in.Containment, in.ContainmentFallback = c.Kind, c.Fallback
 	}
 	in.CwdNow = p.cwdNowLocked()
+	in.Title = p.title
 	in.Worktree = r.Worktree
 	if r.Exit != nil {
 		in.ExitCode = r.Exit.Code

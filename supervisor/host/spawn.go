@@ -152,7 +152,9 @@ func defaultName(req *proto.SpawnReq) string {
 	if req.Adapter != "" {
 		return req.Adapter
 	}
-	return filepath.Base(req.Argv[0])
+	// argv[0] is anything a client sent (an escape sequence, a newline):
+	// the name must be one a user can type and a terminal can show.
+	return panes.SafeName(filepath.Base(req.Argv[0]))
 }
 
 func (h *Server) nameTakenLocked(name string) bool {
@@ -216,6 +218,10 @@ func (p *pane) started(run *supervisor.Run) {
 	if p.rec.State == persist.StateStarting {
 		p.rec.State = persist.StateRunning
 	}
+	// Judged once the settle time passes even if it never prints: a pane
+	// that prints nothing is not working for ever.
+	p.lastOut = time.Now()
+	p.armJudgeLocked()
 	p.broadcastLocked()
 }
 

@@ -116,11 +116,7 @@ func (m *Model) startCmd() tea.Cmd {
 	return func() tea.Msg {
 		var msg startMsg
 		if path != "" {
-			raw, err := persist.LoadLayout(path)
-			if err == nil {
-				msg.saved, err = decodeLayout(raw)
-			}
-			msg.lerr = err
+			msg.saved, msg.lerr = loadLayout(path)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()

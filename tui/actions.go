@@ -122,7 +122,7 @@ func (m *Model) closeFocused() tea.Cmd {
 	if p == nil {
 		return nil
 	}
-	if p.state.gone() {
+	if p.state.gone() || p.state == panePending {
 		return m.removePane(p)
 	}
 	return m.confirm(fmt.Sprintf("close %s (its process is killed)? y/n", p.name()), func(m *Model) tea.Cmd {
@@ -134,7 +134,7 @@ func (m *Model) closeFocused() tea.Cmd {
 func (m *Model) removePane(p *pane) tea.Cmd {
 	id := p.id
 	cmd := m.dropPane(id)
-	if p.state == paneMissing {
+	if p.state == paneMissing || p.state == panePending {
 		return cmd
 	}
 	return tea.Batch(cmd, m.callCmd("close "+p.name(), killTimeout, func(ctx context.Context, h Host) error {
@@ -146,7 +146,7 @@ func (m *Model) removePane(p *pane) tea.Cmd {
 // the pane stays, shown as exited.
 func (m *Model) confirmKill() tea.Cmd {
 	p := m.focused()
-	if p == nil || p.state.gone() {
+	if p == nil || p.state.gone() || p.state == panePending {
 		return nil
 	}
 	id := p.id

@@ -82,7 +82,9 @@ func decodeLayout(raw json.RawMessage) (*savedLayout, error) {
 }
 
 // encodeLayout builds the document for the tree and the panes in it.
+// Pending panes are left out: layout.json records only panes the host has.
 func encodeLayout(t *layout.Tree, panes map[string]*pane) (json.RawMessage, error) {
+	t = withoutPending(t, panes)
 	tree, err := layout.Marshal(t)
 	if err != nil {
 		return nil, fmt.Errorf("write layout: %w", err)

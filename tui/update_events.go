@@ -82,7 +82,7 @@ func (m *Model) reconcile(infos []supervisor.PaneInfo) tea.Cmd {
 		cmds = append(cmds, m.refresh(info))
 	}
 	for id, p := range m.panes {
-		if !live[id] && p.state != paneMissing {
+		if !live[id] && p.state != paneMissing && p.state != panePending {
 			cmds = append(cmds, m.onPaneEvent(supervisor.PaneEvent{Kind: supervisor.EventRemoved, Pane: id}))
 		}
 	}

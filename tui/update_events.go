@@ -93,6 +93,8 @@ func (m *Model) reconcile(infos []supervisor.PaneInfo) tea.Cmd {
 func (m *Model) refresh(info supervisor.PaneInfo) tea.Cmd {
 	p := m.panes[info.ID]
 	switch {
+	case p == nil && stateOf(info) == paneExited:
+		return nil // not in the layout: it stays on the host (see onStart)
 	case p == nil:
 		return m.onPaneEvent(supervisor.PaneEvent{Kind: supervisor.EventAdded, Pane: info.ID, Info: &info})
 	case stateOf(info) == paneExited && p.state != paneExited:

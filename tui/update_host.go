@@ -18,8 +18,11 @@ import (
 )
 
 // onStart builds the layout: layout.json's tree with the host's panes
-// (panes it lost shown as missing, panes it has that the file lacks added),
-// or on a first start the default layout (README.md, The TUI).
+// (panes it lost shown as missing, running panes it has that the file
+// lacks added), or with no layout.json the host's running panes, or if
+// there are none the default layout (README.md, The TUI). Exited panes
+// the layout does not hold are not shown: they stay on the host, where
+// `clowder ls` lists them (as tmux does not bring back a dead pane).
 func (m *Model) onStart(msg startMsg) tea.Cmd {
 	if msg.err != nil {
 		m.hostDown = fmt.Sprintf("cannot list panes: %v", msg.err)
@@ -38,7 +41,7 @@ func (m *Model) onStart(msg startMsg) tea.Cmd {
 		m.restore(msg.saved, live)
 	}
 	for _, info := range msg.infos {
-		if !m.tree.Has(info.ID) {
+		if !m.tree.Has(info.ID) && stateOf(info) != paneExited {
 			m.addPane(newPane(info))
 		}
 	}

@@ -1,0 +1,47 @@
+package tui
+
+import (
+	"slices"
+	"testing"
+
+	"clowder/supervisor"
+)
+
+// exited returns an exited shell pane's description.
+func exited(id, name string) supervisor.PaneInfo {
+	info := running(id, name)
+	info.State = "exited"
+	return info
+}
+
+// Regression: with no layout.json, the TUI tiled every pane the host had,
+// exited ones included (28 panes from scripts gave 28 tiny panes). It now
+// shows the running ones only; exited ones stay on the host (clowder ls).
+func TestFirstStartShowsOnlyTheHostsRunningPanes(t *testing.T) {
+	m, h := newTestModel(t, []supervisor.PaneInfo{
+		exited("p1", "done1"), running("p2", "a"), exited("p3", "done2"), running("p4", "b"),
+	}, nil)
+	if got := m.tree.Leaves(); !slices.Equal(got, []string{"p2", "p4"}) {
+		t.Errorf("leaves = %v, want the running panes p2 p4", got)
+	}
+	if len(h.spawned) != 0 {
+		t.Errorf("spawned %+v, want nothing: the host has running panes", h.spawned)
+	}
+	// A fresh listing (a resubscription) does not bring them in either.
+	settle(t, m, m.reconcile(h.infos))
+	if got := m.tree.Leaves(); !slices.Equal(got, []string{"p2", "p4"}) {
+		t.Errorf("after a relisting leaves = %v, want p2 p4", got)
+	}
+}
+
+// With no layout.json and only exited panes on the host, a first start
+// opens the default layout, as on an empty host.
+func TestFirstStartWithOnlyExitedPanesOpensTheDefaultLayout(t *testing.T) {
+	m, h := newTestModel(t, []supervisor.PaneInfo{exited("p1", "done1"), exited("p2", "done2")}, nil)
+	if len(h.spawned) != 2 {
+		t.Fatalf("spawned %d panes, want the default two", len(h.spawned))
+	}
+	if got := m.tree.Leaves(); !slices.Equal(got, []string{"n101", "n102"}) {
+		t.Errorf("leaves = %v, want the two new panes only", got)
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"clowder/persist"
 	"clowder/supervisor"
 )
@@ -104,4 +106,45 @@ func assertSaved(t *testing.T, m *Model, want ...string) {
 	if !slices.Equal(got, want) {
 		t.Errorf("layout.json has %v, want %v", got, want)
 	}
+}
+
+// A new agent (a) is immediate as a split is: a split asked for before its
+// spawn answers splits the agent's pane, and a failed one gives the focus
+// back.
+func TestNewAgentIsImmediateLikeASplit(t *testing.T) {
+	bothModes(t, func(t *testing.T, mode cmdMode) {
+		m, h := newTestModel(t, []supervisor.PaneInfo{running("p1", "left")}, func(c *persist.Config) {
+			c.Agents["fake"] = persist.AgentConfig{Command: []string{"sh", "-c", "true"}}
+		})
+		hold := make(chan struct{})
+		if mode == cmdsConcurrent {
+			h.mu.Lock()
+			h.spawnHold = hold
+			h.mu.Unlock()
+		}
+		d := newDriver(t, m, mode)
+		d.prefix()
+		d.typeText("a")
+		d.press(tea.Key{Code: 'u', Mod: tea.ModCtrl})
+		d.typeText("fake")
+		d.press(tea.Key{Code: tea.KeyEnter})
+		d.press(tea.Key{Code: tea.KeyEnter}) // no name
+		if p := m.focused(); p == nil || p.id == "p1" || p.kind() != "fake" {
+			t.Fatalf("after asking for the agent the focus is on %v, want its pane", m.tree)
+		}
+		d.prefix()
+		d.typeText(`"`)
+		if mode == cmdsConcurrent {
+			close(hold)
+		}
+		d.settle()
+		ids := m.tree.Leaves()
+		if len(ids) != 3 || m.panes[ids[1]].kind() != "fake" {
+			t.Fatalf("tree = %s, want p1, the agent, and the split of the agent", m.tree)
+		}
+		want := fmt.Sprintf(`(h 0.5 "p1" (v 0.5 %q %q)) focus=%s zoom=`, ids[1], ids[2], ids[2])
+		if got := m.tree.String(); got != want {
+			t.Errorf("tree = %s, want %s", got, want)
+		}
+	})
 }

@@ -148,3 +148,31 @@ func TestNewAgentIsImmediateLikeASplit(t *testing.T) {
 		}
 	})
 }
+
+// A pending pane is drawn as such, and closing it before its spawn
+// answers removes the pane the spawn made once it does.
+func TestClosingAPendingPaneRemovesWhatItsSpawnMakes(t *testing.T) {
+	m, h := onePane(t)
+	hold := make(chan struct{})
+	h.spawnHold = hold
+	d := newDriver(t, m, cmdsConcurrent)
+	d.prefix()
+	d.typeText("%")
+	if !strings.Contains(stripped(m), pendingName) {
+		t.Errorf("the pending pane is not drawn as starting:\n%s", stripped(m))
+	}
+	d.prefix()
+	d.typeText("x") // a pending pane closes without a question: nothing runs yet
+	if got := m.tree.String(); got != `"p1" focus=p1 zoom=` {
+		t.Errorf("after closing the pending pane: %s", got)
+	}
+	close(hold)
+	d.settle()
+	h.mu.Lock()
+	removed := slices.Clone(h.removed)
+	h.mu.Unlock()
+	if got := m.tree.String(); got != `"p1" focus=p1 zoom=` || !slices.Equal(removed, []string{"n101"}) {
+		t.Errorf("tree %s, removed on the host %v; want p1 alone and n101 removed", got, removed)
+	}
+	assertSaved(t, m, "p1")
+}

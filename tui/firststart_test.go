@@ -1,8 +1,12 @@
 package tui
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 
 	"clowder/supervisor"
 )
@@ -43,5 +47,38 @@ func TestFirstStartWithOnlyExitedPanesOpensTheDefaultLayout(t *testing.T) {
 	}
 	if got := m.tree.Leaves(); !slices.Equal(got, []string{"n101", "n102"}) {
 		t.Errorf("leaves = %v, want the two new panes only", got)
+	}
+}
+
+// Regression: panes numbered 10 and on could not be focused by number.
+// With ten panes or more, a digit after the prefix opens a prompt holding
+// it, so a number of any length can be typed (Enter focuses).
+func TestPanesPastNineAreFocusedByNumber(t *testing.T) {
+	var infos []supervisor.PaneInfo
+	for i := range 12 {
+		infos = append(infos, running(fmt.Sprintf("p%d", i+1), fmt.Sprintf("s%d", i+1)))
+	}
+	m, _ := newTestModel(t, infos, nil)
+	ids := m.tree.Leaves()
+	if len(ids) != 12 {
+		t.Fatalf("leaves = %v, want 12", ids)
+	}
+	prefix(t, m)
+	typeText(t, m, "12")
+	press(t, m, tea.Key{Code: tea.KeyEnter})
+	if m.tree.Focus() != ids[11] {
+		t.Errorf("after 1 2 Enter the focus is %s, want pane 12 (%s)", m.tree.Focus(), ids[11])
+	}
+	prefix(t, m)
+	typeText(t, m, "3")
+	press(t, m, tea.Key{Code: tea.KeyEnter})
+	if m.tree.Focus() != ids[2] {
+		t.Errorf("after 3 Enter the focus is %s, want pane 3 (%s)", m.tree.Focus(), ids[2])
+	}
+	prefix(t, m)
+	typeText(t, m, "13")
+	press(t, m, tea.Key{Code: tea.KeyEnter})
+	if m.tree.Focus() != ids[2] || !strings.Contains(m.status, "no pane 13") {
+		t.Errorf("pane 13: focus %s, status %q; want the focus kept and a message", m.tree.Focus(), m.status)
 	}
 }

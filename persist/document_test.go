@@ -283,3 +283,20 @@ func mustMarshal(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// Regression: a layout.json that parses but that its reader finds invalid
+// was reported and then replaced by the next save with no copy kept. The
+// caller's check now makes it corrupt, so it is moved aside.
+func TestLayoutFailingTheCallersCheckIsMovedAside(t *testing.T) {
+	path := filepath.Join(t.TempDir(), LayoutFileName)
+	content := `{"schema_version":1,"layout":{"ratio":-5}}` + "\n"
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bad := errors.New("ratio -5 is out of range")
+	_, err := LoadLayoutChecked(path, func(json.RawMessage) error { return bad })
+	assertMovedAside(t, err, path, content)
+	if !errors.Is(err, bad) {
+		t.Errorf("err = %v, want it to wrap the check's error", err)
+	}
+}

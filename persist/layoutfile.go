@@ -25,6 +25,8 @@ var layoutKind = docKind{what: "layout", version: LayoutVersion, maxBytes: MaxLa
 type layoutDoc struct {
 	SchemaVersion int             `json:"schema_version"`
 	Layout        json.RawMessage `json:"layout"`
+
+	valid func(json.RawMessage) error // the TUI's own check of Layout, or nil
 }
 
 // setSchemaVersion implements document.
@@ -37,6 +39,9 @@ func (d *layoutDoc) check() error {
 	}
 	if !json.Valid(d.Layout) {
 		return errInvalidLayout
+	}
+	if d.valid != nil {
+		return d.valid(d.Layout)
 	}
 	return nil
 }
@@ -53,8 +58,16 @@ func (d *layoutDoc) check() error {
 // for far less than a minute, and temps carry no owner to ask (a pid in
 // the name could be reused).
 func LoadLayout(path string) (json.RawMessage, error) {
+	return LoadLayoutChecked(path, nil)
+}
+
+// LoadLayoutChecked is LoadLayout with the caller's check of the document:
+// a document valid says is wrong (it parses, but a ratio is out of range,
+// say) is corrupt like broken JSON, so it is moved aside too and never
+// silently replaced by the next save.
+func LoadLayoutChecked(path string, valid func(json.RawMessage) error) (json.RawMessage, error) {
 	_, _ = RemoveStaleTemps(path, StaleLayoutTemp) // best effort: a leftover costs only disk
-	var d layoutDoc
+	d := layoutDoc{valid: valid}
 	found, err := loadDocument(layoutKind, path, &d)
 	if err != nil || !found {
 		return nil, err

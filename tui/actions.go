@@ -7,6 +7,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -122,7 +124,7 @@ func (m *Model) closeFocused() tea.Cmd {
 	if p == nil {
 		return nil
 	}
-	if p.state.gone() {
+	if p.state.gone() || p.state == panePending {
 		return m.removePane(p)
 	}
 	return m.confirm(fmt.Sprintf("close %s (its process is killed)? y/n", p.name()), func(m *Model) tea.Cmd {
@@ -134,7 +136,7 @@ func (m *Model) closeFocused() tea.Cmd {
 func (m *Model) removePane(p *pane) tea.Cmd {
 	id := p.id
 	cmd := m.dropPane(id)
-	if p.state == paneMissing {
+	if p.state == paneMissing || p.state == panePending {
 		return cmd
 	}
 	return tea.Batch(cmd, m.callCmd("close "+p.name(), killTimeout, func(ctx context.Context, h Host) error {
@@ -146,7 +148,7 @@ func (m *Model) removePane(p *pane) tea.Cmd {
 // the pane stays, shown as exited.
 func (m *Model) confirmKill() tea.Cmd {
 	p := m.focused()
-	if p == nil || p.state.gone() {
+	if p == nil || p.state.gone() || p.state == panePending {
 		return nil
 	}
 	id := p.id
@@ -208,13 +210,29 @@ func (m *Model) focusOffset(n int) tea.Cmd {
 	return m.focus(ids[((i+n)%len(ids)+len(ids))%len(ids)])
 }
 
-// focusNumber focuses pane N (1-based, in Leaves order) for key "N".
+// focusNumber focuses pane N (1-based, in Leaves order) for key "N". With
+// ten panes or more, the digit opens a prompt holding it, so that a
+// number past 9 can be typed (Enter focuses).
 func (m *Model) focusNumber(s string) tea.Cmd {
 	ids := m.tree.Leaves()
-	if len(s) != 1 || s[0] < '1' || s[0] > '9' || int(s[0]-'1') >= len(ids) {
+	if len(s) != 1 || s[0] < '1' || s[0] > '9' {
 		return nil
 	}
-	return m.focus(ids[s[0]-'1'])
+	if len(ids) >= 10 {
+		return m.ask("pane number:", s, func(m *Model, answer string) tea.Cmd { return m.focusIndex(answer) })
+	}
+	return m.focusIndex(s)
+}
+
+// focusIndex focuses pane number s (1-based), or says there is none.
+func (m *Model) focusIndex(s string) tea.Cmd {
+	ids := m.tree.Leaves()
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 1 || n > len(ids) {
+		m.setStatus(fmt.Sprintf("no pane %s (there are %d)", strings.TrimSpace(s), len(ids)), false)
+		return nil
+	}
+	return m.focus(ids[n-1])
 }
 
 // nextAttention focuses the next pane (after the focused one, wrapping)

@@ -10,6 +10,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"os"
+	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -59,6 +60,7 @@ type placement struct {
 	axis    layout.Axis
 	side    layout.Side
 	replace string // respawn: the pane whose place the new one takes
+	pending string // the pending pane standing in for it until the reply (pending.go)
 	then    *spawnSpec
 	// keepFocus leaves the focus where it was (the first start's companion
 	// shell opens beside the agent, which keeps the keyboard).
@@ -117,11 +119,7 @@ func (m *Model) startCmd() tea.Cmd {
 	return func() tea.Msg {
 		var msg startMsg
 		if path != "" {
-			raw, err := persist.LoadLayout(path)
-			if err == nil {
-				msg.saved, err = decodeLayout(raw)
-			}
-			msg.lerr = err
+			msg.saved, msg.lerr = loadLayout(path)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
@@ -239,12 +237,15 @@ func nonce() string {
 func (m *Model) resizeCmd(pane string, sz layout.Size) tea.Cmd {
 	h := m.host
 	var master *os.File
-	if p := m.panes[pane]; p != nil {
-		master = p.master
+	if p := m.panes[pane]; p != nil && p.master != nil {
+		// A dup of its own: Update may close the pane's master while the
+		// Cmd runs, and the number could then name another file.
+		master = dupFile(p.master)
 	}
 	return func() tea.Msg {
 		if master != nil {
 			_ = client.SetTermSize(master, sz.W, sz.H) // best effort: the host call below sets it too
+			_ = master.Close()
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
@@ -286,4 +287,16 @@ func (m *Model) saveCmd() tea.Cmd {
 	m.saveSeq++
 	seq, s := m.saveSeq, m.saver
 	return func() tea.Msg { return savedMsg{err: s.save(seq, doc)} }
+}
+
+// dupFile is a close-on-exec duplicate of f, or nil if it cannot be made.
+func dupFile(f *os.File) *os.File {
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
+	fd, err := syscall.Dup(int(f.Fd()))
+	if err != nil {
+		return nil
+	}
+	syscall.CloseOnExec(fd)
+	return os.NewFile(uintptr(fd), f.Name())
 }

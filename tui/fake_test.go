@@ -32,6 +32,9 @@ type fakeHost struct {
 	noFd    bool // the transport passes no fds: input goes through Input
 	timers  timers
 	t       testing.TB
+
+	spawnHold chan struct{} // when set, Spawn waits until it is closed (a reply still on its way)
+	spawnErr  error         // when set, Spawn fails with it
 }
 
 func (h *fakeHost) List(context.Context) ([]proto.PaneInfo, error) {
@@ -42,7 +45,16 @@ func (h *fakeHost) List(context.Context) ([]proto.PaneInfo, error) {
 
 func (h *fakeHost) Spawn(_ context.Context, req proto.SpawnReq) (proto.SpawnedReply, error) {
 	h.mu.Lock()
+	hold := h.spawnHold
+	h.mu.Unlock()
+	if hold != nil {
+		<-hold
+	}
+	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.spawnErr != nil {
+		return proto.SpawnedReply{}, h.spawnErr
+	}
 	h.next++
 	h.spawned = append(h.spawned, req)
 	info := proto.PaneInfo{ID: fmt.Sprintf("n%d", h.next), Name: fmt.Sprintf("new%d", h.next),

@@ -2,7 +2,7 @@ package tui
 
 // This file is the TUI's view of the host: the few protocol operations it
 // uses, as an interface, so that Update can be tested against a fake with
-// no host, and clientHost, the real one over a *supervisor.Client. The
+// no host, and clientHost, the real one over a *client.Client. The
 // real host is exercised by end-to-end tests.
 
 import (
@@ -35,8 +35,8 @@ type Host interface {
 	Close() error
 }
 
-// Stream is an open subscription. C delivers *supervisor.ScreenFrame (for
-// screens) or *supervisor.PaneEvent (for events) and is closed when the
+// Stream is an open subscription. C delivers *proto.ScreenFrame (for
+// screens) or *proto.PaneEvent (for events) and is closed when the
 // subscription ends; Err then says why (nil for a normal end). Master is
 // the PTY master dup or nil; the Stream owns it and Close closes it.
 type Stream interface {
@@ -103,7 +103,7 @@ func (h clientHost) History(ctx context.Context, req proto.HistoryReq) (*proto.H
 
 func (h clientHost) Close() error { return h.c.Close() }
 
-// subStream is Stream over a *supervisor.Subscription.
+// subStream is Stream over a *client.Subscription.
 type subStream struct{ s *client.Subscription }
 
 func (s subStream) C() <-chan proto.Message { return s.s.C }

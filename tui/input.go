@@ -6,7 +6,10 @@ package tui
 // dup at once when it can and otherwise keeps them, in order, until it
 // can. Keys typed while a focus-taking spawn (a split, a new pane, a
 // respawn) is in flight go to the queue of the pane it will make, as in
-// tmux, where the new pane has the keyboard the moment it is asked for.
+// tmux, where the new pane has the keyboard the moment it is asked for: a
+// split or a new pane is in the layout at once as a pending pane
+// (pending.go) whose queue that is; a respawn keeps the old pane's place
+// and sends typed keys to its spawn's queue through typingTo.
 
 import (
 	tea "charm.land/bubbletea/v2"

@@ -47,6 +47,21 @@ type savedLayout struct {
 	panes map[string]paneMeta
 }
 
+// loadLayout reads layout.json at path. A document that parses but is
+// invalid is moved aside by persist like broken JSON (its error says
+// where to), so the next save cannot silently replace it.
+func loadLayout(path string) (*savedLayout, error) {
+	var saved *savedLayout
+	_, err := persist.LoadLayoutChecked(path, func(raw json.RawMessage) (err error) {
+		saved, err = decodeLayout(raw)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return saved, nil
+}
+
 // decodeLayout parses the document; raw nil (no file) gives nil.
 func decodeLayout(raw json.RawMessage) (*savedLayout, error) {
 	if raw == nil {
@@ -67,7 +82,9 @@ func decodeLayout(raw json.RawMessage) (*savedLayout, error) {
 }
 
 // encodeLayout builds the document for the tree and the panes in it.
+// Pending panes are left out: layout.json records only panes the host has.
 func encodeLayout(t *layout.Tree, panes map[string]*pane) (json.RawMessage, error) {
+	t = withoutPending(t, panes)
 	tree, err := layout.Marshal(t)
 	if err != nil {
 		return nil, fmt.Errorf("write layout: %w", err)

@@ -76,16 +76,17 @@ type Model struct {
 	copy      *copyMode
 	drag      *dragState
 
-	started   bool          // the start reconciliation ran
-	spawning  int           // spawns in flight
-	unplaced  []string      // host panes announced while spawns were in flight
-	typingTo  *keyTarget    // the focus-taking spawn in flight that gets typed keys, or nil
-	spawnIn   []*inputQueue // the input queues of spawns in flight (closed on quit)
-	nextToken int
-	saveSeq   int
-	status    string // the last message for the status bar
-	statusErr bool
-	statusSeq int // counts status messages; a timer clears only its own
+	started    bool          // the start reconciliation ran
+	spawning   int           // spawns in flight
+	unplaced   []string      // host panes announced while spawns were in flight
+	typingTo   *keyTarget    // the focus-taking spawn in flight that gets typed keys, or nil
+	pendingSeq int           // numbers pending panes (pending.go)
+	spawnIn    []*inputQueue // the input queues of spawns in flight (closed on quit)
+	nextToken  int
+	saveSeq    int
+	status     string // the last message for the status bar
+	statusErr  bool
+	statusSeq  int // counts status messages; a timer clears only its own
 	// statusArmed is the statusSeq whose expiry timer runs.
 	statusArmed int
 	// after is a timer: msg after d (tick; tests record timers instead).

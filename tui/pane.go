@@ -21,9 +21,10 @@ const (
 	paneRunning                   // the process runs
 	paneExited                    // the process ended; the host still has it
 	paneMissing                   // in layout.json but the host has no such pane
+	panePending                   // asked for: has its place and the keyboard; the host has not answered
 )
 
-var paneStateNames = [...]string{"starting", "running", "exited", "missing"}
+var paneStateNames = [...]string{"starting", "running", "exited", "missing", "pending"}
 
 // String names the state.
 func (s paneState) String() string {

@@ -83,7 +83,7 @@ func (m *Model) reconcile(infos []proto.PaneInfo) tea.Cmd {
 		cmds = append(cmds, m.refresh(info))
 	}
 	for id, p := range m.panes {
-		if !live[id] && p.state != paneMissing {
+		if !live[id] && p.state != paneMissing && p.state != panePending {
 			cmds = append(cmds, m.onPaneEvent(proto.PaneEvent{Kind: proto.EventRemoved, Pane: id}))
 		}
 	}
@@ -94,6 +94,8 @@ func (m *Model) reconcile(infos []proto.PaneInfo) tea.Cmd {
 func (m *Model) refresh(info proto.PaneInfo) tea.Cmd {
 	p := m.panes[info.ID]
 	switch {
+	case p == nil && stateOf(info) == paneExited:
+		return nil // not in the layout: it stays on the host (see onStart)
 	case p == nil:
 		return m.onPaneEvent(proto.PaneEvent{Kind: proto.EventAdded, Pane: info.ID, Info: &info})
 	case stateOf(info) == paneExited && p.state != paneExited:

@@ -19,8 +19,11 @@ import (
 )
 
 // onStart builds the layout: layout.json's tree with the host's panes
-// (panes it lost shown as missing, panes it has that the file lacks added),
-// or on a first start the default layout (README.md, The TUI).
+// (panes it lost shown as missing, running panes it has that the file
+// lacks added), or with no layout.json the host's running panes, or if
+// there are none the default layout (README.md, The TUI). Exited panes
+// the layout does not hold are not shown: they stay on the host, where
+// `clowder ls` lists them (as tmux does not bring back a dead pane).
 func (m *Model) onStart(msg startMsg) tea.Cmd {
 	if msg.err != nil {
 		m.hostDown = fmt.Sprintf("cannot list panes: %v", msg.err)
@@ -39,7 +42,7 @@ func (m *Model) onStart(msg startMsg) tea.Cmd {
 		m.restore(msg.saved, live)
 	}
 	for _, info := range msg.infos {
-		if !m.tree.Has(info.ID) {
+		if !m.tree.Has(info.ID) && stateOf(info) != paneExited {
 			m.addPane(newPane(info))
 		}
 	}
@@ -100,18 +103,22 @@ func (m *Model) shellSpec(dir string) spawnSpec {
 // in its input queue.
 func (m *Model) spawn(s spawnSpec, place placement) tea.Cmd {
 	m.spawning++
-	if !place.keepFocus {
-		// An older spawn's queue keeps what was typed for it; its pane
-		// just does not take the focus when placed.
-		place.input = m.newQueue("")
-		m.spawnIn = append(m.spawnIn, place.input)
-		m.typingTo = &keyTarget{q: place.input, enc: m.adapterEncoding(specAdapter(s))}
-	}
 	if s.cwd == "" {
 		s.cwd = m.opts.Cwd
 	}
 	if s.size == (layout.Size{}) {
 		s.size = m.halfSize(place.axis)
+	}
+	if !place.keepFocus {
+		// An older spawn's queue keeps what was typed for it; its pane
+		// just does not take the focus when placed.
+		place.input = m.newQueue("")
+		m.spawnIn = append(m.spawnIn, place.input)
+		if place.replace == "" {
+			place.pending = m.addPending(s, place)
+			return tea.Batch(m.spawnCmd(s, place), m.syncSizes())
+		}
+		m.typingTo = &keyTarget{q: place.input, enc: m.adapterEncoding(specAdapter(s))}
 	}
 	return m.spawnCmd(s, place)
 }
@@ -155,7 +162,10 @@ func (m *Model) onSpawned(msg spawnedMsg) tea.Cmd {
 			text += fmt.Sprintf(" (%d typed bytes dropped)", lost)
 		}
 		m.setStatus(text, true)
-		return m.placeUnplaced()
+		return tea.Batch(m.dropPending(msg.place), m.placeUnplaced())
+	}
+	if m.pendingClosed(msg.place) {
+		return m.removeUnwanted(msg.info)
 	}
 	p := m.panes[msg.info.ID]
 	if p == nil {
@@ -198,6 +208,10 @@ func (m *Model) place(p *pane, pl placement) {
 	}
 	switch {
 	case m.tree.Has(p.id):
+		m.dropPlaceholder(pl.pending)
+	case pl.pending != "" && m.tree.Has(pl.pending):
+		m.panes[pl.pending].in = nil // p has adopted it
+		m.replacePane(pl.pending, p.id)
 	case pl.replace != "" && m.tree.Has(pl.replace):
 		m.replacePane(pl.replace, p.id)
 	case pl.target != "" && m.tree.Has(pl.target):
@@ -452,7 +466,7 @@ func (m *Model) syncSizes() tea.Cmd {
 
 // resizeIfNeeded sends p's wanted size unless it is sent or a call is out.
 func (m *Model) resizeIfNeeded(p *pane) tea.Cmd {
-	if p.sizing || p.want == p.size || p.state.gone() {
+	if p.sizing || p.want == p.size || p.state.gone() || p.state == panePending {
 		return nil
 	}
 	p.sizing, p.size = true, p.want

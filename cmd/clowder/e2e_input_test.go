@@ -3,6 +3,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand"
 	"os"
@@ -71,4 +72,93 @@ func randomWord(rng *rand.Rand, n int) string {
 		b[i] = alphabet[rng.Intn(len(alphabet))]
 	}
 	return string(b)
+}
+
+// TestE2ETUIPrefixCommandsRightAfterASplitActOnTheNewPane pins a bug of
+// issue 7 §1: in one burst, `C-Space %`, `C-Space "` and a command; the
+// second split went below the original pane, because the new pane entered
+// the layout only once the host answered. Now the split is immediate: the
+// third pane is below the second, and the command runs in the third.
+func TestE2ETUIPrefixCommandsRightAfterASplitActOnTheNewPane(t *testing.T) {
+	e, o := tuiEnv(t, 160, 48)
+	live := e.livePanes()
+	orig, companion := live[0].ID, live[1].ID
+	if live[0].Kind != "agent" {
+		orig, companion = companion, orig
+	}
+	e.must("rm", companion) // one pane, as the report had it
+	e.eventually(10*time.Second, "one pane left", func() bool { return len(savedTree(t, e).leaves()) == 1 })
+	o.run("send-keys", "-t", "0", "C-Space", "%", ";", "send-keys", "-t", "0", "C-Space", `"`, ";",
+		"send-keys", "-t", "0", "-l", "echo THIRD", ";", "send-keys", "-t", "0", "Enter")
+	var root *layoutNode
+	e.eventually(15*time.Second, "three panes in layout.json", func() bool {
+		root = savedTree(t, e)
+		return len(root.leaves()) == 3
+	})
+	if root.Axis != "horizontal" || root.Children[0].Pane != orig || root.Children[1].Axis != "vertical" || len(root.Children[1].Children) != 2 {
+		t.Fatalf("layout = %s; want [%s | [second / third]]", root, orig)
+	}
+	third := root.Children[1].Children[1].Pane
+	e.eventually(15*time.Second, "THIRD echoed in the third pane", func() bool {
+		out, _, _ := e.run("capture", third)
+		return strings.Count(out, "THIRD") == 2 // the command and its output
+	})
+}
+
+// layoutNode is a node of layout.json's tree, as the layout package
+// writes it.
+type layoutNode struct {
+	Pane     string        `json:"pane"`
+	Axis     string        `json:"axis"`
+	Children []*layoutNode `json:"children"`
+}
+
+// leaves lists the panes under n, in order.
+func (n *layoutNode) leaves() []string {
+	if n == nil {
+		return nil
+	}
+	if n.Pane != "" {
+		return []string{n.Pane}
+	}
+	var out []string
+	for _, c := range n.Children {
+		out = append(out, c.leaves()...)
+	}
+	return out
+}
+
+// String shows n as [a | [b / c]].
+func (n *layoutNode) String() string {
+	if n == nil || n.Pane != "" || len(n.Children) != 2 {
+		if n == nil {
+			return "<none>"
+		}
+		return n.Pane
+	}
+	sep := " | "
+	if n.Axis == "vertical" {
+		sep = " / "
+	}
+	return "[" + n.Children[0].String() + sep + n.Children[1].String() + "]"
+}
+
+// savedTree reads layout.json's tree (nil while there is none).
+func savedTree(t *testing.T, e *e2eEnv) *layoutNode {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(e.dir, "state", "layout.json"))
+	if err != nil {
+		return nil
+	}
+	var doc struct {
+		Layout struct {
+			Tree struct {
+				Root *layoutNode `json:"root"`
+			} `json:"tree"`
+		} `json:"layout"`
+	}
+	if json.Unmarshal(raw, &doc) != nil {
+		return nil
+	}
+	return doc.Layout.Tree.Root
 }

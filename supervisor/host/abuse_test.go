@@ -489,10 +489,19 @@ func TestHostTellsADroppedEventsSubscriber(t *testing.T) {
 	sub := stuck.send(&proto.EventsReq{})
 	th.spawnFake(c, "titles", "FAKE_COUNT=1000000000") // title changes until killed
 	waitFull(t, stuck, 16<<10)                         // small frames: a full socket holds about 25 KiB of them
-	for i := 0; i < 3; i++ {
-		th.spawnFake(c, "sleep") // more distinct changes than the limit
-	}
-	for {
+	// More distinct changes than the limit, until the host has dropped the
+	// subscriber: the pusher may still be writing into the socket's last
+	// room when the first ones come, and then takes them in time.
+	spawned := 0
+	eventually(t, "the stuck subscriber dropped", func() bool {
+		if spawned < 30 {
+			th.spawnFake(c, "sleep")
+			spawned++
+		}
+		return th.host.events.anyDropped()
+	})
+	deadline := time.Now().Add(60 * time.Second) // the titles never stop: bound the reading
+	for time.Now().Before(deadline) {
 		f, err := stuck.read(30 * time.Second)
 		if err != nil {
 			t.Fatalf("no end frame: %v", err)
@@ -506,4 +515,20 @@ func TestHostTellsADroppedEventsSubscriber(t *testing.T) {
 		}
 		return
 	}
+	t.Fatal("no end frame within a minute of reading")
+}
+
+// anyDropped reports whether a subscriber has been marked dropped.
+func (h *eventHub) anyDropped() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for s := range h.subs {
+		s.mu.Lock()
+		d := s.dropped
+		s.mu.Unlock()
+		if d {
+			return true
+		}
+	}
+	return false
 }

@@ -14,12 +14,13 @@ build:
 
 # The one test command (.ci/run calls it): format, vet, every test with the
 # race detector (vtdiff's fast subset included), the darwin cross-build, and
-# the bench module's own tests.
+# the bench module's own tests. -count=1: a second run really runs, instead
+# of replaying cached results that would hide a flaky test.
 test: fmtcheck
 	$(GO) vet $(PKGS)
-	$(GO) test -race -timeout 15m $(PKGS)
+	$(GO) test -race -count=1 -timeout 15m $(PKGS)
 	GOOS=darwin $(GO) build $(PKGS)
-	cd bench && $(GO) vet ./... && $(GO) test -timeout 10m ./...
+	cd bench && $(GO) vet ./... && $(GO) test -count=1 -timeout 10m ./...
 
 fmtcheck:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -67,6 +67,7 @@ type Server struct {
 	stopped bool
 
 	bg          sync.WaitGroup // background work (registry writes after exits) that Serve waits for
+	bgDone      bool           // Serve is waiting for bg: background work runs inline
 	events      eventHub
 	regMu       sync.Mutex // serialises registry writes
 	regIssue    string     // what went wrong with agents.json, for host status
@@ -209,18 +210,24 @@ func (h *Server) acceptLoop(ctx context.Context, ln *net.UnixListener) error {
 	}
 	wg.Wait()
 	h.shutdown()
-	h.mu.Lock() // every background Add so far happened under h.mu: they happen before the Wait
+	h.mu.Lock()
+	h.bgDone = true // later background work runs inline: no Add after the Wait
 	h.mu.Unlock()
 	h.bg.Wait()
 	return nil
 }
 
-// background runs fn on a goroutine Serve waits for before it returns. The
-// Add happens under h.mu, which Serve takes before it waits, so an Add
-// from a pane's exit never races the Wait (a WaitGroup rule the race
-// detector enforces).
+// background runs fn on a goroutine Serve waits for before it returns.
+// Once Serve waits, fn runs inline instead: an Add must never race the
+// Wait (a WaitGroup rule the race detector enforces), so both the Add and
+// the switch to inline happen under h.mu.
 func (h *Server) background(fn func()) {
 	h.mu.Lock()
+	if h.bgDone {
+		h.mu.Unlock()
+		fn()
+		return
+	}
 	h.bg.Add(1)
 	h.mu.Unlock()
 	go func() {

@@ -34,10 +34,10 @@ func docFiles() []docFile {
 		},
 		{
 			name: LayoutFileName,
-			load: func(p string) error { _, err := LoadLayout(p); return err },
+			load: func(p string) error { _, err := LoadLayout(p, nil); return err },
 			save: func(p string) error { return SaveLayout(p, json.RawMessage(`{"split":"h"}`)) },
 			missing: func(t *testing.T, p string) {
-				l, err := LoadLayout(p)
+				l, err := LoadLayout(p, nil)
 				if err != nil || l != nil {
 					t.Errorf("LoadLayout(missing) = %s, %v; want nil, nil", l, err)
 				}
@@ -139,7 +139,7 @@ func TestCorruptFileWrongShapeIsMovedAside(t *testing.T) {
 }
 
 func loadRegistryErr(p string) error { _, err := LoadRegistry(p); return err }
-func loadLayoutErr(p string) error   { _, err := LoadLayout(p); return err }
+func loadLayoutErr(p string) error   { _, err := LoadLayout(p, nil); return err }
 
 // The last good copy the error points at is a file no save touches:
 // .bak is replaced by the second save of any later writer (a TUI, a host
@@ -247,7 +247,7 @@ func TestSaveThenLoadLayoutRoundTrips(t *testing.T) {
 	if err := SaveLayout(path, doc); err != nil {
 		t.Fatal(err)
 	}
-	got, err := LoadLayout(path)
+	got, err := LoadLayout(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +294,7 @@ func TestLayoutFailingTheCallersCheckIsMovedAside(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad := errors.New("ratio -5 is out of range")
-	_, err := LoadLayoutChecked(path, func(json.RawMessage) error { return bad })
+	_, err := LoadLayout(path, func(json.RawMessage) error { return bad })
 	assertMovedAside(t, err, path, content)
 	if !errors.Is(err, bad) {
 		t.Errorf("err = %v, want it to wrap the check's error", err)

@@ -57,15 +57,12 @@ func (d *layoutDoc) check() error {
 // from a live write: one write of at most MaxLayoutBytes holds its temp
 // for far less than a minute, and temps carry no owner to ask (a pid in
 // the name could be reused).
-func LoadLayout(path string) (json.RawMessage, error) {
-	return LoadLayoutChecked(path, nil)
-}
-
-// LoadLayoutChecked is LoadLayout with the caller's check of the document:
-// a document valid says is wrong (it parses, but a ratio is out of range,
-// say) is corrupt like broken JSON, so it is moved aside too and never
-// silently replaced by the next save.
-func LoadLayoutChecked(path string, valid func(json.RawMessage) error) (json.RawMessage, error) {
+//
+// valid, if not nil, is the caller's check of the document: a document it
+// says is wrong (it parses, but a ratio is out of range, say) is corrupt
+// like broken JSON, so it is moved aside too and never silently replaced by
+// the next save.
+func LoadLayout(path string, valid func(json.RawMessage) error) (json.RawMessage, error) {
 	_, _ = RemoveStaleTemps(path, StaleLayoutTemp) // best effort: a leftover costs only disk
 	d := layoutDoc{valid: valid}
 	found, err := loadDocument(layoutKind, path, &d)

@@ -35,7 +35,7 @@ func TestLoadLayoutRemovesStaleTempsOnly(t *testing.T) {
 			ageFile(t, filepath.Join(dir, n), 2*time.Minute)
 		}
 	}
-	if _, err := LoadLayout(path); err != nil {
+	if _, err := LoadLayout(path, nil); err != nil {
 		t.Fatal(err)
 	}
 	assertNames(t, dir, append([]string{LayoutFileName, fresh}, others...)...)

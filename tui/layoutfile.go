@@ -52,7 +52,7 @@ type savedLayout struct {
 // where to), so the next save cannot silently replace it.
 func loadLayout(path string) (*savedLayout, error) {
 	var saved *savedLayout
-	_, err := persist.LoadLayoutChecked(path, func(raw json.RawMessage) (err error) {
+	_, err := persist.LoadLayout(path, func(raw json.RawMessage) (err error) {
 		saved, err = decodeLayout(raw)
 		return err
 	})

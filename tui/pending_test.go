@@ -93,7 +93,7 @@ func TestFailedSplitRemovesThePendingPaneAndGivesTheFocusBack(t *testing.T) {
 // it was written at all.
 func assertSaved(t *testing.T, m *Model, want ...string) {
 	t.Helper()
-	raw, err := persist.LoadLayout(m.saver.path)
+	raw, err := persist.LoadLayout(m.saver.path, nil)
 	if err != nil || raw == nil {
 		return // not written: nothing recorded
 	}

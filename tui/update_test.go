@@ -110,7 +110,7 @@ func TestSplitRightSpawnsShellInFocusedPanesCwd(t *testing.T) {
 	if m.tree.Focus() != "n101" || !m.tree.Has("n101") {
 		t.Errorf("new pane not focused: %s", m.tree)
 	}
-	raw, err := persist.LoadLayout(m.saver.path)
+	raw, err := persist.LoadLayout(m.saver.path, nil)
 	if err != nil || !strings.Contains(string(raw), "n101") {
 		t.Errorf("layout.json not written with the new pane: %v %s", err, raw)
 	}
@@ -281,7 +281,7 @@ func TestRenameKeepsTheLabelInLayoutJSON(t *testing.T) {
 	if m.panes[id].name() != "build" {
 		t.Fatalf("name %s", m.panes[id].name())
 	}
-	raw, err := persist.LoadLayout(m.saver.path)
+	raw, err := persist.LoadLayout(m.saver.path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

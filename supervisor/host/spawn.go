@@ -85,10 +85,7 @@ func (h *Server) register(req *proto.SpawnReq, kind persist.Kind) (*pane, error)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	name := req.Name
-	if name != "" {
-		if err := panes.ValidateName(name); err != nil {
-			return nil, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()}
-		}
+	if name != "" { // valid: SpawnReq.Validate checked it
 		if h.nameTakenLocked(name) {
 			return nil, &proto.ErrorReply{Code: proto.CodeConflict, Message: fmt.Sprintf("a pane is already named %q; choose another --name", name)}
 		}
@@ -285,10 +282,8 @@ func identityError(err error) error {
 }
 
 // rename gives p a new unique name, a durable change.
+// The name is valid: RenameReq.Validate checked it.
 func (h *Server) rename(p *pane, name string) error {
-	if err := panes.ValidateName(name); err != nil {
-		return &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()}
-	}
 	h.mu.Lock()
 	if p.name() != name && h.nameTakenLocked(name) {
 		h.mu.Unlock()

@@ -140,7 +140,7 @@ func (c *Client) Input(ctx context.Context, req proto.InputReq) error {
 // Paste pastes text (bracketed if the pane asked for it), then Enter if
 // req.Submit. With a host that has paste-data, the text goes as bytes
 // (invalid UTF-8 arrives as sent) and, if larger than a frame, in parts
-// that the pane receives as one paste (proto_paste.go). The whole text is
+// that the pane receives as one paste (supervisor/proto/paste.go). The whole text is
 // checked before anything is sent.
 func (c *Client) Paste(ctx context.Context, req proto.PasteReq) error {
 	if !c.HasCap(proto.CapPasteData) {

@@ -19,7 +19,7 @@ import (
 func (c *conn) handle(id uint32, m proto.Message) {
 	if v, ok := m.(proto.Validator); ok {
 		if err := v.Validate(); err != nil {
-			c.fail(id, err) // every field is checked before the host acts (proto_validate.go)
+			c.fail(id, err) // every field is checked before the host acts (supervisor/proto/validate.go)
 			return
 		}
 	}

@@ -1,7 +1,7 @@
 // This file holds the vocabulary of protocol v1 (docs/protocol.md): the
 // version, the message types and the header flags. The framing lives in
-// wire.go, the typed bodies in proto_msgs.go, proto_output.go and
-// proto_screen.go, the handshake in proto_hello.go.
+// wire.go, the typed bodies in msgs.go, output.go and
+// screen.go, the handshake in hello.go.
 //
 // Nothing in the proto*/wire*/fdpass* files knows about panes, processes or
 // the host's state: they turn typed messages into bytes and back, and

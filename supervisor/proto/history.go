@@ -3,7 +3,7 @@
 // ever pushed into scrollback, so numbers stay valid as old lines drop):
 //
 //	varint len, pane id | u64 oldest | u64 end | u64 first | varint cols |
-//	varint count | count × row (proto_rows.go, without a row index)
+//	varint count | count × row (rows.go, without a row index)
 
 package proto
 

@@ -1,5 +1,5 @@
 // This file encodes and decodes one row of cells as runs (the layout is in
-// proto_cells.go and docs/protocol.md, "Rows and cells"). The decoder is
+// cells.go and docs/protocol.md, "Rows and cells"). The decoder is
 // given a cell budget (the screen width) and never allocates past it.
 
 package proto

@@ -1,5 +1,5 @@
 // This file maps message types to body types and back: JSON for control
-// messages, the binary encodings of proto_output.go and proto_screen.go for
+// messages, the binary encodings of output.go and screen.go for
 // output chunks, screen frames and history rows.
 
 package proto

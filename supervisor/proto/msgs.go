@@ -131,7 +131,7 @@ type InputReq struct {
 // PasteReq (MsgPaste) pastes Text, bracketed if the pane enabled mode 2004,
 // then presses Enter if Submit. With the paste-data capability the text
 // may come as bytes in Data, and a paste too big for one frame as parts
-// (proto_paste.go).
+// (paste.go).
 type PasteReq struct {
 	Pane   string `json:"pane"`
 	Text   string `json:"text"`

@@ -1,6 +1,6 @@
 // This file is the binary body of MsgScreen (a screen frame: full or the
 // dirty rows) and of MsgHistoryRows (a page of scrollback). Both use the row
-// encoding of proto_rows.go; the header layouts are in docs/protocol.md,
+// encoding of rows.go; the header layouts are in docs/protocol.md,
 // "Screen frames" and "History rows".
 
 package proto

@@ -198,3 +198,38 @@ func TestDupMasterIsAnIndependentFile(t *testing.T) {
 		t.Fatalf("exit %v", e)
 	}
 }
+
+// TestReadingTheTermSizeKeepsTheMasterNonBlocking: the host reads the size
+// and the foreground group through master.Fd() before each output chunk.
+// os.File.Fd puts a file back in blocking mode when Go itself made it
+// non-blocking; the master was made non-blocking before os.NewFile
+// (nonblocking in run_io.go), so it stays so, and input deadlines keep
+// working. This pins that: a master opened any other way would break it.
+func TestReadingTheTermSizeKeepsTheMasterNonBlocking(t *testing.T) {
+	o := newOracle(t)
+	out := testproc.NewSyncBuffer()
+	spec := fakeSpec(o, out, "silent")
+	spec.Limits.InputTimeout = 200 * time.Millisecond
+	r := start(t, NewSpawner(Options{CgroupMode: persist.CgroupAuto}), spec)
+	out.WaitContains(t, "READY")
+	if _, _, ok := r.TermSize(); !ok {
+		t.Fatal("TermSize: no size")
+	}
+	if r.Foreground() == 0 {
+		t.Fatal("Foreground: no process group")
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.WriteInput([]byte(strings.Repeat("a", 1<<20)))
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Fatalf("WriteInput: %v, want a deadline error", err)
+		}
+	case <-time.After(time.Minute): // bounds a failure only
+		_ = r.Signal(r.Identity(), syscall.SIGKILL) // unblocks the write
+		t.Fatal("WriteInput blocked past its deadline: the master became blocking")
+	}
+}

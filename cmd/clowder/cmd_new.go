@@ -3,6 +3,7 @@ package main
 // clowder new: start a pane and print its id.
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -244,9 +245,36 @@ func printPane(a *app, p proto.PaneInfo, asJSON bool) error {
 	return err
 }
 
-// writeJSON prints v as indented JSON.
+// writeJSON prints v as indented JSON, with DEL and the C1 controls
+// escaped too: encoding/json leaves them raw, and a pane's name or title
+// could then reach the user's terminal as a control sequence (CSI is
+// U+009B).
 func writeJSON(a *app, v any) error {
-	enc := json.NewEncoder(a.stdout)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := a.stdout.Write(escapeControls(buf.Bytes()))
+	return err
+}
+
+// escapeControls rewrites DEL and U+0080..U+009F in encoded JSON as \u
+// escapes. Both occur only inside strings, and their UTF-8 bytes (0x7F;
+// 0xC2 0x80..0x9F) are never part of another character.
+func escapeControls(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		switch {
+		case b[i] == 0x7f:
+			out = append(out, `\u007f`...)
+		case b[i] == 0xc2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9f:
+			out = fmt.Appendf(out, `\u%04x`, b[i+1])
+			i++
+		default:
+			out = append(out, b[i])
+		}
+	}
+	return out
 }

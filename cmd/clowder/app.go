@@ -186,10 +186,13 @@ func plural(n int) string {
 }
 
 // millis converts a duration flag to protocol milliseconds, refusing
-// negative values.
+// values out of the protocol's range before anything is sent.
 func millis(flag string, d time.Duration) (int64, error) {
 	if d < 0 {
 		return 0, usagef("--%s %s: a duration cannot be negative", flag, d)
+	}
+	if max := time.Duration(proto.MaxDurationMS) * time.Millisecond; d > max {
+		return 0, usagef("--%s %s: too long; give at most %s (366 days)", flag, d, max)
 	}
 	ms := d.Milliseconds()
 	if d > 0 && ms == 0 {

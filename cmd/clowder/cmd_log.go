@@ -116,8 +116,8 @@ func newPoll(a *app) *cobra.Command {
 		Args:              exactArgs(1, "one PANE"),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if wait < 0 {
-				return usagef("--wait %s: a duration cannot be negative", wait)
+			if _, err := millis("wait", wait); err != nil {
+				return err
 			}
 			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
 				return poll(cmd.Context(), a, c, args[0], wait, asJSON)

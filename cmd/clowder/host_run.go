@@ -4,12 +4,17 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"log"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 
+	"clowder/persist"
+	"clowder/supervisor/client"
 	"clowder/supervisor/host"
 )
 
@@ -29,13 +34,52 @@ func runHost(parent context.Context, a *app) error {
 	out, closeLog := hostLogWriter(a.stderr, p.LogFile())
 	defer closeLog()
 	logger := log.New(out, "clowder host: ", log.LstdFlags|log.Lmicroseconds)
-	h, err := host.New(host.Options{Paths: p, Config: cfg, Build: version, Log: logger})
+	ready := readyPipe()
+	h, err := host.New(host.Options{Paths: p, Config: cfg, Build: version, Log: logger,
+		Listening: func(err error) { tellStarter(ready, err) }})
 	if err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(parent, hostSignals...)
 	defer stop()
 	return h.Serve(ctx)
+}
+
+// readyPipe is the pipe of client.EnvReadyFD if the client that started
+// this host gave one, else nil. It is taken out of the environment and
+// made close-on-exec, so no pane inherits either.
+func readyPipe() *os.File {
+	v, ok := os.LookupEnv(client.EnvReadyFD)
+	if !ok {
+		return nil
+	}
+	_ = os.Unsetenv(client.EnvReadyFD) // cannot fail for a valid name
+	fd, err := strconv.Atoi(v)
+	if err != nil || fd < 3 {
+		return nil
+	}
+	var st syscall.Stat_t
+	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFIFO {
+		return nil // not our pipe: leave whatever that fd is alone
+	}
+	syscall.CloseOnExec(fd)
+	return os.NewFile(uintptr(fd), "host-ready")
+}
+
+// tellStarter writes the client's line on the ready pipe and closes it:
+// ready, busy when another host holds the lock, nothing on any other
+// failure (the client reads the log).
+func tellStarter(ready *os.File, err error) {
+	if ready == nil {
+		return
+	}
+	switch {
+	case err == nil:
+		_, _ = fmt.Fprintln(ready, client.HostReady) // best effort: the client may be gone
+	case errors.Is(err, persist.ErrLocked):
+		_, _ = fmt.Fprintln(ready, client.HostBusy)
+	}
+	_ = ready.Close() // best effort: as above
 }
 
 // hostLogWriter is where the host logs: host.log, capped and rotated, when

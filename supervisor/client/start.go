@@ -2,10 +2,12 @@
 
 // This file connects a client to the host of a runtime dir, starting one
 // on demand (ARCHITECTURE.md): `EXE host --foreground` in its own session,
-// stdin /dev/null, stdout and stderr appended to the host log, then the
-// socket is dialled until it answers. Two clients racing to start a host
-// end with one: the host takes a flock and the loser exits, and both
-// clients simply keep dialling the one socket.
+// stdin /dev/null, stdout and stderr appended to the host log, and a pipe
+// on which the host says when it listens (EnvReadyFD), so the client dials
+// once, at the right moment, and learns at once of a host that exits
+// instead. Two clients racing to start a host end with one: the host takes
+// a flock, the loser says "busy" and exits, and its client dials the
+// winner's socket until it answers.
 
 package client
 
@@ -13,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -28,6 +31,17 @@ import (
 // ErrNoHost matches (errors.Is) a dial that found no host listening: the
 // socket is missing or refuses connections.
 var ErrNoHost = errors.New("no clowder host is running")
+
+// EnvReadyFD names the fd on which a host started by a client writes one
+// line: HostReady once it listens, HostBusy when another host holds the
+// lock; it closes the fd without a line when it fails to start.
+const EnvReadyFD = "CLOWDER_HOST_READY_FD"
+
+// The lines of the ready pipe.
+const (
+	HostReady = "ready"
+	HostBusy  = "busy"
+)
 
 // HostStartTimeout bounds how long Connect waits for a host it started.
 const HostStartTimeout = 5 * time.Second
@@ -97,6 +111,7 @@ func Connect(ctx context.Context, paths persist.Paths, exe string) (*Client, err
 // for long in spirit: it runs in its own session and outlives us.
 type StartedHost struct {
 	Pid    int
+	said   chan string   // its line on the ready pipe, "" if it closed it without one
 	exited chan struct{} // closed when it exited while we still run
 	state  *os.ProcessState
 }
@@ -105,7 +120,8 @@ type StartedHost struct {
 // a Ctrl-C or hangup of this terminal never reaches it), cwd /, stdin
 // /dev/null, stdout and stderr appended to the host log, and the resolved
 // clowder paths in its environment so it serves the same runtime dir
-// whatever its cwd. It does not wait for the host to listen.
+// whatever its cwd, and the write end of the ready pipe as fd 3. It does
+// not wait for the host to listen.
 func StartHost(paths persist.Paths, exe string) (*StartedHost, error) {
 	if err := paths.EnsureRuntimeDir(); err != nil {
 		return nil, fmt.Errorf("start host: %w", err)
@@ -115,15 +131,24 @@ func StartHost(paths persist.Paths, exe string) (*StartedHost, error) {
 		return nil, fmt.Errorf("start host: open log: %w", err)
 	}
 	defer func() { _ = logf.Close() }() // best effort: the child has its own copy
+	ready, readyW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("start host: %w", err)
+	}
 	cmd := exec.Command(exe, "host", "--foreground")
 	cmd.Dir = "/"
-	cmd.Env = hostEnv(os.Environ(), paths)
+	cmd.Env = append(hostEnv(os.Environ(), paths), EnvReadyFD+"=3")
 	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.ExtraFiles = []*os.File{readyW}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	_ = readyW.Close() // only the host writes: its exit is our EOF
+	if err != nil {
+		_ = ready.Close() // best effort: nothing was read
 		return nil, fmt.Errorf("start host %s: %w", exe, err)
 	}
-	s := &StartedHost{Pid: cmd.Process.Pid, exited: make(chan struct{})}
+	s := &StartedHost{Pid: cmd.Process.Pid, said: make(chan string, 1), exited: make(chan struct{})}
+	go s.readLine(ready)
 	// Why wait at all: a host that exits while this client still runs (a
 	// loser of the start race, or a long-lived TUI's host stopping) would
 	// otherwise stay a zombie of ours. Waiting does not tie the host to
@@ -134,6 +159,14 @@ func StartHost(paths persist.Paths, exe string) (*StartedHost, error) {
 		close(s.exited)
 	}()
 	return s, nil
+}
+
+// readLine reads the host's line on the ready pipe and closes it.
+func (s *StartedHost) readLine(r *os.File) {
+	defer func() { _ = r.Close() }() // best effort: read only
+	buf := make([]byte, 16)
+	n, _ := io.ReadAtLeast(r, buf, 1) // EOF with nothing: the host failed
+	s.said <- strings.TrimSpace(string(buf[:n]))
 }
 
 // hostEnv is env with the clowder path overrides set to paths, replacing
@@ -157,12 +190,33 @@ func hostEnv(env []string, paths persist.Paths) []string {
 	return out
 }
 
-// dialStarted dials until the host answers, with a backoff from 5 ms, for
-// at most HostStartTimeout.
+// dialStarted waits for the host's line on the ready pipe, for at most
+// HostStartTimeout, and dials: once when it listens; until it answers when
+// another host won the start race; not at all when it failed.
 func dialStarted(ctx context.Context, paths persist.Paths, s *StartedHost) (*Client, error) {
 	ctx, cancel := context.WithTimeout(ctx, HostStartTimeout)
 	defer cancel()
 	start := time.Now()
+	select {
+	case line := <-s.said:
+		switch line {
+		case HostReady:
+			return Dial(ctx, paths.SocketFile())
+		case HostBusy:
+			return dialUntilUp(ctx, paths, s, start)
+		}
+		select { // it failed: its exit status is on the way
+		case <-s.exited:
+		case <-ctx.Done():
+		}
+	case <-ctx.Done():
+	}
+	return nil, startFailed(ctx, paths, s, time.Since(start))
+}
+
+// dialUntilUp dials the winner of a start race until it answers, with a
+// backoff from 5 ms.
+func dialUntilUp(ctx context.Context, paths persist.Paths, s *StartedHost, start time.Time) (*Client, error) {
 	delay := 5 * time.Millisecond
 	for {
 		c, err := Dial(ctx, paths.SocketFile())
@@ -180,17 +234,18 @@ func dialStarted(ctx context.Context, paths persist.Paths, s *StartedHost) (*Cli
 
 // startFailed explains a host that never came up.
 func startFailed(ctx context.Context, paths persist.Paths, s *StartedHost, waited time.Duration) error {
-	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return ctx.Err()
+	if err := ctx.Err(); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
 	}
-	how := "is still starting"
+	var msg string
 	select {
 	case <-s.exited:
-		how = "exited (" + s.state.String() + ")"
+		msg = fmt.Sprintf("the host (pid %d) exited (%s) before it listened on %s; see %s",
+			s.Pid, s.state, paths.SocketFile(), paths.LogFile())
 	default:
+		msg = fmt.Sprintf("the host (pid %d) did not answer on %s within %s; it is still starting; see %s",
+			s.Pid, paths.SocketFile(), waited.Round(time.Millisecond), paths.LogFile())
 	}
-	msg := fmt.Sprintf("the host (pid %d) did not answer on %s within %s; it %s; see %s",
-		s.Pid, paths.SocketFile(), waited.Round(time.Millisecond), how, paths.LogFile())
 	if line := lastLogLine(paths.LogFile()); line != "" {
 		msg += ": " + line
 	}

@@ -46,9 +46,12 @@ func fakeHost() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	ready := os.NewFile(3, "ready") // the pipe of EnvReadyFD, as the real host
+	defer ready.Close()
 	lock, err := persist.Lock(paths.LockFile())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fake host:", err)
+		fmt.Fprintln(ready, HostBusy)
 		return 3
 	}
 	defer lock.Close()
@@ -58,6 +61,7 @@ func fakeHost() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	fmt.Fprintln(ready, HostReady)
 	stop := make(chan struct{})
 	go fakeHostAccept(ln, stop)
 	select {
@@ -214,6 +218,26 @@ func TestClientConnectNamesTheLogWhenTheHostNeverAnswers(t *testing.T) {
 	}
 	msg := err.Error()
 	for _, want := range []string{paths.LogFile(), "config broken", "exited"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q does not mention %q", msg, want)
+		}
+	}
+}
+
+// TestClientConnectReportsAHostThatExitsBeforeListening: a host that
+// refuses to start (a broken config) is reported as soon as it exits, with
+// its last log line. Regression: the client dialled for its whole
+// HostStartTimeout (5 s) first.
+func TestClientConnectReportsAHostThatExitsBeforeListening(t *testing.T) {
+	paths := shortPaths(t)
+	t.Setenv(fakeHostEnv, "fail")
+	exe, _ := os.Executable()
+	_, err := Connect(context.Background(), paths, exe)
+	if err == nil {
+		t.Fatal("Connect succeeded with a host that exits at once")
+	}
+	msg := err.Error()
+	for _, want := range []string{"exited (exit status 1) before it listened", paths.LogFile(), "config broken"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("error %q does not mention %q", msg, want)
 		}

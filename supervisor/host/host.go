@@ -43,6 +43,11 @@ type Options struct {
 	// HandshakeTimeout bounds how long a new connection may take to say
 	// hello; 0 means DefaultHandshakeTimeout.
 	HandshakeTimeout time.Duration
+	// Listening, if set, is called once: with nil when the socket listens,
+	// or with the error that stopped Serve before it could (one matching
+	// persist.ErrLocked when another host holds the lock). The client that
+	// started the host learns from it when to dial, without polling.
+	Listening func(error)
 }
 
 // DefaultIdleExit is how long a host with nothing to do stays up, so a
@@ -129,18 +134,32 @@ func (h *Server) adapterFor(rec persist.PaneRecord) panes.Adapter {
 // for IdleExit. It holds the runtime dir's lock for its whole life: a
 // second host fails at once with persist.ErrLocked.
 func (h *Server) Serve(ctx context.Context) error {
-	p := h.opts.Paths
-	if err := p.EnsureRuntimeDir(); err != nil {
+	ln, lock, err := h.listen()
+	if h.opts.Listening != nil {
+		h.opts.Listening(err)
+	}
+	if err != nil {
 		return err
 	}
+	defer lock.Close()
+	h.log.Printf("host %d serving on %s (build %s)", os.Getpid(), h.opts.Paths.SocketFile(), h.opts.Build)
+	return h.acceptLoop(ctx, ln)
+}
+
+// listen takes the host lock, loads the registry and listens on the
+// socket; the caller keeps the lock while it serves.
+func (h *Server) listen() (*net.UnixListener, *persist.Lockfile, error) {
+	p := h.opts.Paths
+	if err := p.EnsureRuntimeDir(); err != nil {
+		return nil, nil, err
+	}
 	if err := p.EnsureStateDir(); err != nil {
-		return err
+		return nil, nil, err
 	}
 	lock, err := persist.Lock(p.LockFile())
 	if err != nil {
-		return fmt.Errorf("start host: %w", err)
+		return nil, nil, fmt.Errorf("start host: %w", err)
 	}
-	defer lock.Close()
 	if err := supervisor.StartSubreaper(); err != nil {
 		h.log.Printf("subreaper unavailable, escaped grandchildren are reaped by init: %v", err)
 	}
@@ -152,10 +171,10 @@ func (h *Server) Serve(ctx context.Context) error {
 	h.loadRegistry()
 	ln, err := listenSocket(p.SocketFile())
 	if err != nil {
-		return err
+		_ = lock.Close() // best effort: the listen error is the one to report
+		return nil, nil, err
 	}
-	h.log.Printf("host %d serving on %s (build %s)", os.Getpid(), p.SocketFile(), h.opts.Build)
-	return h.acceptLoop(ctx, ln)
+	return ln, lock, nil
 }
 
 // listenSocket replaces a stale socket file (the lock proves no host owns

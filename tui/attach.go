@@ -34,6 +34,8 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/term"
 
+	"clowder/panes"
+	"clowder/persist"
 	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
@@ -54,8 +56,8 @@ const (
 // Attach runs the attach session until detach, the pane's exit, or ctx's end.
 func Attach(ctx context.Context, c *client.Client, pane string, in *os.File, out io.Writer) error {
 	// The pane takes this terminal's size first, so the frame drawn fits it.
-	if w, h, err := term.GetSize(in.Fd()); err == nil {
-		_ = c.Resize(ctx, pane, uint16(w), uint16(h)) // best effort: an exited pane keeps its size
+	if sz, ok := attachSize(in); ok {
+		_ = c.Resize(ctx, pane, uint16(sz.Cols), uint16(sz.Rows)) // best effort: an exited pane keeps its size
 	}
 	// Events first: an exit after the raw subscription below is not missed.
 	events, err := c.Events(ctx, pane)
@@ -82,12 +84,17 @@ func Attach(ctx context.Context, c *client.Client, pane string, in *os.File, out
 	s := &session{out: out, sub: sub, events: events.C, first: first, seq: first.Seq,
 		typed: make(chan struct{}, 1), keys: make(chan error, 1)}
 	defer func() { restore(s.ending(pane)) }()
-	passOuterColors(ctx, c, in, out, sub.Master) // before copyKeys reads in (attach_colors.go)
-	s.showHint(pane)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Before copyKeys reads in (attach_colors.go); keys typed meanwhile,
+	// the detach key included, count as typed.
+	if err := passOuterColors(ctx, c, in, out, sub.Master); err != nil {
+		s.keys <- err
+	} else {
+		s.showHint(pane)
+		go func() { s.keys <- copyKeys(in, sub.Master, s.typed) }()
+	}
 	go followSize(ctx, c, pane, in)
-	go func() { s.keys <- copyKeys(in, sub.Master, s.typed) }()
 	return s.run(ctx)
 }
 
@@ -134,17 +141,36 @@ func copyKeys(in io.Reader, master io.Writer, typed chan<- struct{}) error {
 		case typed <- struct{}{}:
 		default:
 		}
-		b := buf[:n]
-		for _, k := range detachKeys {
-			if i := bytes.Index(b, k); i >= 0 {
-				_, _ = master.Write(b[:i]) // what was typed before the detach key
-				return ErrDetached
-			}
-		}
-		if _, err := master.Write(b); err != nil {
-			return fmt.Errorf("write to the pane: %w", err)
+		if err := passKeys(buf[:n], master); err != nil {
+			return err
 		}
 	}
+}
+
+// passKeys writes keys to the master up to a detach key, and then returns
+// ErrDetached.
+func passKeys(b []byte, master io.Writer) error {
+	for _, k := range detachKeys {
+		if i := bytes.Index(b, k); i >= 0 {
+			_, _ = master.Write(b[:i]) // what was typed before the detach key
+			return ErrDetached
+		}
+	}
+	if _, err := master.Write(b); err != nil {
+		return fmt.Errorf("write to the pane: %w", err)
+	}
+	return nil
+}
+
+// attachSize is the terminal's size within the pane limits: a terminal
+// wider than panes.MaxCols, or over MaxCells, would be refused by the host
+// and leave the pane at its old size.
+func attachSize(in *os.File) (persist.Size, bool) {
+	w, h, err := term.GetSize(in.Fd())
+	if err != nil {
+		return persist.Size{}, false
+	}
+	return panes.ClampSize(persist.Size{Cols: w, Rows: h}), true
 }
 
 // followSize passes the terminal's size to the pane now and on SIGWINCH.
@@ -153,8 +179,8 @@ func followSize(ctx context.Context, c *client.Client, pane string, in *os.File)
 	signal.Notify(winch, syscall.SIGWINCH)
 	defer signal.Stop(winch)
 	for {
-		if w, h, err := term.GetSize(in.Fd()); err == nil {
-			_ = c.Resize(ctx, pane, uint16(w), uint16(h)) // best effort: a failed resize leaves the old size
+		if sz, ok := attachSize(in); ok {
+			_ = c.Resize(ctx, pane, uint16(sz.Cols), uint16(sz.Rows)) // best effort: a failed resize leaves the old size
 		}
 		select {
 		case <-ctx.Done():

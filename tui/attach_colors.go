@@ -10,6 +10,7 @@ package tui
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"strconv"
@@ -43,16 +44,19 @@ func colorQueries() string {
 
 // passOuterColors asks the terminal on in/out (already raw) its colours,
 // tells the host what it learned, and then writes anything else read
-// meanwhile to master. Every failure is silent: the pane then answers the host's
-// colours, as before.
-func passOuterColors(ctx context.Context, c *client.Client, in *os.File, out io.Writer, master io.Writer) {
+// meanwhile to master, as copyKeys would: up to a detach key, and then it
+// returns ErrDetached. Every other failure is silent: the pane then
+// answers the host's colours, as before.
+func passOuterColors(ctx context.Context, c *client.Client, in *os.File, out io.Writer, master io.Writer) error {
 	req, rest := askOuterColors(in, out, attachColorsWait)
 	if req.Foreground != "" || req.Background != "" || req.Cursor != "" || len(req.Palette) > 0 {
 		_ = c.SetColors(ctx, req) // best effort: an older host answers unknown-type
 	}
-	if len(rest) > 0 { // after set-colors, so a key that makes the pane ask finds the colours there
-		_, _ = master.Write(rest) // best effort: keys typed during the query
+	// After set-colors, so a key that makes the pane ask finds the colours there.
+	if err := passKeys(rest, master); errors.Is(err, ErrDetached) {
+		return err
 	}
+	return nil // best effort: keys typed during the query
 }
 
 // askOuterColors writes the queries and DA1, then reads answers until the

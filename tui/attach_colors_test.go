@@ -2,6 +2,8 @@ package tui
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"io"
 	"os"
 	"slices"
@@ -119,5 +121,29 @@ func TestAttachColorQueryEndsWhenTheTerminalIsSilent(t *testing.T) {
 	got, rest := askOuterColors(tty, tty, 50*time.Millisecond)
 	if !sameColors(got, proto.SetColorsReq{}) || len(rest) != 0 || !slices.Equal(got.Palette, nil) {
 		t.Fatalf("learned %+v, input %q from a silent terminal", got, rest)
+	}
+}
+
+// Regression: keys typed while attach asked the terminal its colours went
+// to the pane unchecked, so a Ctrl-\ typed at once reached the pane (cat
+// died of SIGQUIT) instead of detaching.
+func TestAttachDetachKeyTypedDuringTheColorQueryDetaches(t *testing.T) {
+	ptm, tty := rawPTY(t)
+	go func() {
+		buf := make([]byte, 512)
+		var q []byte
+		for !bytes.HasSuffix(q, []byte("\x1b[c")) {
+			n, err := ptm.Read(buf)
+			if err != nil {
+				return
+			}
+			q = append(q, buf[:n]...)
+		}
+		io.WriteString(ptm, "ab\x1ccd\x1b[?62;22c") // keys, then only DA1: no colours to set
+	}()
+	var master bytes.Buffer
+	err := passOuterColors(context.Background(), nil, tty, tty, &master)
+	if !errors.Is(err, ErrDetached) || master.String() != "ab" {
+		t.Fatalf("passOuterColors: %v, pane got %q; want ErrDetached and only the keys before it", err, master.String())
 	}
 }

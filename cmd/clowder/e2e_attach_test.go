@@ -51,3 +51,21 @@ func TestE2EAttachSaysHowToDetachAndEndsWithThePane(t *testing.T) {
 		return strings.TrimSpace(o.run("display-message", "-p", "-t", "0", "#{pane_dead}")) == "1"
 	})
 }
+
+// TestE2EAttachFromATerminalWiderThanAPaneMayBe: attach in a terminal of
+// 1,200 columns gives the pane the widest size it may have. Regression:
+// attach asked for 1200 columns, the host refused (panes are at most
+// 1,000), and the pane kept its old 80 columns under a wide terminal.
+func TestE2EAttachFromATerminalWiderThanAPaneMayBe(t *testing.T) {
+	e := newE2E(t)
+	id := strings.TrimSpace(e.must("new", "--size", "80x24", "--", "sh", "-c", "echo before-attach; exec cat"))
+	e.must("wait", id, "--text", "before-attach", "--timeout", "10s")
+	o := startTmux(t, e, 1200, 30, "attach", id)
+	o.waitScreen("before-attach")
+	e.eventually(10*time.Second, "the pane takes 1000x30", func() bool {
+		p := e.pane(id)
+		return p.Cols == 1000 && p.Rows == 30
+	})
+	o.keys("C-\\")
+	o.waitScreen("[detached]")
+}

@@ -165,11 +165,14 @@ func (s *Subscription) hostEnded(err error) {
 	s.end(err)
 }
 
-// push queues a message from the reader goroutine; it never blocks. An
-// error (the host's last push, ending the subscription) is not delivered:
-// it ends the subscription, and Err returns it.
+// push queues a message from the reader goroutine; it never blocks. The
+// host's last frame is not delivered: ok ends the subscription cleanly
+// (hostEnded follows), and an error ends it with Err returning it.
 func (s *Subscription) push(m proto.Message) {
-	if e, ok := m.(*proto.ErrorReply); ok {
+	switch e := m.(type) {
+	case *proto.OKReply:
+		return
+	case *proto.ErrorReply:
 		s.end(fmt.Errorf("subscription %d: %w: %w", s.id, ErrSubscriptionDropped, e))
 		return
 	}

@@ -77,6 +77,8 @@ type Server struct {
 	containment string     // how the newest run is contained: cgroup, or the fallback and why
 	colors      hostColors // the user's terminal colours, as the newest client told them (colors.go)
 
+	resumeAfter []string // panes that ran when agents.json was saved, to resume at start (respawn.go)
+
 	beforeRequest func(proto.Message) // tests only: runs before each request's handler
 }
 
@@ -150,6 +152,7 @@ func (h *Server) Serve(ctx context.Context) error {
 		h.log.Printf("fd limit %d", n)
 	}
 	h.loadRegistry()
+	h.resumeAfterRestart(ctx)
 	ln, err := listenSocket(p.SocketFile())
 	if err != nil {
 		return err

@@ -150,7 +150,7 @@ func worktreeThere(rec persist.PaneRecord) error {
 		return nil
 	}
 	if _, err := os.Stat(rec.Worktree.Path); err != nil {
-		return &proto.ErrorReply{Code: proto.CodeNotFound, Message: fmt.Sprintf("pane %s (%s): its worktree %s is gone (%v); start a new pane with clowder new --worktree",
+		return &proto.ErrorReply{Code: proto.CodeBadRequest, Message: fmt.Sprintf("pane %s (%s): its worktree %s is gone (%v); start a new pane with clowder new --worktree",
 			rec.ID, rec.Name, rec.Worktree.Path, errors.Unwrap(err))}
 	}
 	return nil

@@ -72,6 +72,10 @@ type AgentConfig struct {
 	// SubmitGap is the pause between a submission's paste and its Enter
 	// ("300ms"); nil keeps the adapter's own.
 	SubmitGap *Duration `toml:"submit_gap"`
+	// OnRestart is what a starting host does with the agent if it was
+	// running when the host or the machine went down: "resume" (the
+	// default) starts it again with its conversation, "none" leaves it lost.
+	OnRestart OnRestart `toml:"on_restart"`
 }
 
 // WorktreesConfig is the [worktrees] section.
@@ -195,6 +199,9 @@ func mergeAgents(defaults, file map[string]AgentConfig, md toml.MetaData) map[st
 		}
 		if md.IsDefined("agents", name, "submit_gap") {
 			base.SubmitGap = a.SubmitGap
+		}
+		if md.IsDefined("agents", name, "on_restart") {
+			base.OnRestart = a.OnRestart
 		}
 		defaults[name] = base
 	}

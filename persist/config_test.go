@@ -204,3 +204,26 @@ func TestLoadConfigAgentSubmitGap(t *testing.T) {
 		t.Errorf("bad submit_gap: err = %v, want one naming the value", err)
 	}
 }
+
+// TestLoadConfigAgentOnRestart: [agents.NAME] on_restart chooses what a
+// starting host does with the agent after a reboot (issue 11 §2): resume
+// by default, "none" leaves it lost, anything else is an error naming
+// the value, and the table's other fields keep their defaults.
+func TestLoadConfigAgentOnRestart(t *testing.T) {
+	c, err := LoadConfig(configFile(t, "[agents.codex]\non_restart = \"none\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Agents["codex"].OnRestart; got != OnRestartNone {
+		t.Errorf("codex on_restart = %v, want none", got)
+	}
+	if got := c.Agents["codex"].Command; len(got) != 1 || got[0] != "codex" {
+		t.Errorf("codex command = %v, want the default kept", got)
+	}
+	if got := c.Agents["claude"].OnRestart; got != OnRestartResume {
+		t.Errorf("claude on_restart = %v, want resume (the default)", got)
+	}
+	if _, err := LoadConfig(configFile(t, "[agents.codex]\non_restart = \"always\"\n")); err == nil || !strings.Contains(err.Error(), "always") {
+		t.Errorf("bad on_restart: err = %v, want one naming the value", err)
+	}
+}

@@ -38,6 +38,7 @@ type PaneRecord struct {
 	Argv       []string  `json:"argv"`                  // the command as started
 	ResumeArgv []string  `json:"resume_argv,omitempty"` // the command that resumes the conversation
 	Resumable  bool      `json:"resumable"`             // ResumeArgv is known to work
+	Session    string    `json:"session,omitempty"`     // the agent's conversation id, "" until it reports one
 	Cwd        string    `json:"cwd"`                   // working directory of the process
 	Worktree   *Worktree `json:"worktree,omitempty"`    // nil unless the pane has its own worktree
 	// EnvKeys are the names of the environment variables clowder set for
@@ -53,11 +54,14 @@ type PaneRecord struct {
 	PGID     int    `json:"pgid,omitempty"`      // the process group (its own, after setsid)
 	Cgroup   string `json:"cgroup,omitempty"`    // cgroup v2 leaf path, "" if none
 
-	State    State         `json:"state"`          // where the pane is in its life
-	Exit     *Exit         `json:"exit,omitempty"` // set once the process ended
-	Size     Size          `json:"size"`           // last size a client gave it
-	Restart  RestartPolicy `json:"restart"`        // what the host does on exit
-	Timeouts Timeouts      `json:"timeouts"`       // watchdogs; zero means none
+	State State `json:"state"`          // where the pane is in its life
+	Exit  *Exit `json:"exit,omitempty"` // set once the process ended
+	// Note says why the pane is lost, or what its last respawn could not
+	// do as before (no session id; the client's environment), for people.
+	Note     string        `json:"note,omitempty"`
+	Size     Size          `json:"size"`     // last size a client gave it
+	Restart  RestartPolicy `json:"restart"`  // what the host does on exit
+	Timeouts Timeouts      `json:"timeouts"` // watchdogs; zero means none
 }
 
 // Worktree is the git worktree a pane runs in.

@@ -14,6 +14,7 @@ import (
 
 	"clowder/layout"
 	"clowder/persist"
+	"clowder/supervisor/proto"
 )
 
 // resizeStep is how many cells one resize key moves a border.
@@ -157,12 +158,70 @@ func (m *Model) confirmKill() tea.Cmd {
 	})
 }
 
-// respawn starts an exited or missing pane again in its place: the same
-// argv and cwd, an agent through its adapter's resume command if it has one.
+// respawn starts the focused pane's process again in its place. A pane
+// the host has (exited, lost, or an orphan whose process ended) is
+// respawned by the host under the same id and name (respawnInPlace); an
+// orphan that still runs is killed first, once the user says so. A pane
+// the host no longer has (missing) is spawned anew in its place: the same
+// argv and cwd, an agent through its adapter's "continue".
 func (m *Model) respawn(p *pane) tea.Cmd {
-	if p == nil || !p.state.gone() {
+	switch {
+	case p == nil || p.state == panePending:
+		return nil
+	case p.state == paneMissing:
+		return m.respawnMissing(p)
+	case p.info.State == "orphaned":
+		return m.confirm(fmt.Sprintf("%s still runs, outside this host; kill it first? y/n", p.name()), func(m *Model) tea.Cmd {
+			return m.respawnInPlace(p, true)
+		})
+	case p.state.gone():
+		return m.respawnInPlace(p, false)
+	}
+	m.setStatus(fmt.Sprintf("%s is running; kill it first (%s %s)", p.name(), m.km.Prefix.Help().Key, firstKey(m.km.Bindings[ActKill].Help().Key)), false)
+	return nil
+}
+
+// respawnedMsg carries a respawn's result.
+type respawnedMsg struct {
+	pane  string
+	reply proto.RespawnedReply
+	err   error
+}
+
+// respawnInPlace asks the host to start p again under its id, killing it
+// first if kill is set (a live orphan).
+func (m *Model) respawnInPlace(p *pane, kill bool) tea.Cmd {
+	h, id, env := m.host, p.id, m.opts.Env
+	m.setStatus("respawning "+p.name()+"…", false)
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), killTimeout)
+		defer cancel()
+		if kill {
+			if err := h.Kill(ctx, id); err != nil {
+				return respawnedMsg{pane: id, err: fmt.Errorf("kill it first: %w", err)}
+			}
+		}
+		r, err := h.Respawn(ctx, proto.RespawnReq{Pane: id, Env: env})
+		return respawnedMsg{pane: id, reply: r, err: err}
+	}
+}
+
+// onRespawned shows what the respawn could not do as before (or why it
+// failed) and shows the pane running again.
+func (m *Model) onRespawned(msg respawnedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.setStatus(fmt.Sprintf("respawn: %v", msg.err), true)
 		return nil
 	}
+	m.setStatus("respawned "+msg.reply.Pane.Name, false)
+	if len(msg.reply.Notes) > 0 {
+		m.setStatus(strings.Join(msg.reply.Notes, "; "), false)
+	}
+	return m.onPaneEvent(proto.PaneEvent{Kind: proto.EventRespawned, Pane: msg.pane, Info: &msg.reply.Pane})
+}
+
+// respawnMissing spawns a pane the host no longer has anew in its place.
+func (m *Model) respawnMissing(p *pane) tea.Cmd {
 	s := spawnSpec{kind: persist.KindShell, adapter: p.meta.Adapter, argv: p.meta.Argv, cwd: p.meta.Cwd,
 		label: p.meta.Label}
 	if k, ok := parseKind(p.meta.Kind); ok {
@@ -365,4 +424,19 @@ func parseKind(s string) (persist.Kind, bool) {
 		}
 	}
 	return 0, false
+}
+
+// onRespawnedPane shows p running again (the respawn's reply or the
+// host's event, whichever comes first) and subscribes afresh, for the
+// new run's terminal.
+func (m *Model) onRespawnedPane(p *pane, info *proto.PaneInfo) tea.Cmd {
+	if p == nil || info == nil {
+		return nil
+	}
+	wasGone := p.state.gone() || p.info.State == "orphaned"
+	p.update(*info)
+	if !wasGone || p.state.gone() {
+		return nil
+	}
+	return m.subscribe(p)
 }

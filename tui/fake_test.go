@@ -23,6 +23,8 @@ type fakeHost struct {
 	removed []string
 	renamed []string // "pane=name"
 	killed  []string
+	respawn []proto.RespawnReq
+	notes   []string // what Respawn's reply says
 	inputs  []proto.InputReq
 	resizes []string
 	streams []*fakeStream
@@ -129,6 +131,20 @@ func (h *fakeHost) Rename(_ context.Context, pane, name string) error {
 	defer h.mu.Unlock()
 	h.renamed = append(h.renamed, pane+"="+name)
 	return nil
+}
+
+// Respawn records req and answers with the pane running again.
+func (h *fakeHost) Respawn(_ context.Context, req proto.RespawnReq) (proto.RespawnedReply, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.respawn = append(h.respawn, req)
+	for i, in := range h.infos {
+		if in.ID == req.Pane {
+			h.infos[i].State, h.infos[i].ExitReason = "running", ""
+			return proto.RespawnedReply{Pane: h.infos[i], Notes: h.notes}, nil
+		}
+	}
+	return proto.RespawnedReply{}, &proto.ErrorReply{Code: proto.CodeNotFound, Message: "no pane " + req.Pane}
 }
 
 func (h *fakeHost) History(context.Context, proto.HistoryReq) (*proto.HistoryRows, error) {
@@ -296,7 +312,7 @@ func settle(t testing.TB, m *Model, cmd tea.Cmd) {
 func isTeaInternal(msg tea.Msg) bool {
 	switch msg.(type) {
 	case repeatEndMsg, statusExpiredMsg, clipboardWaitMsg, eventsRetryMsg, startMsg, mailMsg, eventsMsg, subscribedMsg, spawnedMsg, resizedMsg,
-		doneMsg, savedMsg, historyMsg, killedAllMsg, clipboardMsg, tea.ClipboardMsg:
+		doneMsg, savedMsg, historyMsg, killedAllMsg, clipboardMsg, tea.ClipboardMsg, respawnedMsg:
 		return false
 	}
 	return true

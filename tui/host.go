@@ -30,6 +30,8 @@ type Host interface {
 	Kill(ctx context.Context, pane string) error
 	Remove(ctx context.Context, pane string) error
 	Rename(ctx context.Context, pane, name string) error
+	// Respawn starts an exited, lost or ended orphaned pane again in place.
+	Respawn(ctx context.Context, req proto.RespawnReq) (proto.RespawnedReply, error)
 	History(ctx context.Context, req proto.HistoryReq) (*proto.HistoryRows, error)
 	// Close ends the connection; panes keep running.
 	Close() error
@@ -95,6 +97,10 @@ func (h clientHost) Remove(ctx context.Context, pane string) error { return h.c.
 
 func (h clientHost) Rename(ctx context.Context, pane, name string) error {
 	return h.c.Rename(ctx, pane, name)
+}
+
+func (h clientHost) Respawn(ctx context.Context, req proto.RespawnReq) (proto.RespawnedReply, error) {
+	return h.c.Respawn(ctx, req)
 }
 
 func (h clientHost) History(ctx context.Context, req proto.HistoryReq) (*proto.HistoryRows, error) {

@@ -58,7 +58,7 @@ type pane struct {
 // stateOf maps the host's state string.
 func stateOf(info proto.PaneInfo) paneState {
 	switch info.State {
-	case "exited":
+	case "exited", "lost": // no process: respawn applies
 		return paneExited
 	case "starting":
 		return paneStarting
@@ -105,8 +105,11 @@ func (p *pane) kind() string {
 	return p.meta.Kind
 }
 
-// attention is the host's attention state, or "exited"/"missing".
+// attention is the host's attention state, or "exited"/"lost"/"missing".
 func (p *pane) attention() string {
+	if p.state == paneExited && p.info.State == "lost" {
+		return p.info.State
+	}
 	if p.state.gone() {
 		return p.state.String()
 	}

@@ -70,6 +70,8 @@ func (m *Model) dispatchHost(msg tea.Msg) tea.Cmd {
 		return m.onSubscribed(msg)
 	case spawnedMsg:
 		return m.onSpawned(msg)
+	case respawnedMsg:
+		return m.onRespawned(msg)
 	case resizedMsg:
 		return m.onResized(msg)
 	case doneMsg:

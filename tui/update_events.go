@@ -100,6 +100,8 @@ func (m *Model) refresh(info proto.PaneInfo) tea.Cmd {
 		return m.onPaneEvent(proto.PaneEvent{Kind: proto.EventAdded, Pane: info.ID, Info: &info})
 	case stateOf(info) == paneExited && p.state != paneExited:
 		return m.onPaneEvent(proto.PaneEvent{Kind: proto.EventExited, Pane: info.ID, Info: &info})
+	case stateOf(info) != paneExited && p.state == paneExited: // respawned while no stream was open
+		return m.onPaneEvent(proto.PaneEvent{Kind: proto.EventRespawned, Pane: info.ID, Info: &info})
 	case info.Name != p.meta.Name:
 		return m.onPaneEvent(proto.PaneEvent{Kind: proto.EventRenamed, Pane: info.ID, Info: &info})
 	}

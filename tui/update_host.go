@@ -23,7 +23,8 @@ import (
 // lacks added), or with no layout.json the host's running panes, or if
 // there are none the default layout (README.md, The TUI). Exited panes
 // the layout does not hold are not shown: they stay on the host, where
-// `clowder ls` lists them (as tmux does not bring back a dead pane).
+// `clowder ls` lists them (as tmux does not bring back a dead pane). Lost
+// ones are: they were running, and R respawns them.
 func (m *Model) onStart(msg startMsg) tea.Cmd {
 	if msg.err != nil {
 		m.hostDown = fmt.Sprintf("cannot list panes: %v", msg.err)
@@ -42,7 +43,8 @@ func (m *Model) onStart(msg startMsg) tea.Cmd {
 		m.restore(msg.saved, live)
 	}
 	for _, info := range msg.infos {
-		if !m.tree.Has(info.ID) && stateOf(info) != paneExited {
+		// A lost pane is shown: it ran, and the user may respawn it.
+		if !m.tree.Has(info.ID) && (stateOf(info) != paneExited || info.State == "lost") {
 			m.addPane(newPane(info))
 		}
 	}
@@ -379,6 +381,8 @@ func (m *Model) onPaneEvent(e proto.PaneEvent) tea.Cmd {
 		}
 	case proto.EventRemoved:
 		return m.dropPane(e.Pane)
+	case proto.EventRespawned:
+		return m.onRespawnedPane(p, e.Info)
 	case proto.EventRenamed:
 		if p != nil && e.Info != nil {
 			p.update(*e.Info)

@@ -102,7 +102,7 @@ func newRoot(a *app) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.RunE = runTUI(a)
 	root.AddCommand(newDemo(), newNew(a), newLs(a), newCapture(a), newLog(a), newPoll(a),
-		newSendKeys(a), newPaste(a), newSubmit(a), newWait(a), newKill(a), newRm(a), newRename(a),
+		newSendKeys(a), newPaste(a), newSubmit(a), newWait(a), newKill(a), newRm(a), newRename(a), newRespawn(a),
 		newExec(a), newHost(a), newAttach(a))
 	return root
 }

@@ -188,6 +188,17 @@ func (c *Client) Rename(ctx context.Context, pane, name string) error {
 	return callOK(ctx, c, proto.RenameReq{Pane: pane, Name: name})
 }
 
+// Respawn starts an exited, lost or ended orphaned pane again in place
+// (proto.RespawnReq). It is not retried on a lost connection: unlike a
+// spawn it has no nonce, and the pane may be running already.
+func (c *Client) Respawn(ctx context.Context, req proto.RespawnReq) (proto.RespawnedReply, error) {
+	r, err := call[*proto.RespawnedReply](ctx, c, req)
+	if err != nil {
+		return proto.RespawnedReply{}, err
+	}
+	return *r, nil
+}
+
 // Capture returns a pane's screen as text.
 func (c *Client) Capture(ctx context.Context, req proto.CaptureReq) (proto.CapturedReply, error) {
 	r, err := call[*proto.CapturedReply](ctx, c, req)

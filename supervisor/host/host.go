@@ -82,6 +82,8 @@ type Server struct {
 	containment string     // how the newest run is contained: cgroup, or the fallback and why
 	colors      hostColors // the user's terminal colours, as the newest client told them (colors.go)
 
+	resumeAfter []string // panes that ran when agents.json was saved, to resume at start (respawn.go)
+
 	beforeRequest func(proto.Message) // tests only: runs before each request's handler
 }
 
@@ -169,6 +171,7 @@ func (h *Server) listen() (*net.UnixListener, *persist.Lockfile, error) {
 		h.log.Printf("fd limit %d", n)
 	}
 	h.loadRegistry()
+	h.resumeAfterRestart(ctx)
 	ln, err := listenSocket(p.SocketFile())
 	if err != nil {
 		_ = lock.Close() // best effort: the listen error is the one to report

@@ -35,6 +35,7 @@ type pane struct {
 	attn     attention
 	changed  chan struct{} // closed and replaced on every change: the broadcast to waiters
 	idleTick *time.Timer   // re-evaluates attention once output stops
+	launch   *launch       // what the run was started with (memory only); nil if adopted from agents.json
 
 	// onTextCheck, when set, runs as a wait matches its regexp against a
 	// screen: a test seam that proves the match runs outside mu.
@@ -49,16 +50,21 @@ func newPane(h *Server, rec persist.PaneRecord) *pane {
 // adoptRecord, whose panes never get output).
 func newPaneSized(h *Server, rec persist.PaneRecord, ringBytes, cols, rows int) *pane {
 	p := &pane{h: h, id: rec.ID, rec: rec, adapter: h.adapterFor(rec), changed: make(chan struct{})}
-	cfg := h.opts.Config.Host
 	p.ring = NewRing(ringBytes)
-	p.term = vtgrid.New(max(cols, 1), max(rows, 1), vtgrid.Options{
-		ScrollbackLines: max(cfg.ScrollbackLines, -1),
-		Reply:           func(b []byte) { p.replies = append(p.replies, b...) },
-		Event:           p.onTermEvent,
-		Colors:          h.currentColorsLocked(), // under h.mu, or before Serve accepts clients
-	})
+	p.term = p.newTerm(cols, rows)
 	p.attn.state = attnStarting
 	return p
+}
+
+// newTerm is a blank screen for the pane. The caller holds h.mu (for the
+// colours), or Serve does not accept clients yet.
+func (p *pane) newTerm(cols, rows int) *vtgrid.Terminal {
+	return vtgrid.New(max(cols, 1), max(rows, 1), vtgrid.Options{
+		ScrollbackLines: max(p.h.opts.Config.Host.ScrollbackLines, -1),
+		Reply:           func(b []byte) { p.replies = append(p.replies, b...) },
+		Event:           p.onTermEvent,
+		Colors:          p.h.currentColorsLocked(),
+	})
 }
 
 // Write takes output from the run's reader goroutine: ring and screen under
@@ -175,6 +181,7 @@ func (p *pane) infoLocked() proto.PaneInfo {
 	in.CwdNow = p.cwdNowLocked()
 	in.Title = p.title
 	in.Worktree = r.Worktree
+	in.Note = r.Note
 	if r.Exit != nil {
 		in.ExitCode = r.Exit.Code
 		in.ExitReason = r.Exit.Reason.String()

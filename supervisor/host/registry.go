@@ -47,6 +47,7 @@ func (h *Server) loadRegistry() {
 	for _, rec := range reg.Panes {
 		h.adoptRecord(rec)
 	}
+	h.resumeAfter = wasRunning(reg.Panes)
 }
 
 // registryUnloaded decides how the host writes agents.json after loading

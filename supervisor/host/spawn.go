@@ -63,7 +63,7 @@ func (h *Server) startPane(ctx context.Context, req *proto.SpawnReq) (*pane, err
 	if err != nil {
 		return nil, err
 	}
-	run, err := h.spawner.Start(ctx, p.spec(req))
+	run, err := h.spawner.Start(ctx, p.spec(p.launchOf(), req.Cwd))
 	if err != nil {
 		h.forget(p)
 		return nil, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: fmt.Sprintf("start %s: %v", req.Argv[0], err)}
@@ -102,6 +102,7 @@ func (h *Server) register(req *proto.SpawnReq, kind persist.Kind) (*pane, error)
 	}
 	p := newPane(h, rec)
 	p.specSum = specSum(req)
+	p.launch = &launch{argv: append([]string(nil), req.Argv...), env: req.Env, allowSecret: req.AllowSecretArgs}
 	h.panes = append(h.panes, p)
 	if req.Nonce != "" {
 		h.nonces[req.Nonce] = p
@@ -189,14 +190,32 @@ func (h *Server) forget(p *pane) {
 	}
 }
 
-// spec is the supervisor spec for the pane's run.
-func (p *pane) spec(req *proto.SpawnReq) supervisor.Spec {
+// launch is what a pane's process was started with, held in memory only
+// (never in agents.json: the environment may hold secrets and the argv
+// credentials), so that a respawn under the same host runs as the pane
+// first did.
+type launch struct {
+	argv        []string // as given, unredacted
+	env         []string // KEY=VALUE; nil means the host's own
+	allowSecret bool
+}
+
+// launchOf is the pane's launch, nil for a pane known only from
+// agents.json.
+func (p *pane) launchOf() *launch {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.launch
+}
+
+// spec is the supervisor spec for the pane's run of l in dir.
+func (p *pane) spec(l *launch, dir string) supervisor.Spec {
 	r := p.record()
 	return supervisor.Spec{
-		PaneID: p.id, Argv: req.Argv, Dir: req.Cwd, Env: req.Env,
+		PaneID: p.id, Argv: l.argv, Dir: dir, Env: l.env,
 		PTY:             &supervisor.PTYArm{Size: supervisor.Size{Cols: uint16(r.Size.Cols), Rows: uint16(r.Size.Rows)}, Output: p},
 		Limits:          supervisor.Limits{Timeout: noneIfZero(r.Timeouts.Overall), IdleTimeout: noneIfZero(r.Timeouts.Idle)},
-		AllowSecretArgs: req.AllowSecretArgs,
+		AllowSecretArgs: l.allowSecret,
 		OnExit:          p.exited,
 	}
 }

@@ -78,6 +78,8 @@ func TestHostRefusesEveryBadField(t *testing.T) {
 		{"empty pane", "pane", proto.MsgInput, `{"pane":"","data":"eA=="}`},
 		{"control pane ref", "pane", proto.MsgSubscribe, `{"pane":"p\u001b[2J"}`},
 		{"empty rename", "name", proto.MsgRename, `{` + pane + `,"name":""}`},
+		{"empty respawn", "pane", proto.MsgRespawn, `{"pane":""}`},
+		{"respawn env without =", "env", proto.MsgRespawn, `{` + pane + `,"env":["NOEQUALS"]}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -70,6 +70,8 @@ func goldenCases() []goldenCase {
 		{17, 0, &HostStopReq{Force: true}},
 		{18, 0, &RenameReq{Pane: "p3", Name: "api-tests"}},
 		{19, 0, &SetColorsReq{Foreground: "#1e1e2e", Background: "#fafafa", Cursor: "#dc8a78", Palette: []string{"#5c5f77", "", "#40a02b"}}},
+		{20, 0, &RespawnReq{Pane: "p3", Env: []string{"HOME=/home/u", "LANG=C.UTF-8"}}},
+		{20, FlagReply, &RespawnedReply{Pane: samplePane(), ClientEnv: true, Notes: []string{"the environment p3 started with went with the host's restart; it runs with this client's"}}},
 		{2, FlagReply, &PaneListReply{Panes: []PaneInfo{samplePane(), exited}}},
 		{3, FlagReply, &SpawnedReply{Pane: samplePane(), Existing: true}},
 		{4, FlagReply, &SubscribedReply{Pane: "p3", Seq: 98211, Oldest: 12, Fd: true}},

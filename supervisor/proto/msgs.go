@@ -39,6 +39,9 @@ type PaneInfo struct {
 	ContainmentFallback string `json:"containment_fallback,omitempty"`
 	// Worktree is the pane's own git worktree, if it has one.
 	Worktree *persist.Worktree `json:"worktree,omitempty"`
+	// Note says why the pane is lost, or what its last respawn could not
+	// do as before (agents.json's note).
+	Note string `json:"note,omitempty"`
 }
 
 // OKReply (MsgOK) answers a request that succeeded and returns no data.

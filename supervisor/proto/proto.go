@@ -110,7 +110,7 @@ var msgNames = map[MsgType]string{
 	MsgSubscribed: "subscribed", MsgCaptured: "captured",
 	MsgHistoryRows: "history-rows", MsgWaitDone: "wait-done",
 	MsgHostInfo: "host-info", MsgOutput: "output", MsgScreen: "screen",
-	MsgEvent: "event",
+	MsgEvent: "event", MsgRespawn: "respawn", MsgRespawned: "respawned",
 }
 
 // String gives the type's name as docs/protocol.md spells it, or

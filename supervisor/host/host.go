@@ -136,7 +136,7 @@ func (h *Server) adapterFor(rec persist.PaneRecord) panes.Adapter {
 // for IdleExit. It holds the runtime dir's lock for its whole life: a
 // second host fails at once with persist.ErrLocked.
 func (h *Server) Serve(ctx context.Context) error {
-	ln, lock, err := h.listen()
+	ln, lock, err := h.listen(ctx)
 	if h.opts.Listening != nil {
 		h.opts.Listening(err)
 	}
@@ -148,9 +148,10 @@ func (h *Server) Serve(ctx context.Context) error {
 	return h.acceptLoop(ctx, ln)
 }
 
-// listen takes the host lock, loads the registry and listens on the
+// listen takes the host lock, loads the registry, resumes what a reboot
+// interrupted, and listens on the
 // socket; the caller keeps the lock while it serves.
-func (h *Server) listen() (*net.UnixListener, *persist.Lockfile, error) {
+func (h *Server) listen(ctx context.Context) (*net.UnixListener, *persist.Lockfile, error) {
 	p := h.opts.Paths
 	if err := p.EnsureRuntimeDir(); err != nil {
 		return nil, nil, err

@@ -163,7 +163,7 @@ func (c *conn) signal(id uint32, req *proto.SignalReq) {
 			c.fail(id, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()})
 			return
 		}
-		c.replyErr(id, p.signal(supervisor.Identity{PID: req.Pid, Start: req.PidStart}, sig))
+		c.replyErr(id, p.signal(supervisor.Identity{PID: req.Pid, Start: req.PidStart, BootID: req.BootID}, sig))
 	})
 }
 
@@ -173,7 +173,7 @@ func (c *conn) killPane(id uint32, req *proto.KillReq) {
 		if req.Signal != "" {
 			sig, _ = proto.ParseSignal(req.Signal)
 		}
-		_, err := p.killWith(supervisor.Identity{PID: req.Pid, Start: req.PidStart}, sig, time.Duration(req.GraceMS)*time.Millisecond)
+		_, err := p.killWith(supervisor.Identity{PID: req.Pid, Start: req.PidStart, BootID: req.BootID}, sig, time.Duration(req.GraceMS)*time.Millisecond)
 		c.replyErr(id, err)
 	})
 }
@@ -215,6 +215,7 @@ func (c *conn) status(id uint32) {
 		Registry: h.regIssue, Containment: h.containment,
 	}
 	h.mu.Unlock()
+	r.StaleCgroups = h.orphans.staleLeaves()
 	c.reply(id, r)
 }
 

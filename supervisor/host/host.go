@@ -76,6 +76,7 @@ type Server struct {
 	regKeepBak  bool       // started from a corrupt file: never replace agents.json.bak
 	containment string     // how the newest run is contained: cgroup, or the fallback and why
 	colors      hostColors // the user's terminal colours, as the newest client told them (colors.go)
+	orphans     orphanSet  // watchers of trees earlier hosts left (orphans.go)
 
 	beforeRequest func(proto.Message) // tests only: runs before each request's handler
 }
@@ -150,6 +151,7 @@ func (h *Server) Serve(ctx context.Context) error {
 		h.log.Printf("fd limit %d", n)
 	}
 	h.loadRegistry()
+	defer h.orphans.stop()
 	ln, err := listenSocket(p.SocketFile())
 	if err != nil {
 		return err

@@ -84,7 +84,7 @@ func (t *procTree) addMembers(procs procTable) {
 		orphan := !t.adopted && p.PPID == self && !children.owns(pid) &&
 			(groups[p.PGID] || sessions[p.Session] || t.carriesPaneEnv(p))
 		inTree := p.PGID == t.pgid || (t.sid != 0 && p.Session == t.sid) || orphan || (pinned && p.ID == t.leader)
-		if inCgroup[pid] || (inTree && t.mayBeMember(p, pinned)) {
+		if inCgroup[pid] || (inTree && t.mayBeMember(p, pinned, procs)) {
 			t.track(p)
 		}
 	}
@@ -103,10 +103,15 @@ func (t *procTree) leaderLive(procs procTable) bool {
 // mayBeMember guards an adopted tree against reused ids: once its leader
 // is gone, the group and session numbers are free for a new process, so a
 // process found by number counts only if it started after the leader and
-// carries the pane's CLOWDER_PANE_ID. Owned trees need no guard.
-func (t *procTree) mayBeMember(p procInfo, leaderLive bool) bool {
+// carries the pane's CLOWDER_PANE_ID, and none does once another process
+// holds the leader's pid (the kernel reuses a pid only when no group or
+// session has its number any more). Owned trees need no guard.
+func (t *procTree) mayBeMember(p procInfo, leaderLive bool, procs procTable) bool {
 	if !t.adopted || leaderLive {
 		return true
+	}
+	if holder, ok := procs[t.leader.PID]; ok && holder.ID != t.leader {
+		return false
 	}
 	return p.ID.Start >= t.leader.Start && t.carriesPaneEnv(p)
 }

@@ -321,3 +321,35 @@ func TestHostCrashKillsAnOrphansSessionWithoutCgroup(t *testing.T) {
 		}
 	}
 }
+
+// TestHostSignalTakesTheWholeIdentity pins issue 10's finding: a signal
+// naming the right pid and start time was refused, because the boot id
+// (part of every identity) was missing from the wire. Now the three travel
+// together: all three are obeyed, a wrong boot id is refused with nothing
+// sent, and pid without boot id is a bad request that says what to send.
+func TestHostSignalTakesTheWholeIdentity(t *testing.T) {
+	th := startHost(t)
+	c := th.dial()
+	p := th.spawnFake(c, "signals")
+	c.waitText(p.ID, "READY")
+	in := c.info(p.ID)
+	if in.BootID == "" {
+		t.Fatalf("ls gives no boot id: %+v", in)
+	}
+	c.call(&proto.SignalReq{Pane: p.ID, Signal: "USR1", Pid: in.Pid, PidStart: in.PidStart, BootID: in.BootID})
+	c.waitText(p.ID, "GOT SIGUSR1")
+	if e := c.callErr(&proto.SignalReq{Pane: p.ID, Signal: "USR2", Pid: in.Pid, PidStart: in.PidStart, BootID: "00000000-0000-0000-0000-000000000000"}); e.Code != proto.CodeIdentity {
+		t.Errorf("another boot's identity: %+v; want identity-mismatch", e)
+	}
+	if e := c.callErr(&proto.SignalReq{Pane: p.ID, Signal: "USR2", Pid: in.Pid, PidStart: in.PidStart}); e.Code != proto.CodeBadRequest || !contains(e.Message, "boot_id") {
+		t.Errorf("pid without boot id: %+v; want bad-request naming boot_id", e)
+	}
+	c.call(&proto.SignalReq{Pane: p.ID, Signal: "INT", Pid: in.Pid, PidStart: in.PidStart, BootID: in.BootID})
+	if s := c.waitText(p.ID, "GOT SIGINT"); contains(c.screen(p.ID), "USR2") {
+		t.Errorf("a refused signal reached the process:\n%s", s)
+	}
+	c.call(&proto.KillReq{Pane: p.ID, GraceMS: 200, Pid: in.Pid, PidStart: in.PidStart, BootID: in.BootID})
+	if got := c.info(p.ID); got.State != "exited" || got.ExitReason != "killed" {
+		t.Errorf("kill by the whole identity: %+v", got)
+	}
+}

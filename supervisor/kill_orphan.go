@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"slices"
 	"syscall"
 	"time"
 )
@@ -59,9 +60,13 @@ func (a *AdoptedTree) LeaderAlive() bool {
 	return err == nil && now == a.t.leader
 }
 
-// Survivors lists the live members of the tree, the leader among them
-// while it runs.
-func (a *AdoptedTree) Survivors() []Identity { return a.t.survivors() }
+// Survivors lists the live members of the tree by pid, the leader among
+// them while it runs.
+func (a *AdoptedTree) Survivors() []Identity {
+	live := a.t.survivors()
+	slices.SortFunc(live, func(x, y Identity) int { return x.PID - y.PID })
+	return live
+}
 
 // Empty reports whether nothing of the tree is alive (its cgroup leaf, if
 // any, is unpopulated, and no member is found by group, session or

@@ -1,9 +1,9 @@
 // agents.json: the host is its single writer (docs/state.md). It is written
 // on durable changes only (spawn, exit, removal), never on output or
-// attention. On start, panes recorded as running are checked by identity:
-// one still alive is "orphaned" (its master is gone with the old host, so
-// it cannot be attached, and it is left alone until `clowder kill`); any
-// other is "lost" (orphans.go).
+// attention. On start, panes recorded as running are looked for again: one
+// with any process of its tree alive is "orphaned" (its master is gone with
+// the old host, so it cannot be attached; it is watched, and left alone
+// until `clowder kill`); any other is "lost" (orphans.go).
 
 package host
 

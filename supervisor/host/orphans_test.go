@@ -231,6 +231,10 @@ func TestHostCrashWithNoClientLosesNoLiveProcess(t *testing.T) {
 	if in.ExitReason != "lost-parent" || len(in.Survivors) != 0 {
 		t.Errorf("an orphan that died: %+v; want exited, lost-parent", in)
 	}
+	if e := f.c.callErr(&proto.KillReq{Pane: dying}); e.Code != proto.CodeExited || contains(e.Message, "process is gone") {
+		t.Errorf("kill of an orphan that died: %+v; want not running (exited)", e)
+	}
+	f.c.call(&proto.RemoveReq{Pane: dying})
 
 	// Killed whole: the ladder reaches the member that ignores SIGTERM.
 	f.c.call(&proto.KillReq{Pane: live, GraceMS: 200})

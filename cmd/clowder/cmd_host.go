@@ -96,6 +96,7 @@ func printHostInfo(a *app, info proto.HostInfoReply) error {
 		{"socket", info.Socket},
 		{"containment", info.Containment},
 		{"registry", info.Registry},
+		{"orphans", strings.Join(info.Orphans, "; ")},           // panes a dead host left, with their live pids
 		{"stale cgroups", strings.Join(info.StaleCgroups, " ")}, // a dead host's leaves still holding processes of no pane
 	}
 	for _, l := range lines {

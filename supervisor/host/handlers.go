@@ -216,6 +216,7 @@ func (c *conn) status(id uint32) {
 	}
 	h.mu.Unlock()
 	r.StaleCgroups = h.orphans.staleLeaves()
+	r.Orphans = h.orphanSummary()
 	c.reply(id, r)
 }
 

@@ -296,3 +296,18 @@ func orphanNoTerminal(id string) error {
 		"pane %s is orphaned: its terminal died with the host that started it, so it cannot be attached; "+
 			"its screen is a read-only view of its processes from /proc (clowder capture %s); clowder kill %s ends them", id, id, id)}
 }
+
+// orphanSummary is host status's list of orphaned panes and their
+// survivors, "pN: PID PID...".
+func (h *Server) orphanSummary() []string {
+	var out []string
+	for _, p := range h.allPanes() {
+		p.mu.Lock()
+		pids := p.survivorsLocked()
+		p.mu.Unlock()
+		if len(pids) > 0 {
+			out = append(out, fmt.Sprintf("%s: %s", p.id, strings.Trim(fmt.Sprint(pids), "[]")))
+		}
+	}
+	return out
+}

@@ -208,6 +208,10 @@ func TestHostCrashWithNoClientLosesNoLiveProcess(t *testing.T) {
 			t.Errorf("%s: survived but reported %s with survivors %v; want orphaned with %v", pane, in.State, in.Survivors, pidsOf(want))
 		}
 	}
+	st := f.c.call(&proto.HostStatusReq{}).(*proto.HostInfoReply)
+	if want := fmt.Sprintf("%s: %d", setsid, f.pids[setsid][2].PID); !slices.Contains(st.Orphans, want) || len(st.Orphans) != 3 {
+		t.Errorf("host status orphans %q; want the 3 orphaned panes, among them %q", st.Orphans, want)
+	}
 	// Lost, and said so: the pane whose whole tree died with the host.
 	if in := f.c.info(dead); in.State != "lost" || len(in.Survivors) != 0 || len(aliveOf(f.pids[dead])) != 0 {
 		t.Errorf("%s: its tree died with the host, but it is %s with survivors %v", dead, in.State, in.Survivors)
@@ -259,7 +263,7 @@ func TestHostCrashWithNoClientLosesNoLiveProcess(t *testing.T) {
 	if _, err := os.Stat(emptyLeaf); !os.IsNotExist(err) {
 		t.Errorf("an empty leaf of the dead host leaked: %v", err)
 	}
-	st := f.c.call(&proto.HostStatusReq{}).(*proto.HostInfoReply)
+	st = f.c.call(&proto.HostStatusReq{}).(*proto.HostInfoReply)
 	if !slices.Contains(st.StaleCgroups, busyLeaf) {
 		t.Errorf("host status stale_cgroups %v; want %s reported", st.StaleCgroups, busyLeaf)
 	}

@@ -285,6 +285,9 @@ type HostInfoReply struct {
 	// StaleCgroups are cgroup leaves a dead host left that still hold
 	// processes and belong to no pane (the empty ones are removed).
 	StaleCgroups []string `json:"stale_cgroups,omitempty"`
+	// Orphans are the panes whose processes a dead host left, each as
+	// "pN: PID PID..." (its survivors).
+	Orphans []string `json:"orphans,omitempty"`
 }
 
 // HostStopReq (MsgHostStop) asks the host to exit. With live panes it

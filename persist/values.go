@@ -73,11 +73,13 @@ const (
 	ExitTimeout                           // the overall timeout fired
 	ExitIdleTimeout                       // the no-output timeout fired
 	ExitLost                              // gone without an exit status (e.g. reboot)
+	ExitLostParent                        // an orphan of a dead host that ended while adopted, or unwatched
 )
 
 var exitReasonNames = [...]string{
 	ExitCompleted: "completed", ExitFailed: "failed", ExitSignalled: "signalled",
 	ExitKilled: "killed", ExitTimeout: "timeout", ExitIdleTimeout: "idle-timeout", ExitLost: "lost",
+	ExitLostParent: "lost-parent",
 }
 
 // String returns the text form ("idle-timeout"), or ExitReason(N).

@@ -174,3 +174,77 @@ func applyCgroup(attr *syscall.SysProcAttr, leaf *cgroupLeaf) {
 	attr.UseCgroupFD = true
 	attr.CgroupFD = leaf.dirfd
 }
+
+// leafAt is an existing leaf, such as one an earlier host recorded; it is
+// never cloned into.
+func leafAt(path string) *cgroupLeaf { return &cgroupLeaf{path: path, dirfd: -1} }
+
+// CleanDeadLeaves removes the cgroup leaves a dead host left once they are
+// empty. The leaves are those of recorded (what agents.json named) and
+// their siblings created by the same hosts (a leaf is named
+// <pane>.<host pid>.<seq>), whose host is not alive now; keep lists leaves
+// still in use (an adopted tree's). It returns the leaves removed and
+// those that still hold processes.
+func CleanDeadLeaves(recorded []string, keep map[string]bool) (removed, busy []string) {
+	for _, leaf := range deadHostLeaves(recorded) {
+		if keep[leaf] {
+			continue
+		}
+		err := unix.Rmdir(leaf)
+		switch {
+		case err == nil:
+			removed = append(removed, leaf)
+		case errors.Is(err, unix.EBUSY):
+			busy = append(busy, leaf)
+		}
+	}
+	return removed, busy
+}
+
+// deadHostLeaves lists the existing leaves in the directories of recorded
+// whose creating host's pid appears in recorded and is not alive.
+func deadHostLeaves(recorded []string) []string {
+	hosts := map[string]map[string]bool{} // parent dir → dead host pids
+	for _, leaf := range recorded {
+		pid := leafHostPid(leaf)
+		if pid == "" || hostAlive(pid) {
+			continue
+		}
+		dir := filepath.Dir(leaf)
+		if hosts[dir] == nil {
+			hosts[dir] = map[string]bool{}
+		}
+		hosts[dir][pid] = true
+	}
+	var out []string
+	for dir, pids := range hosts {
+		entries, _ := os.ReadDir(dir) // best effort: a parent gone has no leaves
+		for _, e := range entries {
+			if e.IsDir() && pids[leafHostPid(e.Name())] {
+				out = append(out, filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	return out
+}
+
+// leafHostPid is the host pid in a leaf name <pane>.<pid>.<seq>, "" for
+// another form.
+func leafHostPid(leaf string) string {
+	parts := strings.Split(filepath.Base(leaf), ".")
+	if len(parts) < 3 {
+		return ""
+	}
+	if _, err := strconv.Atoi(parts[len(parts)-2]); err != nil {
+		return ""
+	}
+	return parts[len(parts)-2]
+}
+
+// hostAlive reports whether a process with pid runs (it may be another
+// process on a reused pid: then its leaves are left alone, the safe side).
+func hostAlive(pid string) bool {
+	n, _ := strconv.Atoi(pid)
+	_, err := ReadIdentity(n)
+	return err == nil || n == os.Getpid()
+}

@@ -7,10 +7,13 @@
 package supervisor
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -110,4 +113,91 @@ func (h *Handle) rawFD() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.fd
+}
+
+// pollInterval is how often waitAnyExit looks again where it cannot sleep
+// on pidfds (a kernel without them, or nothing to open one on).
+const pollInterval = 500 * time.Millisecond
+
+// waitAnyExit returns once one of ids has exited (nil) or ctx ends. It
+// sleeps in the runtime's poller on one pidfd per process, which becomes
+// readable when that process exits: no wake-up until something happens.
+// One that is already gone returns at once.
+func waitAnyExit(ctx context.Context, ids []Identity) error {
+	files, err := openPidfds(ids)
+	if err != nil || len(files) == 0 {
+		return sleepCtx(ctx, pollInterval, err)
+	}
+	exited := make(chan struct{}, len(files))
+	for _, f := range files {
+		go func() {
+			waitReadable(f)
+			exited <- struct{}{}
+		}()
+	}
+	defer closeFiles(files) // ends the waits still pending
+	select {
+	case <-exited:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// openPidfds opens a pidfd on each of ids as a pollable file. One that is
+// gone already gives errGoneNow; no pidfd support gives nil files.
+func openPidfds(ids []Identity) ([]*os.File, error) {
+	var files []*os.File
+	for _, id := range ids {
+		h, err := OpenHandle(id)
+		if err != nil {
+			closeFiles(files)
+			return nil, errGoneNow
+		}
+		fd := h.fd
+		h.fd = -1 // the file owns it now
+		if fd < 0 {
+			closeFiles(files)
+			return nil, nil
+		}
+		files = append(files, os.NewFile(uintptr(fd), "pidfd "+id.String()))
+	}
+	return files, nil
+}
+
+// errGoneNow tells sleepCtx not to sleep: a process exited already.
+var errGoneNow = errors.New("a watched process is gone already")
+
+// sleepCtx returns nil after d (at once for errGoneNow), or ctx's error.
+func sleepCtx(ctx context.Context, d time.Duration, why error) error {
+	if errors.Is(why, errGoneNow) {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// waitReadable blocks until the pidfd f is readable (its process exited)
+// or f is closed.
+func waitReadable(f *os.File) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return
+	}
+	_ = rc.Read(func(fd uintptr) bool { // an error means f was closed: the wait is over either way
+		n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 0)
+		return err == nil && n > 0
+	})
+}
+
+func closeFiles(files []*os.File) {
+	for _, f := range files {
+		_ = f.Close() // best effort: a pidfd has nothing to flush
+	}
 }

@@ -7,9 +7,11 @@
 package supervisor
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"syscall"
+	"time"
 )
 
 // Handle is an open, verified reference to one process instance. Its
@@ -57,3 +59,16 @@ func (h *Handle) Signal(sig syscall.Signal) error {
 func (h *Handle) Close() error { return nil }
 
 func closeFD(int) {}
+
+// waitAnyExit returns after half a second (nil) or once ctx ends: without
+// pidfds, an adopted tree is looked at again on a timer while it lives.
+func waitAnyExit(ctx context.Context, _ []Identity) error {
+	t := time.NewTimer(500 * time.Millisecond)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

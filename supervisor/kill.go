@@ -53,6 +53,10 @@ func (t *procTree) ladder(first syscall.Signal, grace, killWait time.Duration) K
 func (t *procTree) signalAll(sigs ...syscall.Signal) {
 	live, _ := t.refresh() // best effort: without a scan the group signal still goes out
 	for _, sig := range sigs {
+		if t.adopted {
+			t.signalEach(live, sig)
+			continue
+		}
 		t.signalGroup(sig)
 		t.signalOutside(live, sig)
 	}

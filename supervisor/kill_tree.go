@@ -20,6 +20,10 @@ type procTree struct {
 	pgid    int         // the run's process group; pinned while the leader is unreaped
 	sid     int         // the run's session for PTY runs, 0 for pipe runs
 	cg      *cgroupLeaf // nil without a cgroup
+	// adopted marks a tree an earlier host started (kill_orphan.go): the
+	// leader is not our child, so nothing pins the group and session ids,
+	// and members are signalled one by one through verified identities.
+	adopted bool
 
 	mu      sync.Mutex
 	tracked map[int]procInfo // every member seen, by pid
@@ -75,18 +79,49 @@ func (t *procTree) addMembers(procs procTable) {
 	inCgroup := t.cgroupPids()
 	groups, sessions := t.trackedGroups()
 	self := os.Getpid()
+	pinned := t.leaderLive(procs)
 	for pid, p := range procs {
-		orphan := p.PPID == self && !children.owns(pid) &&
+		orphan := !t.adopted && p.PPID == self && !children.owns(pid) &&
 			(groups[p.PGID] || sessions[p.Session] || t.carriesPaneEnv(p))
-		if p.PGID == t.pgid || (t.sid != 0 && p.Session == t.sid) || inCgroup[pid] || orphan {
+		inTree := p.PGID == t.pgid || (t.sid != 0 && p.Session == t.sid) || orphan || (pinned && p.ID == t.leader)
+		if inCgroup[pid] || (inTree && t.mayBeMember(p, pinned, procs)) {
 			t.track(p)
 		}
 	}
 }
 
+// leaderLive reports whether the leader is alive in procs. An owned
+// tree's leader is our unreaped child, so its group id is pinned anyway.
+func (t *procTree) leaderLive(procs procTable) bool {
+	if !t.adopted {
+		return true
+	}
+	now, ok := procs[t.leader.PID]
+	return ok && now.alive() && now.ID == t.leader
+}
+
+// mayBeMember guards an adopted tree against reused ids: once its leader
+// is gone, the group and session numbers are free for a new process, so a
+// process found by number counts only if it started after the leader and
+// carries the pane's CLOWDER_PANE_ID, and none does once another process
+// holds the leader's pid (the kernel reuses a pid only when no group or
+// session has its number any more). Owned trees need no guard.
+func (t *procTree) mayBeMember(p procInfo, leaderLive bool, procs procTable) bool {
+	if !t.adopted || leaderLive {
+		return true
+	}
+	if holder, ok := procs[t.leader.PID]; ok && holder.ID != t.leader {
+		return false
+	}
+	return p.ID.Start >= t.leader.Start && t.carriesPaneEnv(p)
+}
+
 // addDescendants adds every descendant of the leader and of tracked pids.
 func (t *procTree) addDescendants(procs procTable) {
-	queue := []int{t.leader.PID}
+	var queue []int
+	if t.leaderLive(procs) { // a dead adopted leader's pid may be a stranger's now
+		queue = append(queue, t.leader.PID)
+	}
 	for pid := range t.tracked {
 		queue = append(queue, pid)
 	}
@@ -164,5 +199,13 @@ func (t *procTree) signalOutside(live []procInfo, sig syscall.Signal) {
 		if p.PGID != t.pgid {
 			_ = SignalProcess(p.ID, sig) // best effort: a mismatch means it already exited
 		}
+	}
+}
+
+// signalEach signals every live member by verified identity: an adopted
+// tree's group id is not pinned, so a group signal could reach a stranger.
+func (t *procTree) signalEach(live []procInfo, sig syscall.Signal) {
+	for _, p := range live {
+		_ = SignalProcess(p.ID, sig) // best effort: a mismatch means it already exited
 	}
 }

@@ -136,3 +136,23 @@ func procEnvHas(pid int, kv string) bool {
 	entry := []byte(kv + "\x00")
 	return bytes.HasPrefix(env, entry) || bytes.Contains(env, append([]byte{0}, entry...))
 }
+
+// CommandLine is pid's command line from /proc, its arguments joined by
+// spaces and control characters shown as '?', for views of processes that
+// are not ours ("" when it cannot be read).
+func CommandLine(pid int) string {
+	b, err := os.ReadFile(procRoot + "/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil {
+		return ""
+	}
+	s := strings.TrimRight(string(b), "\x00")
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == 0:
+			return ' '
+		case r < ' ' || r == 0x7f:
+			return '?'
+		}
+		return r
+	}, s)
+}

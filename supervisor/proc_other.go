@@ -45,3 +45,6 @@ func readProc(pid int) (procInfo, error) {
 
 // procEnvHas cannot read another process's environment here.
 func procEnvHas(int, string) bool { return false }
+
+// CommandLine is unknown without /proc.
+func CommandLine(int) string { return "" }

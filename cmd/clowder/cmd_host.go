@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -95,6 +96,8 @@ func printHostInfo(a *app, info proto.HostInfoReply) error {
 		{"socket", info.Socket},
 		{"containment", info.Containment},
 		{"registry", info.Registry},
+		{"orphans", strings.Join(info.Orphans, "; ")},           // panes a dead host left, with their live pids
+		{"stale cgroups", strings.Join(info.StaleCgroups, " ")}, // a dead host's leaves still holding processes of no pane
 	}
 	for _, l := range lines {
 		if l[1] == "" {

@@ -67,9 +67,14 @@ func fakeRealHost() int {
 			return 1
 		}
 	}
+	cfg, err := hostConfig() // orphans_test.go
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	h, err := New(Options{
 		Paths:  persist.Paths{RuntimeDir: os.Getenv("HOST_RT"), StateDir: os.Getenv("HOST_STATE")},
-		Config: persist.DefaultConfig(), Build: "test", IdleExit: -1, Log: log.New(os.Stderr, "", 0),
+		Config: cfg, Build: "test", IdleExit: -1, Log: log.New(os.Stderr, "", 0),
 		WriteTimeout: time.Duration(testproc.EnvInt("HOST_WRITE_TIMEOUT_MS")) * time.Millisecond,
 	})
 	if err != nil {

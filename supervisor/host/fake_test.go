@@ -14,15 +14,17 @@ import (
 
 func init() {
 	testproc.RunIfFake(map[string]func() int{
-		"dial":        fakeDial,       // connect to DIAL_SOCKET, print the first frame's error
-		"colors":      fakeColors,     // raw mode; ask OSC 11, print the answer as "BG ...", again per key read
-		"record":      fakeRecord,     // raw mode, READY, write the first FAKE_BYTES bytes read to FAKE_OUT, DONE, block
-		"titles":      fakeTitles,     // FAKE_COUNT OSC 2 titles t0..tN-1, DONE, exit after one line
-		"host":        fakeRealHost,   // a host on HOST_RT/HOST_STATE with RLIMIT_NOFILE HOST_NOFILE (abuse_test.go)
-		"sync":        fakeSync,       // READY; per line, half a synchronized update, then its end (sync_test.go)
-		"sync-stuck":  fakeSyncStuck,  // READY; on a line, begin a synchronized update and never end it
-		"claude-keys": fakeClaudeKeys, // Claude Code's keyboard decision (keys_test.go)
-		"argv":        fakeArgv,       // print "ARGV <args>", "CWD <dir>" and "KEEP=<$KEEP>", then block (respawn_test.go)
+		"dial":        fakeDial,          // connect to DIAL_SOCKET, print the first frame's error
+		"colors":      fakeColors,        // raw mode; ask OSC 11, print the answer as "BG ...", again per key read
+		"record":      fakeRecord,        // raw mode, READY, write the first FAKE_BYTES bytes read to FAKE_OUT, DONE, block
+		"titles":      fakeTitles,        // FAKE_COUNT OSC 2 titles t0..tN-1, DONE, exit after one line
+		"host":        fakeRealHost,      // a host on HOST_RT/HOST_STATE with RLIMIT_NOFILE HOST_NOFILE (abuse_test.go)
+		"sync":        fakeSync,          // READY; per line, half a synchronized update, then its end (sync_test.go)
+		"sync-stuck":  fakeSyncStuck,     // READY; on a line, begin a synchronized update and never end it
+		"claude-keys": fakeClaudeKeys,    // Claude Code's keyboard decision (keys_test.go)
+		"hup-immune":  fakeHupImmune,     // ignore SIGHUP, a group member ignoring SIGTERM (orphans_test.go)
+		"hup-bg":      fakeHupBackground, // a job of the session ignoring SIGTERM; die of SIGHUP
+		"argv":        fakeArgv,          // print "ARGV <args>", "CWD <dir>" and "KEEP=<$KEEP>", then block (respawn_test.go)
 	})
 }
 

@@ -165,7 +165,7 @@ func (c *conn) signal(id uint32, req *proto.SignalReq) {
 			c.fail(id, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()})
 			return
 		}
-		c.replyErr(id, p.signal(supervisor.Identity{PID: req.Pid, Start: req.PidStart}, sig))
+		c.replyErr(id, p.signal(supervisor.Identity{PID: req.Pid, Start: req.PidStart, BootID: req.BootID}, sig))
 	})
 }
 
@@ -175,7 +175,7 @@ func (c *conn) killPane(id uint32, req *proto.KillReq) {
 		if req.Signal != "" {
 			sig, _ = proto.ParseSignal(req.Signal)
 		}
-		_, err := p.killWith(supervisor.Identity{PID: req.Pid, Start: req.PidStart}, sig, time.Duration(req.GraceMS)*time.Millisecond)
+		_, err := p.killWith(supervisor.Identity{PID: req.Pid, Start: req.PidStart, BootID: req.BootID}, sig, time.Duration(req.GraceMS)*time.Millisecond)
 		c.replyErr(id, err)
 	})
 }
@@ -217,6 +217,8 @@ func (c *conn) status(id uint32) {
 		Registry: h.regIssue, Containment: h.containment,
 	}
 	h.mu.Unlock()
+	r.StaleCgroups = h.orphans.staleLeaves()
+	r.Orphans = h.orphanSummary()
 	c.reply(id, r)
 }
 

@@ -81,6 +81,7 @@ type Server struct {
 	regKeepBak  bool       // started from a corrupt file: never replace agents.json.bak
 	containment string     // how the newest run is contained: cgroup, or the fallback and why
 	colors      hostColors // the user's terminal colours, as the newest client told them (colors.go)
+	orphans     orphanSet  // watchers of trees earlier hosts left (orphans.go)
 
 	resumeAfter []string // panes that ran when agents.json was saved, to resume at start (respawn.go)
 
@@ -144,6 +145,7 @@ func (h *Server) Serve(ctx context.Context) error {
 		return err
 	}
 	defer lock.Close()
+	defer h.orphans.stop()
 	h.log.Printf("host %d serving on %s (build %s)", os.Getpid(), h.opts.Paths.SocketFile(), h.opts.Build)
 	return h.acceptLoop(ctx, ln)
 }

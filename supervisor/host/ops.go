@@ -109,8 +109,11 @@ func (p *pane) resize(cols, rows int) error {
 // signal sends one signal to the pane's process group.
 func (p *pane) signal(expected supervisor.Identity, sig syscall.Signal) error {
 	p.mu.Lock()
-	run := p.run
+	run, o := p.run, p.orphan
 	p.mu.Unlock()
+	if run == nil && o != nil && p.live() {
+		return p.signalOrphan(o, expected, sig)
+	}
 	if run == nil {
 		return &proto.ErrorReply{Code: proto.CodeExited, Message: fmt.Sprintf("pane %s has no process of this host", p.id)}
 	}
@@ -158,68 +161,6 @@ func (p *pane) historyRows(req *proto.HistoryReq) *proto.HistoryRows {
 		out.Lines = append(out.Lines, proto.FrameRow{Wrapped: wrapped[i], Cells: frameCells(r, cols)})
 	}
 	return out
-}
-
-// killOrphan ends an orphaned pane's tree (left by an earlier host) through
-// its identity: its group gets sig (default SIGHUP+SIGTERM), then SIGKILL
-// after grace.
-func (p *pane) killOrphan(sig syscall.Signal, grace time.Duration) error {
-	id := p.identity()
-	if grace <= 0 {
-		grace = supervisor.DefaultLimits().Grace
-	}
-	first := []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM}
-	if sig != 0 {
-		first = []syscall.Signal{sig}
-	}
-	if err := signalGroup(id, first...); err != nil {
-		return identityError(err)
-	}
-	if !waitGone(id, grace) {
-		if err := signalGroup(id, syscall.SIGKILL); err != nil {
-			return identityError(err)
-		}
-		waitGone(id, supervisor.DefaultLimits().KillWait)
-	}
-	p.mu.Lock()
-	p.rec.State = persist.StateExited
-	p.rec.Exit = &persist.Exit{Code: -1, Reason: persist.ExitKilled, At: time.Now()}
-	p.attn.state = panes.Exited
-	p.broadcastLocked()
-	p.mu.Unlock()
-	p.h.saveRegistry()
-	return nil
-}
-
-// signalGroup sends sigs to the process group led by id, after checking
-// the leader is still id.
-func signalGroup(id supervisor.Identity, sigs ...syscall.Signal) error {
-	for _, sig := range sigs {
-		now, err := supervisor.ReadIdentity(id.PID)
-		if err != nil {
-			return err
-		}
-		if now.Start != id.Start {
-			return &supervisor.MismatchError{Op: "signal", Expected: id, Actual: now}
-		}
-		if err := syscall.Kill(-id.PID, sig); err != nil && err != syscall.ESRCH {
-			return fmt.Errorf("signal group %d: %w", id.PID, err)
-		}
-	}
-	return nil
-}
-
-// waitGone waits until the process of id is gone (or a zombie), with a
-// deadline; it reports whether it went.
-func waitGone(id supervisor.Identity, d time.Duration) bool {
-	deadline := time.Now().Add(d)
-	for step := time.Millisecond; time.Now().Before(deadline); step = min(step*2, 50*time.Millisecond) {
-		if now, err := supervisor.ReadIdentity(id.PID); err != nil || now.Start != id.Start {
-			return true
-		}
-		time.Sleep(step)
-	}
-	return false
 }
 
 // attnOf is the attention of a pane loaded from the registry.

@@ -36,6 +36,7 @@ type pane struct {
 	changed  chan struct{} // closed and replaced on every change: the broadcast to waiters
 	idleTick *time.Timer   // re-evaluates attention once output stops
 	launch   *launch       // what the run was started with (memory only); nil if adopted from agents.json
+	orphan   *orphan       // the tree an earlier host left, while adopted (orphans.go)
 
 	// onTextCheck, when set, runs as a wait matches its regexp against a
 	// screen: a test seam that proves the match runs outside mu.
@@ -171,7 +172,7 @@ func (p *pane) infoLocked() proto.PaneInfo {
 	in := proto.PaneInfo{
 		ID: r.ID, Name: r.Name, Kind: r.Kind.String(), Adapter: r.Adapter,
 		State: r.State.String(), Attention: p.attn.state.String(),
-		Pid: r.PID, PidStart: r.PIDStart, Cwd: r.Cwd, Argv: r.Argv,
+		Pid: r.PID, PidStart: r.PIDStart, BootID: r.BootID, Cwd: r.Cwd, Argv: r.Argv,
 		Cols: uint16(cols), Rows: uint16(rows), CreatedMS: r.Created.UnixMilli(), Seq: end,
 	}
 	if p.run != nil {
@@ -182,6 +183,7 @@ func (p *pane) infoLocked() proto.PaneInfo {
 	in.Title = p.title
 	in.Worktree = r.Worktree
 	in.Note = r.Note
+	in.Survivors = p.survivorsLocked()
 	if r.Exit != nil {
 		in.ExitCode = r.Exit.Code
 		in.ExitReason = r.Exit.Reason.String()

@@ -1,9 +1,9 @@
 // agents.json: the host is its single writer (docs/state.md). It is written
 // on durable changes only (spawn, exit, removal), never on output or
-// attention. On start, panes recorded as running are checked by identity:
-// one still alive is "orphaned" (its master is gone with the old host, so
-// it cannot be attached, and it is left alone until `clowder kill`); any
-// other is "lost".
+// attention. On start, panes recorded as running are looked for again: one
+// with any process of its tree alive is "orphaned" (its master is gone with
+// the old host, so it cannot be attached; it is watched, and left alone
+// until `clowder kill`); any other is "lost" (orphans.go).
 
 package host
 
@@ -11,10 +11,8 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"time"
 
 	"clowder/persist"
-	"clowder/supervisor"
 	"clowder/supervisor/proto"
 )
 
@@ -48,6 +46,7 @@ func (h *Server) loadRegistry() {
 		h.adoptRecord(rec)
 	}
 	h.resumeAfter = wasRunning(reg.Panes)
+	h.cleanDeadLeaves(reg.Panes)
 }
 
 // registryUnloaded decides how the host writes agents.json after loading
@@ -91,15 +90,7 @@ func (h *Server) adoptRecord(rec persist.PaneRecord) {
 	if n := paneNumber(rec.ID); n >= h.nextID {
 		h.nextID = n
 	}
-	if rec.State == persist.StateRunning || rec.State == persist.StateStarting || rec.State == persist.StateOrphaned {
-		rec.State = persist.StateLost
-		if id, err := supervisor.ReadIdentity(rec.PID); err == nil && id.Start == rec.PIDStart && (rec.BootID == "" || id.BootID == rec.BootID) {
-			rec.State = persist.StateOrphaned
-		}
-		if rec.State == persist.StateLost && rec.Exit == nil {
-			rec.Exit = &persist.Exit{Code: -1, Reason: persist.ExitLost, At: time.Now()}
-		}
-	}
+	tree := h.findSurvivors(&rec)
 	// Its process, if alive, is not ours to read: the pane never gets
 	// output. So it gets a one-byte ring and a one-cell screen, not
 	// ring_bytes (8 MiB) and two screens of cells at its size (100 KB at
@@ -107,6 +98,7 @@ func (h *Server) adoptRecord(rec persist.PaneRecord) {
 	p := newPaneSized(h, rec, 1, 1, 1)
 	p.attn.state = attnOf(rec.State)
 	h.panes = append(h.panes, p)
+	h.adoptOrphan(p, tree)
 }
 
 // paneNumber is N of a pane id "pN" (0 if it has another form).

@@ -281,7 +281,7 @@ func (p *pane) killWith(expected supervisor.Identity, sig syscall.Signal, grace 
 		e, err := run.KillWith(expected, sig, grace)
 		return e, identityError(err)
 	case state == persist.StateOrphaned:
-		return supervisor.Exit{}, p.killOrphan(sig, grace)
+		return supervisor.Exit{}, p.killOrphan(expected, sig, grace)
 	}
 	return supervisor.Exit{}, &proto.ErrorReply{Code: proto.CodeExited, Message: fmt.Sprintf("pane %s is not running (%s)", p.id, state)}
 }

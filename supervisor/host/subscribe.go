@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"clowder/persist"
 	"clowder/supervisor/proto"
 	"clowder/vtgrid"
 )
@@ -73,8 +74,11 @@ func (c *conn) masterFor(p *pane) (*os.File, error) {
 		return nil, &proto.ErrorReply{Code: proto.CodeUnsupported, Message: "this connection cannot carry file descriptors; subscribe without want_fd and send input as messages"}
 	}
 	p.mu.Lock()
-	run, running := p.run, p.runningLocked()
+	run, running, orphaned := p.run, p.runningLocked(), p.orphan != nil && p.rec.State == persist.StateOrphaned
 	p.mu.Unlock()
+	if orphaned {
+		return nil, orphanNoTerminal(p.id)
+	}
 	if !running {
 		return nil, &proto.ErrorReply{Code: proto.CodeExited, Message: fmt.Sprintf("pane %s is not running; it has no terminal to pass", p.id)}
 	}

@@ -21,7 +21,8 @@ type PaneInfo struct {
 	State      string   `json:"state"`     // starting | running | exited
 	Attention  string   `json:"attention"` // attention state (panes package)
 	Pid        int      `json:"pid"`
-	PidStart   uint64   `json:"pid_start"` // field 22 of /proc/PID/stat
+	PidStart   uint64   `json:"pid_start"`         // field 22 of /proc/PID/stat
+	BootID     string   `json:"boot_id,omitempty"` // /proc/sys/kernel/random/boot_id when the pane started
 	ExitCode   int      `json:"exit_code"`
 	ExitSignal string   `json:"exit_signal,omitempty"`
 	ExitReason string   `json:"exit_reason"`       // "" while running; docs/processes.md reasons
@@ -42,6 +43,9 @@ type PaneInfo struct {
 	// Note says why the pane is lost, or what its last respawn could not
 	// do as before (agents.json's note).
 	Note string `json:"note,omitempty"`
+	// Survivors are the live processes of an orphaned pane's tree (left
+	// by an earlier host), its leader among them while it runs.
+	Survivors []int `json:"survivors,omitempty"`
 }
 
 // OKReply (MsgOK) answers a request that succeeded and returns no data.
@@ -150,15 +154,17 @@ type ResizeReq struct {
 	Rows uint16 `json:"rows"`
 }
 
-// SignalReq (MsgSignal) sends one signal to a pane's process group. Pid and
-// PidStart are the identity the client expects; the host refuses
-// (identity-mismatch) rather than signal anything else. Zero means the
-// identity the host recorded, which it still verifies.
+// SignalReq (MsgSignal) sends one signal to a pane's process group. Pid,
+// PidStart and BootID are the identity the client expects (all three, as
+// PaneInfo gives them); the host refuses (identity-mismatch) rather than
+// signal anything else. Zero means the identity the host recorded, which
+// it still verifies.
 type SignalReq struct {
 	Pane     string `json:"pane"`
 	Signal   string `json:"signal"` // name: "INT", "SIGTERM", ...
 	Pid      int    `json:"pid,omitempty"`
 	PidStart uint64 `json:"pid_start,omitempty"`
+	BootID   string `json:"boot_id,omitempty"` // required with pid
 }
 
 // KillReq (MsgKill) runs the kill ladder on a pane's whole process tree:
@@ -170,6 +176,7 @@ type KillReq struct {
 	GraceMS  int64  `json:"grace_ms,omitempty"`
 	Pid      int    `json:"pid,omitempty"`
 	PidStart uint64 `json:"pid_start,omitempty"`
+	BootID   string `json:"boot_id,omitempty"` // required with pid
 }
 
 // RenameReq (MsgRename) gives a pane a new unique name; the host records it
@@ -278,6 +285,12 @@ type HostInfoReply struct {
 	// Containment says how pane trees are contained: "cgroup" or, when the
 	// host could not make cgroup leaves, "process-group" and why.
 	Containment string `json:"containment,omitempty"`
+	// StaleCgroups are cgroup leaves a dead host left that still hold
+	// processes and belong to no pane (the empty ones are removed).
+	StaleCgroups []string `json:"stale_cgroups,omitempty"`
+	// Orphans are the panes whose processes a dead host left, each as
+	// "pN: PID PID..." (its survivors).
+	Orphans []string `json:"orphans,omitempty"`
 }
 
 // HostStopReq (MsgHostStop) asks the host to exit. With live panes it

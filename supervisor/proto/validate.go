@@ -214,7 +214,7 @@ func (r *SignalReq) Validate() error {
 	if _, err := ParseSignal(r.Signal); err != nil {
 		return Invalid("signal", "%v", err)
 	}
-	return validIdentity(r.Pid, r.PidStart)
+	return validIdentity(r.Pid, r.PidStart, r.BootID)
 }
 
 // Validate checks a kill request: the pane, the signal, the grace and the
@@ -231,7 +231,7 @@ func (r *KillReq) Validate() error {
 	if err := validDuration("grace_ms", r.GraceMS); err != nil {
 		return err
 	}
-	return validIdentity(r.Pid, r.PidStart)
+	return validIdentity(r.Pid, r.PidStart, r.BootID)
 }
 
 // Validate checks a rename request.
@@ -311,12 +311,20 @@ func validDuration(field string, ms int64) error {
 }
 
 // validIdentity checks an expected identity: both zero, or a pid.
-func validIdentity(pid int, start uint64) error {
-	if pid < 0 || (pid == 0 && start != 0) {
+func validIdentity(pid int, start uint64, boot string) error {
+	switch {
+	case pid < 0 || (pid == 0 && (start != 0 || boot != "")):
 		return Invalid("pid", "%d (pid_start %d) is not a process id; give 0 for the host's record", pid, start)
+	case pid > 0 && boot == "":
+		return Invalid("boot_id", "missing: pid and pid_start name a process only with the boot id; give all three, as clowder ls --json shows them, or none")
+	case len(boot) > maxBootID || hasControl(boot):
+		return Invalid("boot_id", "%q is not a boot id (see /proc/sys/kernel/random/boot_id)", boot)
 	}
 	return nil
 }
+
+// maxBootID bounds a boot id on the wire (the kernel's is a 36-byte UUID).
+const maxBootID = 64
 
 // hasControl reports whether s holds a control character or invalid text.
 func hasControl(s string) bool {

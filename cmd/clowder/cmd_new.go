@@ -87,13 +87,14 @@ func newNew(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.withClient(cmd.Context(), true, func(c *client.Client) error {
+			err = a.withClient(cmd.Context(), true, func(c *client.Client) error {
 				r, err := a.spawnRetry(cmd.Context(), c, req)
 				if err != nil {
 					return err
 				}
 				return printPane(a, r.Pane, o.json)
 			})
+			return undoWorktree(req.Worktree, err)
 		},
 	}
 	f := c.Flags()
@@ -132,9 +133,33 @@ func (o *newOpts) spawnReq(ctx context.Context, a *app, args []string) (proto.Sp
 		if err != nil {
 			return req, err
 		}
-		req.Cwd, req.Worktree = wt.Path, &wt
+		req.Worktree = &wt
+		if req.Cwd, err = panes.WorktreeCwd(ctx, req.Cwd, wt); err != nil {
+			return req, undoWorktree(&wt, err)
+		}
 	}
 	return req, nil
+}
+
+// undoWorktree removes the worktree and branch a failed `new` made (err
+// is that failure), so that the same name can be tried again at once. A
+// lost connection is the exception: the host may have started the pane,
+// which then runs in the worktree, so it is kept and the error says so.
+func undoWorktree(wt *persist.Worktree, err error) error {
+	if err == nil || wt == nil {
+		return err
+	}
+	if errors.Is(err, client.ErrConnectionLost) {
+		return fmt.Errorf("%s; the worktree %s (branch %s) is kept, as the pane may have started: see clowder ls", errorLine(err), wt.Path, wt.Branch)
+	}
+	ctx, cancel := background(slowCallTimeout)
+	defer cancel()
+	if derr := panes.DiscardWorktree(ctx, *wt); derr != nil {
+		return fmt.Errorf("%s; and removing the worktree it made failed: %v", errorLine(err), derr)
+	}
+	// errorLine: the host's message, which the one line shown would
+	// otherwise keep alone, dropping what was done about the worktree.
+	return fmt.Errorf("%s; the worktree and branch %s it made are removed", errorLine(err), wt.Branch)
 }
 
 // command fills argv, kind and adapter from --agent, --shell or CMD ARGS.

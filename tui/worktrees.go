@@ -9,6 +9,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 
 	"clowder/panes"
 	"clowder/persist"
+	"clowder/supervisor/client"
 )
 
 // worktreeTimeout bounds a land or discard: a kill, git (a commit runs the
@@ -121,4 +123,17 @@ func (m *Model) onWorktreeEnded(msg worktreeEndedMsg) tea.Cmd {
 	}
 	m.setStatus(msg.what, false)
 	return m.dropPane(msg.pane)
+}
+
+// undoWorktree removes the worktree and branch a failed spawn made (err is
+// that failure), so the same name can be tried again at once. A spawn
+// that lost its connection may have started, so its worktree is kept.
+func undoWorktree(ctx context.Context, wt persist.Worktree, err error) error {
+	if errors.Is(err, client.ErrConnectionLost) {
+		return fmt.Errorf("%w; its worktree %s is kept, as the pane may have started", err, wt.Path)
+	}
+	if derr := panes.DiscardWorktree(ctx, wt); derr != nil {
+		return fmt.Errorf("%w; and removing the worktree it made failed: %v", err, derr)
+	}
+	return fmt.Errorf("%w; the worktree and branch %s it made are removed", err, wt.Branch)
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -162,5 +163,53 @@ func TestNewAgentWorktreeQuestionNoStartsTheAgentWithoutOne(t *testing.T) {
 	typeText(t, m, "n")
 	if len(h.spawned) != 1 || h.spawned[0].Name != "bob" || h.spawned[0].Worktree != nil {
 		t.Fatalf("spawned %+v, want bob without a worktree", h.spawned)
+	}
+}
+
+// newAgentInWorktree answers the new-agent prompt: adapter fake, name
+// bob, in a worktree, beside a pane in dir.
+func newAgentInWorktree(t *testing.T, dir string, spawnErr error) *fakeHost {
+	t.Helper()
+	left := running("p1", "left")
+	left.Cwd = dir
+	h := &fakeHost{infos: []proto.PaneInfo{left}, next: 100, t: t, spawnErr: spawnErr}
+	m := newTestModelOn(t, h, func(c *persist.Config) {
+		c.Agents["fake"] = persist.AgentConfig{Command: []string{"sh"}}
+		c.Worktrees.Base = t.TempDir()
+	})
+	prefix(t, m)
+	typeText(t, m, "a")
+	m.prompt.text, m.prompt.pos = "fake", 4
+	press(t, m, tea.Key{Code: tea.KeyEnter})
+	typeText(t, m, "bob")
+	press(t, m, tea.Key{Code: tea.KeyEnter})
+	typeText(t, m, "y")
+	return h
+}
+
+// Regression (issue 11): the TUI's agent in a worktree started at the
+// worktree's root, not in the subdirectory it was asked from.
+func TestNewAgentInWorktreeStartsInTheSameSubdirectory(t *testing.T) {
+	wt := gitWorktree(t)
+	sub := filepath.Join(wt.Repo, "svc")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h := newAgentInWorktree(t, sub, nil)
+	if len(h.spawned) != 1 || h.spawned[0].Worktree == nil || h.spawned[0].Cwd != filepath.Join(h.spawned[0].Worktree.Path, "svc") {
+		t.Fatalf("spawned %+v, want bob in <worktree>/svc", h.spawned)
+	}
+}
+
+// Regression (issue 11): a spawn that failed left its new worktree and
+// branch behind.
+func TestNewAgentInWorktreeThatFailsToStartRemovesIt(t *testing.T) {
+	wt := gitWorktree(t)
+	newAgentInWorktree(t, wt.Repo, errors.New("spawn refused"))
+	if out := gitOut(t, wt.Repo, "branch", "--list", "clowder/bob"); out != "" {
+		t.Errorf("branch clowder/bob is left: %q", out)
+	}
+	if list := gitOut(t, wt.Repo, "worktree", "list"); strings.Contains(list, "bob") {
+		t.Errorf("worktree bob is left:\n%s", list)
 	}
 }

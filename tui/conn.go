@@ -226,7 +226,7 @@ func spawnRequest(ctx context.Context, s spawnSpec, env []string, ads *panes.Ada
 			return req, undoWorktree(ctx, wt, err)
 		}
 	}
-	return req, nil
+	return expandProfile(ctx, req) // worktrees.go
 }
 
 // nonce makes spawns idempotent on the host.

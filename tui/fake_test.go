@@ -226,7 +226,7 @@ func newTestModelOn(t testing.TB, h *fakeHost, cfg ...func(*persist.Config)) *Mo
 	}
 	dir := t.TempDir()
 	m, err := New(Options{Host: h, Config: c, Paths: persist.Paths{StateDir: dir},
-		Adapters: panes.NewAdapters(c.Agents, "/bin/sh"), Cwd: "/work", Clipboard: &fakeClipboard{}})
+		Adapters: panes.NewAdaptersFromConfig(c, "/bin/sh"), Cwd: "/work", Clipboard: &fakeClipboard{}})
 	if err != nil {
 		t.Fatal(err)
 	}

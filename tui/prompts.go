@@ -97,6 +97,10 @@ func (m *Model) openAgentPrompt() tea.Cmd {
 			m.setStatus(fmt.Sprintf("%q is not an agent adapter; want one of %s", s, strings.Join(agents, ", ")), true)
 			return nil
 		}
+		if err := panes.CheckInstalled(ad); err != nil {
+			m.setStatus(err.Error(), true)
+			return nil
+		}
 		d.adapter = ad.Name
 		return m.askAgentName(d)
 	})

@@ -18,6 +18,7 @@ import (
 	"clowder/panes"
 	"clowder/persist"
 	"clowder/supervisor/client"
+	"clowder/supervisor/proto"
 )
 
 // worktreeTimeout bounds a land or discard: a kill, git (a commit runs the
@@ -136,4 +137,23 @@ func undoWorktree(ctx context.Context, wt persist.Worktree, err error) error {
 		return fmt.Errorf("%w; and removing the worktree it made failed: %v", err, derr)
 	}
 	return fmt.Errorf("%w; the worktree and branch %s it made are removed", err, wt.Branch)
+}
+
+// expandProfile expands the {{templates}} of a profile's args in req's
+// argv (panes.Templates); a failure undoes the worktree made for it.
+func expandProfile(ctx context.Context, req proto.SpawnReq) (proto.SpawnReq, error) {
+	t := panes.Templates{Name: req.Name, Project: panes.ProjectName(ctx, req.Cwd, req.Worktree)}
+	if wt := req.Worktree; wt != nil {
+		t.Worktree, t.Branch = wt.Path, wt.Branch
+	}
+	argv, err := t.Expand(req.Argv)
+	if err != nil {
+		err = fmt.Errorf("%s: %w", req.Adapter, err)
+		if req.Worktree != nil {
+			err = undoWorktree(ctx, *req.Worktree, err)
+		}
+		return req, err
+	}
+	req.Argv = argv
+	return req, nil
 }

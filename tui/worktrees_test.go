@@ -213,3 +213,60 @@ func TestNewAgentInWorktreeThatFailsToStartRemovesIt(t *testing.T) {
 		t.Errorf("worktree bob is left:\n%s", list)
 	}
 }
+
+// answerAgentPrompt opens the new-agent prompt and answers adapter and
+// name, leaving the worktree question (if any) open.
+func answerAgentPrompt(t *testing.T, m *Model, adapter, name string) {
+	t.Helper()
+	prefix(t, m)
+	typeText(t, m, "a")
+	m.prompt.text, m.prompt.pos = adapter, len(adapter)
+	press(t, m, tea.Key{Code: tea.KeyEnter})
+	if m.prompt == nil {
+		return
+	}
+	typeText(t, m, name)
+	press(t, m, tea.Key{Code: tea.KeyEnter})
+}
+
+func TestNewAgentPromptReportsAnAdapterThatIsNotInstalled(t *testing.T) {
+	m, h := newTestModel(t, []proto.PaneInfo{running("p1", "left")}, func(c *persist.Config) {
+		c.Agents["ghost"] = persist.AgentConfig{Command: []string{"/nonexistent/ghost-agent"}}
+	})
+	answerAgentPrompt(t, m, "ghost", "")
+	if m.prompt != nil || !m.statusErr || !strings.Contains(m.status, `"/nonexistent/ghost-agent"`) || len(h.spawned) != 0 {
+		t.Errorf("status %q, spawned %v; want the missing command named and nothing spawned", m.status, h.spawned)
+	}
+}
+
+// Regression (issue 11): with the default adapter not installed, the first
+// start quietly opened a shell instead.
+func TestFirstStartSaysTheDefaultAdapterIsNotInstalled(t *testing.T) {
+	m, h := newTestModel(t, nil, func(c *persist.Config) {
+		c.TUI.DefaultAdapter = "ghost"
+		c.Agents["ghost"] = persist.AgentConfig{Command: []string{"/nonexistent/ghost-agent"}}
+	})
+	if len(h.spawned) != 2 || h.spawned[0].Kind != "shell" {
+		t.Fatalf("spawned %+v, want the shell fallback", h.spawned)
+	}
+	if !strings.Contains(m.status, `"/nonexistent/ghost-agent"`) || !strings.Contains(m.status, "shell instead") {
+		t.Errorf("status %q does not say the agent is missing and a shell started instead", m.status)
+	}
+}
+
+func TestNewAgentFromAProfileExpandsItsTemplates(t *testing.T) {
+	wt := gitWorktree(t)
+	left := running("p1", "left")
+	left.Cwd = wt.Repo
+	h := &fakeHost{infos: []proto.PaneInfo{left}, next: 100, t: t}
+	m := newTestModelOn(t, h, func(c *persist.Config) {
+		c.Agents["fake"] = persist.AgentConfig{Command: []string{"sh"}}
+		c.Profiles = map[string]persist.ProfileConfig{"review": {Agent: "fake", Args: []string{"-c", "{{name}}@{{project}}:{{branch}}"}}}
+		c.Worktrees.Base = t.TempDir()
+	})
+	answerAgentPrompt(t, m, "review", "bob")
+	typeText(t, m, "y")
+	if len(h.spawned) != 1 || h.spawned[0].Adapter != "review" || !slices.Equal(h.spawned[0].Argv, []string{"sh", "-c", "bob@app:clowder/bob"}) {
+		t.Fatalf("spawned %+v, want review with its templates expanded (status %q)", h.spawned, m.status)
+	}
+}

@@ -26,6 +26,7 @@ type newOpts struct {
 	shell, worktree, json  bool
 	allowSecret            bool
 	watchdogs              watchdogFlags
+	templated              int // how many words of the argv are the adapter's, whose templates are expanded
 }
 
 // watchdogFlags are --timeout and --idle-timeout of new and exec. An
@@ -100,7 +101,8 @@ func newNew(a *app) *cobra.Command {
 	f := c.Flags()
 	f.SetInterspersed(false) // flags end at CMD: `new sh -c ...` needs no --
 	f.StringVar(&o.name, "name", "", "pane name (letters, digits, - _ .); default: chosen by the host")
-	f.StringVar(&o.agent, "agent", "", "agent adapter to run: claude, codex, gemini, aider or one from config.toml")
+	f.StringVar(&o.agent, "agent", "", "agent adapter or profile to run: claude, codex, gemini, aider, or an [agents] or [profiles] name from config.toml")
+	_ = c.RegisterFlagCompletionFunc("agent", completeAgents(a)) // fails only for an unknown flag
 	f.BoolVar(&o.shell, "shell", false, "run your login shell ($SHELL)")
 	f.StringVar(&o.cwd, "cwd", "", "working directory (default: the current one)")
 	f.BoolVar(&o.worktree, "worktree", false, "run in a new git worktree of the repository at --cwd, on branch clowder/NAME (needs --name)")
@@ -128,6 +130,10 @@ func (o *newOpts) spawnReq(ctx context.Context, a *app, args []string) (proto.Sp
 	if err := o.common(&req, a); err != nil {
 		return req, err
 	}
+	// A template without its value fails here, before a worktree is made.
+	if _, err := o.templates(ctx, req, "(worktree)").Expand(req.Argv[:o.templated]); err != nil {
+		return req, usagef("--agent %s: %v", o.agent, err)
+	}
 	if o.worktree {
 		wt, err := o.makeWorktree(ctx, req.Cwd, cfg.WorktreesBase(p))
 		if err != nil {
@@ -138,7 +144,25 @@ func (o *newOpts) spawnReq(ctx context.Context, a *app, args []string) (proto.Sp
 			return req, undoWorktree(&wt, err)
 		}
 	}
+	expanded, err := o.templates(ctx, req, "").Expand(req.Argv[:o.templated])
+	if err != nil {
+		return req, undoWorktree(req.Worktree, err)
+	}
+	copy(req.Argv, expanded)
 	return req, nil
+}
+
+// templates are the values of a profile's {{tokens}} for req; before the
+// worktree is made, its path and branch are stood in for by pending.
+func (o *newOpts) templates(ctx context.Context, req proto.SpawnReq, pending string) panes.Templates {
+	t := panes.Templates{Name: o.name, Project: panes.ProjectName(ctx, req.Cwd, req.Worktree)}
+	if o.worktree {
+		t.Worktree, t.Branch = pending, pending
+	}
+	if wt := req.Worktree; wt != nil {
+		t.Worktree, t.Branch = wt.Path, wt.Branch
+	}
+	return t
 }
 
 // undoWorktree removes the worktree and branch a failed `new` made (err
@@ -165,7 +189,7 @@ func undoWorktree(wt *persist.Worktree, err error) error {
 // command fills argv, kind and adapter from --agent, --shell or CMD ARGS.
 func (o *newOpts) command(req *proto.SpawnReq, cfg persist.Config, a *app, args []string) error {
 	shell, _ := a.lookup("SHELL")
-	ads := panes.NewAdapters(cfg.Agents, shell)
+	ads := panes.NewAdaptersFromConfig(cfg, shell)
 	name := o.agent
 	switch {
 	case o.shell || (o.agent == "" && len(args) == 0):
@@ -181,11 +205,14 @@ func (o *newOpts) command(req *proto.SpawnReq, cfg persist.Config, a *app, args 
 	if len(ad.Command) == 0 {
 		return fmt.Errorf("adapter %s has no command; set [agents.%s] command in config.toml", name, name)
 	}
-	req.Argv = append(ad.Argv(), args...)
-	req.Kind = ad.Kind.String()
 	if o.agent != "" {
+		if err := panes.CheckInstalled(ad); err != nil {
+			return err
+		}
 		req.Adapter = ad.Name
 	}
+	req.Argv, o.templated = append(ad.Argv(), args...), len(ad.Command)
+	req.Kind = ad.Kind.String()
 	for k, v := range ad.Env {
 		req.Env = append(req.Env, k+"="+v)
 	}

@@ -15,6 +15,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"clowder/persist"
 )
@@ -101,6 +102,12 @@ func (t Templates) Expand(argv []string) ([]string, error) {
 		out[i] = persist.ExpandTemplate(arg, vars)
 	}
 	return out, nil
+}
+
+// HasTemplates reports whether any word of argv holds a {{template}}, so
+// that a spawn without any needs no Expand (nor ProjectName's git).
+func HasTemplates(argv []string) bool {
+	return slices.ContainsFunc(argv, func(s string) bool { return strings.Contains(s, "{{") })
 }
 
 // missingHint says how to give a pane the value of token.

@@ -226,6 +226,9 @@ func spawnRequest(ctx context.Context, s spawnSpec, env []string, ads *panes.Ada
 			return req, undoWorktree(ctx, wt, err)
 		}
 	}
+	if s.kind != persist.KindAgent {
+		return req, nil // a shell's or a command's argv is the user's own, never a template
+	}
 	return expandProfile(ctx, req) // worktrees.go
 }
 

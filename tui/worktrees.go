@@ -142,6 +142,9 @@ func undoWorktree(ctx context.Context, wt persist.Worktree, err error) error {
 // expandProfile expands the {{templates}} of a profile's args in req's
 // argv (panes.Templates); a failure undoes the worktree made for it.
 func expandProfile(ctx context.Context, req proto.SpawnReq) (proto.SpawnReq, error) {
+	if !panes.HasTemplates(req.Argv) {
+		return req, nil
+	}
 	t := panes.Templates{Name: req.Name, Project: panes.ProjectName(ctx, req.Cwd, req.Worktree)}
 	if wt := req.Worktree; wt != nil {
 		t.Worktree, t.Branch = wt.Path, wt.Branch

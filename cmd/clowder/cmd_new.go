@@ -130,9 +130,8 @@ func (o *newOpts) spawnReq(ctx context.Context, a *app, args []string) (proto.Sp
 	if err := o.common(&req, a); err != nil {
 		return req, err
 	}
-	// A template without its value fails here, before a worktree is made.
-	if _, err := o.templates(ctx, req, "(worktree)").Expand(req.Argv[:o.templated]); err != nil {
-		return req, usagef("--agent %s: %v", o.agent, err)
+	if err := o.expandTemplates(ctx, &req, true); err != nil {
+		return req, err
 	}
 	if o.worktree {
 		wt, err := o.makeWorktree(ctx, req.Cwd, cfg.WorktreesBase(p))
@@ -144,12 +143,33 @@ func (o *newOpts) spawnReq(ctx context.Context, a *app, args []string) (proto.Sp
 			return req, undoWorktree(&wt, err)
 		}
 	}
-	expanded, err := o.templates(ctx, req, "").Expand(req.Argv[:o.templated])
-	if err != nil {
+	if err := o.expandTemplates(ctx, &req, false); err != nil {
 		return req, undoWorktree(req.Worktree, err)
 	}
-	copy(req.Argv, expanded)
 	return req, nil
+}
+
+// expandTemplates expands the {{templates}} of the adapter's words of
+// req's argv (a profile's args). A dry run, before the worktree is made,
+// only checks that each has a value, so that nothing is made for a
+// request that must fail.
+func (o *newOpts) expandTemplates(ctx context.Context, req *proto.SpawnReq, dry bool) error {
+	words := req.Argv[:o.templated]
+	if !panes.HasTemplates(words) {
+		return nil
+	}
+	pending := ""
+	if dry {
+		pending = "(worktree)"
+	}
+	expanded, err := o.templates(ctx, *req, pending).Expand(words)
+	if err != nil {
+		return usagef("--agent %s: %v", o.agent, err)
+	}
+	if !dry {
+		copy(req.Argv, expanded)
+	}
+	return nil
 }
 
 // templates are the values of a profile's {{tokens}} for req; before the

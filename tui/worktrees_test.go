@@ -270,3 +270,13 @@ func TestNewAgentFromAProfileExpandsItsTemplates(t *testing.T) {
 		t.Fatalf("spawned %+v, want review with its templates expanded (status %q)", h.spawned, m.status)
 	}
 }
+
+// A command's own argv is never read as templates: respawning `echo {{x}}`
+// must run it as it was.
+func TestSpawnRequestLeavesACommandsBracesAlone(t *testing.T) {
+	s := spawnSpec{kind: persist.KindRun, argv: []string{"echo", "{{x}}"}, cwd: t.TempDir()}
+	req, err := spawnRequest(context.Background(), s, nil, panes.NewAdapters(nil, "/bin/sh"), t.TempDir())
+	if err != nil || !slices.Equal(req.Argv, s.argv) {
+		t.Errorf("spawnRequest = %v, %v; want the argv untouched", req.Argv, err)
+	}
+}

@@ -79,7 +79,7 @@ func (m *Model) defaultLayout() tea.Cmd {
 	if name := m.opts.Config.TUI.DefaultAdapter; name != "" {
 		if ad, err := m.opts.Adapters.Get(name); err == nil && ad.Kind == persist.KindAgent {
 			if err := panes.CheckInstalled(ad); err != nil {
-				m.setStatus(err.Error()+" (tui.default_adapter); started a shell instead", true)
+				m.setStatus("started a shell instead: "+err.Error(), true) // the fallback first: a narrow bar cuts the end
 			} else {
 				first = spawnSpec{kind: persist.KindAgent, adapter: ad.Name, argv: ad.Argv(), cwd: m.opts.Cwd}
 			}

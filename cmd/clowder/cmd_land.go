@@ -77,7 +77,7 @@ func (a *app) endWorktree(ctx context.Context, c *client.Client, ref string, end
 	if err != nil {
 		return err
 	}
-	if err := stopForEnd(ctx, c, p, end.verb, kill); err != nil {
+	if err := a.stopForEnd(ctx, c, p, end.verb, kill); err != nil {
 		return err
 	}
 	out, err := end.finish(ctx, wt, paneName(p))
@@ -125,10 +125,14 @@ func paneWorktree(ctx context.Context, c *client.Client, ref, verb string) (prot
 }
 
 // stopForEnd kills p when it runs and kill allows it; else a running p is
-// an error that says what to do.
-func stopForEnd(ctx context.Context, c *client.Client, p proto.PaneInfo, verb string, kill bool) error {
+// an error that says what to do. It never kills the pane this command runs
+// in: the kill would end the command before its git work.
+func (a *app) stopForEnd(ctx context.Context, c *client.Client, p proto.PaneInfo, verb string, kill bool) error {
 	if !paneRuns(p) {
 		return nil
+	}
+	if self, _ := a.lookup("CLOWDER_PANE_ID"); self == p.ID {
+		return fmt.Errorf("%s %s: this command runs inside that pane; run it from another pane or a terminal", verb, paneName(p))
 	}
 	if !kill {
 		return fmt.Errorf("%s %s: the pane is running; stop it first (clowder kill %s), or pass --kill", verb, paneName(p), p.ID)

@@ -195,3 +195,19 @@ func TestE2ELandWithoutAWorktreeSaysSo(t *testing.T) {
 	}
 	e.pane(id)
 }
+
+// A land --kill run from inside the pane it lands would kill itself before
+// its git work; it is refused instead.
+func TestE2ELandFromInsideThePaneIsRefused(t *testing.T) {
+	e := newE2E(t)
+	repo := e.gitRepo()
+	id, wt := e.worktreePane(repo, "self", "echo x > X")
+	e.env = append(e.env, "CLOWDER_PANE_ID="+id)
+	_, errOut, code := e.run("land", id, "--kill")
+	if code != 1 || !strings.Contains(errOut, "inside that pane") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if p := e.pane(id); p.State != "running" || !exists(wt.Path) {
+		t.Errorf("the refused land changed something: %s", p.State)
+	}
+}

@@ -19,11 +19,14 @@
 //   - attention.go: the attention state (working, idle, needs-input,
 //     exited) from a snapshot, quiet time and notifications, by per-adapter
 //     rules that are data.
+//   - profile.go: config.toml's profiles as adapters, their {{templates}},
+//     and whether an adapter's program is installed.
 //   - worktree.go: git worktrees for agents under the worktrees base.
+//   - worktree_end.go: land, discard and remove a pane's worktree.
 //
 // Everything here is pure computation over values, safe for concurrent use,
-// except worktree.go, which runs short-lived git commands bounded by the
-// caller's context.
+// except worktree.go, worktree_end.go and ProjectName, which run
+// short-lived git commands bounded by the caller's context.
 //
 // Boundaries: panes may import vtgrid and persist, nothing else of ours. It
 // never starts long-lived processes (that is supervisor's); git for

@@ -114,10 +114,33 @@ func refuseExistingBranch(ctx context.Context, repo, branch string) error {
 	if _, err := git(ctx, repo, "check-ref-format", "--branch", branch); err != nil {
 		return fmt.Errorf("create worktree: %q is not a valid branch name; pick a simpler pane name", branch)
 	}
-	if _, err := git(ctx, repo, "show-ref", "--verify", "--quiet", "refs/heads/"+branch); err == nil {
-		return fmt.Errorf("create worktree: branch %s already exists in %s; pick another name, or delete it with `git branch -D %s`", branch, repo, branch)
+	if _, err := git(ctx, repo, "show-ref", "--verify", "--quiet", "refs/heads/"+branch); err != nil {
+		return nil
 	}
-	return nil
+	if path := worktreeOf(ctx, repo, branch); path != "" {
+		// git branch -D refuses a branch checked out in a worktree.
+		return fmt.Errorf("create worktree: branch %s already exists in %s, checked out at %s; pick another name, or remove both with `git -C %s worktree remove --force %s && git -C %s branch -D %s`",
+			branch, repo, path, repo, path, repo, branch)
+	}
+	return fmt.Errorf("create worktree: branch %s already exists in %s; pick another name, or delete it with `git -C %s branch -D %s`", branch, repo, repo, branch)
+}
+
+// worktreeOf is the path of the worktree of repo that has branch checked
+// out, or "".
+func worktreeOf(ctx context.Context, repo, branch string) string {
+	out, err := git(ctx, repo, "worktree", "list", "--porcelain")
+	if err != nil {
+		return ""
+	}
+	path := ""
+	for _, line := range strings.Split(out, "\n") {
+		if p, ok := strings.CutPrefix(line, "worktree "); ok {
+			path = p
+		} else if line == "branch refs/heads/"+branch {
+			return path
+		}
+	}
+	return ""
 }
 
 // git runs git in dir and returns its stdout; a failure carries git's own

@@ -30,6 +30,9 @@ type Config struct {
 	// the file overrides the named adapter field by field, or adds one.
 	Agents    map[string]AgentConfig `toml:"agents"`
 	Worktrees WorktreesConfig        `toml:"worktrees"`
+	// Profiles are named variants of agent adapters ([profiles.review];
+	// profile.go).
+	Profiles map[string]ProfileConfig `toml:"profiles"`
 }
 
 // HostConfig is the [host] section.

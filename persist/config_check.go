@@ -25,7 +25,7 @@ const (
 // Validate reports every invalid value in c, joined, each naming its key.
 // LoadConfig calls it; callers that build a Config by hand may too.
 func (c Config) Validate() error {
-	errs := []error{c.checkHost(), c.checkTUI(), c.checkAgents(), c.checkKeys()}
+	errs := []error{c.checkHost(), c.checkTUI(), c.checkAgents(), c.checkKeys(), c.checkProfiles()}
 	if c.Supervisor.Cgroup > CgroupRequired {
 		errs = append(errs, fmt.Errorf("supervisor.cgroup: invalid mode %d", c.Supervisor.Cgroup))
 	}
@@ -60,7 +60,8 @@ func (c Config) checkTUI() error {
 		errs = append(errs, errors.New("tui.prefix is empty; set a key such as \"C-Space\""))
 	}
 	if a := c.TUI.DefaultAdapter; a != "" {
-		if _, ok := c.Agents[a]; !ok {
+		_, profile := c.Profiles[a]
+		if _, ok := c.Agents[a]; !ok && !profile {
 			errs = append(errs, fmt.Errorf("tui.default_adapter %q is not an adapter; define [agents.%s] or use one of %v", a, a, c.agentNames()))
 		}
 	}

@@ -15,6 +15,8 @@ const (
 	ActClose
 	ActKill
 	ActRespawn
+	ActLand
+	ActDiscard
 	ActRename
 	ActSendKeys
 	ActFocusLeft
@@ -42,7 +44,7 @@ const (
 
 var actionNames = [actionCount]string{
 	"split-right", "split-down", "new-shell", "new-agent", "close", "kill", "respawn",
-	"rename", "send-keys", "focus-left", "focus-down", "focus-up", "focus-right",
+	"land", "discard", "rename", "send-keys", "focus-left", "focus-down", "focus-up", "focus-right",
 	"focus-next", "focus-number", "next-attention", "resize-left", "resize-down",
 	"resize-up", "resize-right", "zoom", "swap-next", "swap-prev", "next-preset",
 	"copy-mode", "paste", "help", "detach", "kill-all",

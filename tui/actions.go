@@ -39,6 +39,10 @@ func (m *Model) run(a Action, k tea.KeyPressMsg) tea.Cmd {
 		return m.confirmKill()
 	case ActRespawn:
 		return m.respawn(m.focused())
+	case ActLand:
+		return m.confirmLand() // worktrees.go
+	case ActDiscard:
+		return m.confirmDiscard()
 	case ActRename:
 		return m.openRename()
 	case ActSendKeys:

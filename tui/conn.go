@@ -176,6 +176,9 @@ func (m *Model) spawnCmd(s spawnSpec, place placement) tea.Cmd {
 			return spawnedMsg{place: place, err: err}
 		}
 		r, err := h.Spawn(ctx, req)
+		if err != nil && req.Worktree != nil {
+			err = undoWorktree(ctx, *req.Worktree, err) // worktrees.go
+		}
 		return spawnedMsg{info: r.Pane, place: place, label: s.label, err: err}
 	}
 }
@@ -218,9 +221,15 @@ func spawnRequest(ctx context.Context, s spawnSpec, env []string, ads *panes.Ada
 		if err != nil {
 			return req, err
 		}
-		req.Cwd, req.Worktree = wt.Path, &wt
+		req.Worktree = &wt
+		if req.Cwd, err = panes.WorktreeCwd(ctx, s.cwd, wt); err != nil {
+			return req, undoWorktree(ctx, wt, err)
+		}
 	}
-	return req, nil
+	if s.kind != persist.KindAgent {
+		return req, nil // a shell's or a command's argv is the user's own, never a template
+	}
+	return expandProfile(ctx, req) // worktrees.go
 }
 
 // nonce makes spawns idempotent on the host.

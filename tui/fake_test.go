@@ -242,7 +242,7 @@ func newTestModelOn(t testing.TB, h *fakeHost, cfg ...func(*persist.Config)) *Mo
 	}
 	dir := t.TempDir()
 	m, err := New(Options{Host: h, Config: c, Paths: persist.Paths{StateDir: dir},
-		Adapters: panes.NewAdapters(c.Agents, "/bin/sh"), Cwd: "/work", Clipboard: &fakeClipboard{}})
+		Adapters: panes.NewAdaptersFromConfig(c, "/bin/sh"), Cwd: "/work", Clipboard: &fakeClipboard{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +312,7 @@ func settle(t testing.TB, m *Model, cmd tea.Cmd) {
 func isTeaInternal(msg tea.Msg) bool {
 	switch msg.(type) {
 	case repeatEndMsg, statusExpiredMsg, clipboardWaitMsg, eventsRetryMsg, startMsg, mailMsg, eventsMsg, subscribedMsg, spawnedMsg, resizedMsg,
-		doneMsg, savedMsg, historyMsg, killedAllMsg, clipboardMsg, tea.ClipboardMsg, respawnedMsg:
+		doneMsg, savedMsg, historyMsg, killedAllMsg, clipboardMsg, tea.ClipboardMsg, respawnedMsg, worktreeEndedMsg:
 		return false
 	}
 	return true

@@ -127,7 +127,7 @@ func New(opts Options) (*Model, error) {
 		}
 	}
 	if opts.Adapters == nil {
-		opts.Adapters = panes.NewAdapters(opts.Config.Agents, os.Getenv("SHELL"))
+		opts.Adapters = panes.NewAdaptersFromConfig(opts.Config, os.Getenv("SHELL"))
 	}
 	if opts.Clipboard == nil {
 		opts.Clipboard = systemClipboard{}

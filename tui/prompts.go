@@ -18,10 +18,30 @@ import (
 	"clowder/persist"
 )
 
-// confirm asks a yes/no question; yes runs on a yes.
+// confirm asks a yes/no question; yes runs on a yes, and anything else
+// cancels.
 func (m *Model) confirm(label string, yes func(*Model) tea.Cmd) tea.Cmd {
-	return m.openPrompt(newConfirm(label), func(m *Model, _ string) tea.Cmd { return yes(m) })
+	return m.openPrompt(newConfirm(label), func(m *Model, answer string) tea.Cmd {
+		if isNo(answer) {
+			return nil
+		}
+		return yes(m)
+	})
 }
+
+// choose asks a yes/no question where no is an answer too: y runs yes, n
+// runs no, and any other key (Esc) cancels.
+func (m *Model) choose(label string, yes, no func(*Model) tea.Cmd) tea.Cmd {
+	return m.openPrompt(newConfirm(label), func(m *Model, answer string) tea.Cmd {
+		if isNo(answer) {
+			return no(m)
+		}
+		return yes(m)
+	})
+}
+
+// isNo reports whether a confirm prompt's answer is the key n.
+func isNo(answer string) bool { return answer == "n" || answer == "N" }
 
 // ask asks for a line of text, starting with initial; submit gets the answer.
 func (m *Model) ask(label, initial string, submit func(*Model, string) tea.Cmd) tea.Cmd {
@@ -46,7 +66,7 @@ func (m *Model) promptKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	then := m.answer
 	m.prompt, m.answer = nil, nil
-	if !done.ok {
+	if !done.ok && !(p.kind == promptConfirm && isNo(done.answer)) {
 		return nil
 	}
 	return then(m, done.answer)
@@ -77,6 +97,10 @@ func (m *Model) openAgentPrompt() tea.Cmd {
 			m.setStatus(fmt.Sprintf("%q is not an agent adapter; want one of %s", s, strings.Join(agents, ", ")), true)
 			return nil
 		}
+		if err := panes.CheckInstalled(ad); err != nil {
+			m.setStatus(err.Error(), true)
+			return nil
+		}
 		d.adapter = ad.Name
 		return m.askAgentName(d)
 	})
@@ -95,9 +119,11 @@ func (m *Model) askAgentName(d agentDraft) tea.Cmd {
 		if s == "" {
 			return m.spawnAgent(d, false)
 		}
-		return m.confirm("in a new git worktree (branch clowder/"+s+")? y/n", func(m *Model) tea.Cmd {
-			return m.spawnAgent(d, true)
-		})
+		// Regression (issue 11): n cancelled the new agent; it is an answer,
+		// "without a worktree", and Esc cancels.
+		return m.choose("in a new git worktree (branch clowder/"+s+")? y/n, Esc cancels",
+			func(m *Model) tea.Cmd { return m.spawnAgent(d, true) },
+			func(m *Model) tea.Cmd { return m.spawnAgent(d, false) })
 	})
 }
 

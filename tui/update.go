@@ -76,6 +76,8 @@ func (m *Model) dispatchHost(msg tea.Msg) tea.Cmd {
 		return m.onResized(msg)
 	case doneMsg:
 		return m.onDone(msg)
+	case worktreeEndedMsg:
+		return m.onWorktreeEnded(msg)
 	case savedMsg:
 		return m.onSaved(msg)
 	case historyMsg:

@@ -79,8 +79,10 @@ func (m *Model) restore(saved *savedLayout, live map[string]proto.PaneInfo) {
 func (m *Model) defaultLayout() tea.Cmd {
 	first := m.shellSpec(m.opts.Cwd)
 	if name := m.opts.Config.TUI.DefaultAdapter; name != "" {
-		if ad, err := m.opts.Adapters.Get(name); err == nil {
-			if _, ok := ad.Installed(); ok && ad.Kind == persist.KindAgent {
+		if ad, err := m.opts.Adapters.Get(name); err == nil && ad.Kind == persist.KindAgent {
+			if err := panes.CheckInstalled(ad); err != nil {
+				m.setStatus("started a shell instead: "+err.Error(), true) // the fallback first: a narrow bar cuts the end
+			} else {
 				first = spawnSpec{kind: persist.KindAgent, adapter: ad.Name, argv: ad.Argv(), cwd: m.opts.Cwd}
 			}
 		}

@@ -27,6 +27,7 @@ type newOpts struct {
 	shell, worktree, json  bool
 	allowSecret            bool
 	watchdogs              watchdogFlags
+	templated              int // how many words of the argv are the adapter's, whose templates are expanded
 }
 
 // watchdogFlags are --timeout and --idle-timeout of new and exec. An
@@ -88,19 +89,21 @@ func newNew(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.withClient(cmd.Context(), true, func(c *client.Client) error {
+			err = a.withClient(cmd.Context(), true, func(c *client.Client) error {
 				r, err := a.spawnRetry(cmd.Context(), c, req)
 				if err != nil {
 					return err
 				}
 				return printPane(a, r.Pane, o.json)
 			})
+			return undoWorktree(req.Worktree, err)
 		},
 	}
 	f := c.Flags()
 	f.SetInterspersed(false) // flags end at CMD: `new sh -c ...` needs no --
 	f.StringVar(&o.name, "name", "", "pane name (letters, digits, - _ .); default: chosen by the host")
-	f.StringVar(&o.agent, "agent", "", "agent adapter to run: claude, codex, gemini, aider or one from config.toml")
+	f.StringVar(&o.agent, "agent", "", "agent adapter or profile to run: claude, codex, gemini, aider, or an [agents] or [profiles] name from config.toml")
+	_ = c.RegisterFlagCompletionFunc("agent", completeAgents(a)) // fails only for an unknown flag
 	f.BoolVar(&o.shell, "shell", false, "run your login shell ($SHELL)")
 	f.StringVar(&o.cwd, "cwd", "", "working directory (default: the current one)")
 	f.BoolVar(&o.worktree, "worktree", false, "run in a new git worktree of the repository at --cwd, on branch clowder/NAME (needs --name)")
@@ -128,20 +131,86 @@ func (o *newOpts) spawnReq(ctx context.Context, a *app, args []string) (proto.Sp
 	if err := o.common(&req, a); err != nil {
 		return req, err
 	}
+	if err := o.expandTemplates(ctx, &req, true); err != nil {
+		return req, err
+	}
 	if o.worktree {
 		wt, err := o.makeWorktree(ctx, req.Cwd, cfg.WorktreesBase(p))
 		if err != nil {
 			return req, err
 		}
-		req.Cwd, req.Worktree = wt.Path, &wt
+		req.Worktree = &wt
+		if req.Cwd, err = panes.WorktreeCwd(ctx, req.Cwd, wt); err != nil {
+			return req, undoWorktree(&wt, err)
+		}
+	}
+	if err := o.expandTemplates(ctx, &req, false); err != nil {
+		return req, undoWorktree(req.Worktree, err)
 	}
 	return req, nil
+}
+
+// expandTemplates expands the {{templates}} of the adapter's words of
+// req's argv (a profile's args). A dry run, before the worktree is made,
+// only checks that each has a value, so that nothing is made for a
+// request that must fail.
+func (o *newOpts) expandTemplates(ctx context.Context, req *proto.SpawnReq, dry bool) error {
+	words := req.Argv[:o.templated]
+	if !panes.HasTemplates(words) {
+		return nil
+	}
+	pending := ""
+	if dry {
+		pending = "(worktree)"
+	}
+	expanded, err := o.templates(ctx, *req, pending).Expand(words)
+	if err != nil {
+		return usagef("--agent %s: %v", o.agent, err)
+	}
+	if !dry {
+		copy(req.Argv, expanded)
+	}
+	return nil
+}
+
+// templates are the values of a profile's {{tokens}} for req; before the
+// worktree is made, its path and branch are stood in for by pending.
+func (o *newOpts) templates(ctx context.Context, req proto.SpawnReq, pending string) panes.Templates {
+	t := panes.Templates{Name: o.name, Project: panes.ProjectName(ctx, req.Cwd, req.Worktree)}
+	if o.worktree {
+		t.Worktree, t.Branch = pending, pending
+	}
+	if wt := req.Worktree; wt != nil {
+		t.Worktree, t.Branch = wt.Path, wt.Branch
+	}
+	return t
+}
+
+// undoWorktree removes the worktree and branch a failed `new` made (err
+// is that failure), so that the same name can be tried again at once. A
+// lost connection is the exception: the host may have started the pane,
+// which then runs in the worktree, so it is kept and the error says so.
+func undoWorktree(wt *persist.Worktree, err error) error {
+	if err == nil || wt == nil {
+		return err
+	}
+	if errors.Is(err, client.ErrConnectionLost) {
+		return fmt.Errorf("%s; the worktree %s (branch %s) is kept, as the pane may have started: see clowder ls", errorLine(err), wt.Path, wt.Branch)
+	}
+	ctx, cancel := background(slowCallTimeout)
+	defer cancel()
+	if derr := panes.DiscardWorktree(ctx, *wt); derr != nil {
+		return fmt.Errorf("%s; and removing the worktree it made failed: %v", errorLine(err), derr)
+	}
+	// errorLine: the host's message, which the one line shown would
+	// otherwise keep alone, dropping what was done about the worktree.
+	return fmt.Errorf("%s; the worktree and branch %s it made are removed", errorLine(err), wt.Branch)
 }
 
 // command fills argv, kind and adapter from --agent, --shell or CMD ARGS.
 func (o *newOpts) command(req *proto.SpawnReq, cfg persist.Config, a *app, args []string) error {
 	shell, _ := a.lookup("SHELL")
-	ads := panes.NewAdapters(cfg.Agents, shell)
+	ads := panes.NewAdaptersFromConfig(cfg, shell)
 	name := o.agent
 	switch {
 	case o.shell || (o.agent == "" && len(args) == 0):
@@ -157,11 +226,14 @@ func (o *newOpts) command(req *proto.SpawnReq, cfg persist.Config, a *app, args 
 	if len(ad.Command) == 0 {
 		return fmt.Errorf("adapter %s has no command; set [agents.%s] command in config.toml", name, name)
 	}
-	req.Argv = append(ad.Argv(), args...)
-	req.Kind = ad.Kind.String()
 	if o.agent != "" {
+		if err := panes.CheckInstalled(ad); err != nil {
+			return err
+		}
 		req.Adapter = ad.Name
 	}
+	req.Argv, o.templated = append(ad.Argv(), args...), len(ad.Command)
+	req.Kind = ad.Kind.String()
 	for k, v := range ad.Env {
 		req.Env = append(req.Env, k+"="+v)
 	}

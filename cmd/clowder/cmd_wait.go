@@ -140,17 +140,23 @@ func newKill(a *app) *cobra.Command {
 }
 
 func newRm(a *app) *cobra.Command {
-	return &cobra.Command{
-		Use:               "rm PANE",
-		Short:             "kill the pane if it runs, then forget it",
+	var worktree bool
+	c := &cobra.Command{
+		Use:               "rm PANE [--worktree]",
+		Short:             "kill the pane if it runs, then forget it (--worktree: and remove its clean worktree)",
 		Args:              exactArgs(1, "one PANE"),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
+				if worktree {
+					return a.rmWorktree(cmd.Context(), c, args[0]) // cmd_land.go
+				}
 				return c.Remove(cmd.Context(), args[0])
 			})
 		},
 	}
+	c.Flags().BoolVar(&worktree, "worktree", false, "also remove the pane's worktree, keeping its branch; refused if it has uncommitted changes")
+	return c
 }
 
 // newRename is `clowder rename PANE NAME`.

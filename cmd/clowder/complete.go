@@ -1,7 +1,8 @@
 package main
 
 // Shell completion of PANE arguments: ids and names from a running host.
-// Completion never starts a host and gives up quickly.
+// Completion never starts a host and gives up quickly. `--agent` completes
+// the agent adapters and profiles of config.toml, without a host.
 
 import (
 	"context"
@@ -9,8 +10,35 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"clowder/panes"
+	"clowder/persist"
 	"clowder/supervisor/proto"
 )
+
+// completeAgents completes --agent with the agent adapters and profiles,
+// each described by its command.
+func completeAgents(a *app) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		_, cfg, err := a.setup()
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		shell, _ := a.lookup("SHELL")
+		return agentWords(panes.NewAdaptersFromConfig(cfg, shell)), cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// agentWords are the completions for --agent: every agent adapter or
+// profile, described by its command.
+func agentWords(ads *panes.Adapters) []string {
+	var out []string
+	for _, name := range ads.Names() {
+		if ad, err := ads.Get(name); err == nil && ad.Kind == persist.KindAgent {
+			out = append(out, name+"\t"+commandLine(ad.Command))
+		}
+	}
+	return out
+}
 
 // completePanes completes the first argument with pane ids and names.
 func completePanes(a *app) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {

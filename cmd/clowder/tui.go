@@ -38,6 +38,6 @@ func runTUI(a *app) func(cmd *cobra.Command, args []string) error {
 		}
 		shell, _ := a.lookup("SHELL")
 		return tui.Run(ctx, tui.Options{Host: tui.NewHost(c), Config: cfg, Paths: p,
-			Adapters: panes.NewAdapters(cfg.Agents, shell), Cwd: cwd, Env: a.environ()})
+			Adapters: panes.NewAdaptersFromConfig(cfg, shell), Cwd: cwd, Env: a.environ()})
 	}
 }

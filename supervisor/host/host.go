@@ -111,7 +111,7 @@ func New(opts Options) (*Server, error) {
 	return &Server{
 		opts: opts, log: logger, started: time.Now(),
 		spawner:  supervisor.NewSpawner(supervisor.Options{CgroupMode: sup.Cgroup, CgroupParent: sup.CgroupParent, Limits: limits}),
-		adapters: panes.NewAdapters(opts.Config.Agents, os.Getenv("SHELL")),
+		adapters: panes.NewAdaptersFromConfig(opts.Config, os.Getenv("SHELL")),
 		nonces:   map[string]*pane{},
 		stopReq:  make(chan struct{}),
 	}, nil

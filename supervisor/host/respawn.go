@@ -313,7 +313,7 @@ func (h *Server) resumesAfterRestart(rec persist.PaneRecord) bool {
 	case rec.Kind == persist.KindShell:
 		return true
 	case rec.Kind == persist.KindAgent && rec.Adapter != "":
-		return h.opts.Config.Agents[rec.Adapter].OnRestart == persist.OnRestartResume
+		return h.opts.Config.OnRestartOf(rec.Adapter) == persist.OnRestartResume
 	}
 	return false
 }

@@ -39,6 +39,9 @@ type PaneInfo struct {
 	ContainmentFallback string `json:"containment_fallback,omitempty"`
 	// Worktree is the pane's own git worktree, if it has one.
 	Worktree *persist.Worktree `json:"worktree,omitempty"`
+	// Session is the agent's conversation id, as it last reported it
+	// (hook requests), or as clowder chose it at launch.
+	Session string `json:"session,omitempty"`
 }
 
 // OKReply (MsgOK) answers a request that succeeded and returns no data.

@@ -217,7 +217,12 @@ var hookAttention = map[string]Attention{
 }
 
 // HookAttention is the attention state a hook event reports, if any.
-func HookAttention(event string) (Attention, bool) {
+// detail is Claude Code's notification_type for a Notification: its
+// "auth_success" asks nothing of the user.
+func HookAttention(event, detail string) (Attention, bool) {
+	if event == "Notification" && detail == "auth_success" {
+		return 0, false
+	}
 	a, ok := hookAttention[event]
 	return a, ok
 }

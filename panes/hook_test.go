@@ -102,12 +102,15 @@ func TestClaudeSettingsRunTheHookOnEveryEvent(t *testing.T) {
 
 func TestHookAttention(t *testing.T) {
 	for ev, want := range map[string]Attention{"Stop": NeedsInput, "Notification": NeedsInput, "UserPromptSubmit": Working, "agent-turn-complete": NeedsInput} {
-		if got, ok := HookAttention(ev); !ok || got != want {
+		if got, ok := HookAttention(ev, ""); !ok || got != want {
 			t.Errorf("HookAttention(%s) = %s, %v; want %s", ev, got, ok, want)
 		}
 	}
-	if _, ok := HookAttention("SessionStart"); ok {
+	if _, ok := HookAttention("SessionStart", "startup"); ok {
 		t.Error("SessionStart says nothing about attention")
+	}
+	if _, ok := HookAttention("Notification", "auth_success"); ok {
+		t.Error("a sign-in notification asks nothing of the user")
 	}
 	if HookFollowsSession("SessionEnd") || !HookFollowsSession("SessionStart") {
 		t.Error("SessionEnd carries the old id on /clear; every other event the current one")

@@ -29,7 +29,8 @@ func runHost(parent context.Context, a *app) error {
 	out, closeLog := hostLogWriter(a.stderr, p.LogFile())
 	defer closeLog()
 	logger := log.New(out, "clowder host: ", log.LstdFlags|log.Lmicroseconds)
-	h, err := host.New(host.Options{Paths: p, Config: cfg, Build: version, Log: logger})
+	exe, _ := a.exe() // "" on error: agents then run without clowder's hooks
+	h, err := host.New(host.Options{Paths: p, Config: cfg, Build: version, Log: logger, HookBinary: exe})
 	if err != nil {
 		return err
 	}

@@ -68,6 +68,8 @@ func (c *conn) handleOp(id uint32, m proto.Message) {
 		c.stop(id, req)
 	case *proto.SetColorsReq:
 		c.setColors(id, req)
+	case *proto.HookReq:
+		c.hook(id, req)
 	default:
 		c.reply(id, &proto.ErrorReply{Code: proto.CodeUnknownType, Message: fmt.Sprintf("the host does not take %s requests", m.MsgType())})
 	}

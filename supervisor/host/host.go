@@ -43,6 +43,10 @@ type Options struct {
 	// HandshakeTimeout bounds how long a new connection may take to say
 	// hello; 0 means DefaultHandshakeTimeout.
 	HandshakeTimeout time.Duration
+	// HookBinary is the clowder binary agents' hooks run (`clowder hook`,
+	// hook.go); "" installs no hooks (agents still get a session id at
+	// launch where they take one).
+	HookBinary string
 }
 
 // DefaultIdleExit is how long a host with nothing to do stays up, so a

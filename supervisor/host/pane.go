@@ -175,6 +175,7 @@ func (p *pane) infoLocked() proto.PaneInfo {
 	in.CwdNow = p.cwdNowLocked()
 	in.Title = p.title
 	in.Worktree = r.Worktree
+	in.Session = r.Session
 	if r.Exit != nil {
 		in.ExitCode = r.Exit.Code
 		in.ExitReason = r.Exit.Reason.String()

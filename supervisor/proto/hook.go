@@ -22,7 +22,9 @@ type HookReq struct {
 	Agent   string `json:"agent,omitempty"`   // whose hook: claude, codex
 	Event   string `json:"event"`             // hook_event_name, or Codex's notify type
 	Session string `json:"session,omitempty"` // the conversation id the agent reported
-	Source  string `json:"source,omitempty"`  // SessionStart's source: startup, resume, clear, compact
+	// Source is SessionStart's source (startup, resume, clear, compact), or
+	// Notification's notification_type (permission_prompt, idle_prompt...).
+	Source string `json:"source,omitempty"`
 }
 
 // MsgType implements Message.

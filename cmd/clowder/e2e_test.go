@@ -30,6 +30,9 @@ import (
 var e2eBinary string
 
 func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == fakeClaudeName {
+		os.Exit(fakeClaude(os.Args[1:])) // run as the fake claude (e2e_fakeclaude_test.go)
+	}
 	if os.Getenv(fakeKeysEnv) != "" {
 		os.Exit(fakeKeys()) // re-executed as a fake agent, not as tests
 	}

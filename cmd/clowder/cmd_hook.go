@@ -12,6 +12,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -72,7 +74,29 @@ func (a *app) hook(parent context.Context, socket string, args []string) error {
 	if err != nil {
 		return err
 	}
+	if req.Agent == "codex" && !a.codexThreadSaved(req.Session) {
+		return nil // a side thread of Codex's (its task title), not the conversation
+	}
 	return a.sendHook(ctx, socket, req)
+}
+
+// codexThreadSaved reports whether Codex keeps a session file for the
+// thread, under $CODEX_HOME (default ~/.codex) sessions/YYYY/MM/DD/
+// rollout-TIME-ID.jsonl. Codex CLI 0.171.0 also notifies the end of the
+// side thread that writes the task's title, with another thread id and no
+// session file: that turn is neither the conversation to resume nor the
+// end of the user's turn (it ends while the user's turn still runs).
+func (a *app) codexThreadSaved(id string) bool {
+	if id == "" || strings.ContainsAny(id, `/*?[\`) {
+		return false
+	}
+	home, ok := a.lookup("CODEX_HOME")
+	if !ok || home == "" {
+		h, _ := a.lookup("HOME")
+		home = filepath.Join(h, ".codex")
+	}
+	m, _ := filepath.Glob(filepath.Join(home, "sessions", "*", "*", "*", "rollout-*-"+id+".jsonl"))
+	return len(m) > 0
 }
 
 // hookPayload is the last argument when one is given (Codex's notify),

@@ -23,8 +23,10 @@ import (
 )
 
 // hookTimeout bounds a hook from start to end: reading its payload,
-// connecting, and the host's answer.
-const hookTimeout = 3 * time.Second
+// connecting, and the host's answer. A host answers in milliseconds; the
+// margin is for a machine under heavy load, and it stays under the 10 s
+// Claude Code is told to give the hook (panes.ClaudeSettings).
+const hookTimeout = 8 * time.Second
 
 // maxHookPayload is the most of a payload read; the fields clowder needs
 // come first in every agent's JSON, but a prompt may follow.

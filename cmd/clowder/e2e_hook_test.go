@@ -16,7 +16,11 @@ import (
 
 // withFakeClaude puts the fake claude first on the PATH of e's commands
 // (and so of their panes).
-func withFakeClaude(t *testing.T, e *e2eEnv) {
+func withFakeClaude(t *testing.T, e *e2eEnv) { withFakeAgent(t, e, fakeClaudeName) }
+
+// withFakeAgent puts a symlink named name to the test binary first on the
+// PATH of e's commands, and gives them a CODEX_HOME of their own.
+func withFakeAgent(t *testing.T, e *e2eEnv, name string) {
 	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
@@ -26,7 +30,7 @@ func withFakeClaude(t *testing.T, e *e2eEnv) {
 	if err := os.MkdirAll(bin, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(self, filepath.Join(bin, fakeClaudeName)); err != nil {
+	if err := os.Symlink(self, filepath.Join(bin, name)); err != nil {
 		t.Fatal(err)
 	}
 	for i, kv := range e.env {
@@ -34,6 +38,7 @@ func withFakeClaude(t *testing.T, e *e2eEnv) {
 			e.env[i] = "PATH=" + bin + ":" + kv[len("PATH="):]
 		}
 	}
+	e.env = append(e.env, "CODEX_HOME="+filepath.Join(e.dir, "codex"))
 }
 
 // shownSession is the newest session id the fake claude printed.
@@ -120,5 +125,34 @@ func TestE2EHookNeverFailsTheAgent(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want 0 and a line naming %q", code, errOut, tt.want)
 			}
 		})
+	}
+}
+
+// TestE2ECodexNotifyFollowsTheConversation pins issue 11 §2 for Codex: its
+// notify program reports each turn's thread, and the registry follows the
+// conversation's thread, not the side thread Codex ends after a first
+// prompt (its task title, with no session file; it reached the registry
+// last and won).
+func TestE2ECodexNotifyFollowsTheConversation(t *testing.T) {
+	e := newE2E(t)
+	withFakeAgent(t, e, fakeCodexName)
+	id := strings.TrimSpace(e.must("new", "--agent", "codex", "--name", "cx"))
+	e.must("wait", id, "--text", "FAKE-CODEX thread=", "--timeout", "30s")
+	if s := e.pane(id).Session; s != "" {
+		t.Fatalf("codex takes no id at launch, yet ls shows %q", s)
+	}
+	e.must("send-keys", id, "-l", "hello")
+	e.must("send-keys", id, "Enter")
+	e.must("wait", id, "--text", "ANSWER hello(.|\\n)*FAKE-CODEX", "--timeout", "30s")
+	thread := regexp.MustCompile(`FAKE-CODEX thread=(\S+)`).FindStringSubmatch(e.must("capture", id))[1]
+	if got := e.pane(id).Session; got != thread || strings.Contains(e.must("capture", id), "NOTIFY") {
+		t.Fatalf("ls session %q, the conversation's thread %q; screen:\n%s", got, thread, e.must("capture", id))
+	}
+	reg, err := persist.LoadRegistry(filepath.Join(e.dir, "state", persist.AgentsFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec, _ := reg.Get(id); !slices.Equal(rec.ResumeArgv, []string{"codex", "resume", thread}) {
+		t.Errorf("agents.json resume_argv %q, want codex resume %s", rec.ResumeArgv, thread)
 	}
 }

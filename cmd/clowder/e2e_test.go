@@ -30,8 +30,11 @@ import (
 var e2eBinary string
 
 func TestMain(m *testing.M) {
-	if filepath.Base(os.Args[0]) == fakeClaudeName {
-		os.Exit(fakeClaude(os.Args[1:])) // run as the fake claude (e2e_fakeclaude_test.go)
+	switch filepath.Base(os.Args[0]) { // run as a fake agent, not as tests
+	case fakeClaudeName:
+		os.Exit(fakeClaude(os.Args[1:])) // e2e_fakeclaude_test.go
+	case fakeCodexName:
+		os.Exit(fakeCodex(os.Args[1:])) // e2e_fakecodex_test.go
 	}
 	if os.Getenv(fakeKeysEnv) != "" {
 		os.Exit(fakeKeys()) // re-executed as a fake agent, not as tests

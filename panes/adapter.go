@@ -209,12 +209,19 @@ func builtinAdapters(shell string) map[string]Adapter {
 		{Name: "codex", Kind: persist.KindAgent, Command: []string{"codex"},
 			Resume:   []string{"codex", "resume", SessionPlaceholder},
 			Continue: []string{"codex", "resume", "--last"}, Rules: CodexRules(), Hooks: HookCodex},
-		// gemini: checked against Gemini CLI 0.61.0 (--help and its docs):
-		// --session-id <uuid> starts a new session under that id, and
-		// --resume takes "latest", an index or a session UUID. Its hooks
-		// live only in settings files (no --settings flag), so clowder
-		// does not install them: the id is the one given at launch, and a
-		// /clear inside Gemini is not followed. See HookGemini.
+		// gemini: checked against Gemini CLI 0.61.0 (--help, its docs, and
+		// run with a fresh HOME and a fake key): --session-id <uuid> starts
+		// a new session under that id (its file is chats/session-TIME-
+		// <first 8 hex>.jsonl), and --resume takes "latest", an index or a
+		// session UUID. It has hooks (SessionStart, AfterAgent,
+		// Notification, with session_id on stdin) but no --settings flag:
+		// only settings files. GEMINI_CLI_SYSTEM_DEFAULTS_PATH did run them,
+		// but it replaces the system's own defaults file, Gemini refuses it
+		// with a security warning on screen when a parent directory is
+		// writable by others (clowder's /tmp/clowder-UID fallback), and it
+		// shows "Executing Hook: ..." on every event. So clowder installs no
+		// hooks: the id is the one given at launch, and a /clear inside
+		// Gemini is not followed. See HookGemini.
 		{Name: "gemini", Kind: persist.KindAgent, Command: []string{"gemini"},
 			Resume:   []string{"gemini", "--resume", SessionPlaceholder},
 			Continue: []string{"gemini", "--resume", "latest"}, Rules: GeminiRules(), SubmitGap: geminiSubmitGap, Hooks: HookGemini},

@@ -26,8 +26,8 @@ const attnStarting = panes.Working
 // updateAttentionLocked runs after output: the pane works, and is judged
 // again once output settles.
 func (p *pane) updateAttentionLocked() {
-	if p.hookHoldsLocked() { // the agent said it waits: its redraw is not work
-		p.armJudgeLocked()
+	if p.hookHoldsLocked() { // the agent said it waits: its redraw is not work, its busy hint is
+		p.heldOutputLocked()
 		return
 	}
 	p.setAttentionLocked(panes.Working, "output")

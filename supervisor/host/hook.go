@@ -143,6 +143,20 @@ func (p *pane) hookAttentionLocked(event, detail string) {
 // (the agent redrawing its prompt) does not make the pane working.
 func (p *pane) hookHoldsLocked() bool { return p.attn.hook.state == panes.NeedsInput }
 
+// heldOutputLocked runs on output while a hook's "waits" holds the pane.
+// The screen's busy hint ends the hold at once: an agent at work redraws
+// its spinner without pause, so a judgement after a quiet moment would
+// never come (input typed in the TUI goes straight to the PTY, and Codex
+// tells nothing when a turn starts).
+func (p *pane) heldOutputLocked() {
+	o := panes.Observation{Screen: p.term.Snapshot(), Quiet: p.adapter.Rules.Settle} // judge the screen as it is now
+	if a := p.adapter.Rules.Assess(o); a.State == panes.Working {
+		p.attn.hook = hookHold{}
+		p.setAttentionLocked(a.State, a.Rule)
+	}
+	p.armJudgeLocked()
+}
+
 // overHookLocked is the screen's assessment with a standing hook verdict
 // over it. Only the screen's own busy hint (a Working rule: the user's
 // input reached the agent without the host) or the exit ends the hold.

@@ -1,8 +1,11 @@
 package host
 
 import (
+	"fmt"
 	"os"
+	"os/signal"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
 
@@ -94,4 +97,32 @@ func TestHookHoldEndsOnlyWithTheBusyHint(t *testing.T) {
 	if a := p.overHookLocked(panes.Assessment{State: panes.Working, Rule: "claude-busy"}); a.State != panes.Working || p.hookHoldsLocked() {
 		t.Errorf("busy screen over a Stop hook: %+v, hold %v", a, p.hookHoldsLocked())
 	}
+}
+
+// fakeBusyOnUSR1 waits at READY; after SIGUSR1 it redraws an agent's busy
+// line every 50 ms, never pausing long enough for a settled judgement.
+func fakeBusyOnUSR1() int {
+	usr1 := make(chan os.Signal, 1)
+	signal.Notify(usr1, syscall.SIGUSR1)
+	fmt.Println("READY")
+	<-usr1
+	for i := 0; ; i++ {
+		fmt.Printf("\r✻ Working… %d (esc to interrupt)", i)
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestHookHoldEndsWhenTheBusyAgentNeverPauses: after a Stop hook the user
+// types into the TUI, which writes to the PTY itself, so no input reaches
+// the host; the agent then works with its spinner redrawn without pause.
+// The pane must turn working on its busy hint, not stay needs-input until
+// a quiet moment that never comes.
+func TestHookHoldEndsWhenTheBusyAgentNeverPauses(t *testing.T) {
+	th := startHost(t)
+	c := th.dial()
+	p := th.spawnClaude(c, "busy")
+	c.waitText(p.ID, "READY")
+	c.call(&proto.HookReq{Pane: p.ID, Agent: "claude", Event: "Stop", Session: p.Session})
+	c.call(&proto.SignalReq{Pane: p.ID, Signal: "USR1"})
+	eventually(t, "the busy agent turns working", func() bool { return c.info(p.ID).Attention == "working" })
 }

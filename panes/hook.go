@@ -235,7 +235,12 @@ func HookFollowsSession(event string) bool { return event != "SessionEnd" }
 // ResumeFor is ResumeArgv with a line for the user when no conversation
 // id was recorded and the adapter's Continue (the most recent
 // conversation in the directory, which may be another pane's) stands in.
+// An id that is not one (a hand-edited agents.json: "--dangerous") counts
+// as none, so it never becomes an option of the resume command.
 func (a *Adapter) ResumeFor(session string) (argv []string, note string, ok bool) {
+	if !ValidSession(session) {
+		session = ""
+	}
 	argv, ok = a.ResumeArgv(session)
 	if ok && session == "" && len(a.Continue) > 0 && slices.Equal(argv, a.Continue) {
 		note = fmt.Sprintf("no conversation id was recorded for this %s pane; resuming the most recent conversation in its directory (%s)",

@@ -123,9 +123,11 @@ func TestResumeForSaysWhenItFallsBackToTheLatestConversation(t *testing.T) {
 	if !ok || note != "" || !slices.Equal(argv, []string{"claude", "--resume", "abc"}) {
 		t.Errorf("ResumeFor(abc) = %q %q %v", argv, note, ok)
 	}
-	argv, note, ok = a.ResumeFor("")
-	if !ok || !strings.Contains(note, "no conversation id") || !slices.Equal(argv, []string{"claude", "--continue"}) {
-		t.Errorf("ResumeFor(\"\") = %q %q %v", argv, note, ok)
+	for _, s := range []string{"", "--dangerously-skip-permissions"} {
+		argv, note, ok = a.ResumeFor(s)
+		if !ok || !strings.Contains(note, "no conversation id") || !slices.Equal(argv, []string{"claude", "--continue"}) {
+			t.Errorf("ResumeFor(%q) = %q %q %v", s, argv, note, ok)
+		}
 	}
 }
 

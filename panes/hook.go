@@ -12,6 +12,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -27,6 +28,9 @@ const (
 	HookCodex                   // -c notify=[clowder hook codex]: called with a JSON argument after each turn
 	HookGemini                  // --session-id at launch
 )
+
+// hookPrograms are the programs whose command lines each style knows.
+var hookPrograms = map[HookStyle]string{HookClaude: "claude", HookCodex: "codex", HookGemini: "gemini"}
 
 // HookCommand is what the host gives an agent to report with: the argv of
 // `clowder hook` for this host (its binary and socket), and, for Claude
@@ -49,9 +53,11 @@ type Launch struct {
 // reports later ones. A command line that already names a conversation
 // (--resume ID, resume ID, --session-id ID) keeps it and gets no new id.
 // Arguments go right after the program name, before the user's own, so a
-// prompt or a "--" among them cannot swallow them.
+// prompt or a "--" among them cannot swallow them. A command that is not
+// the agent's own program (a wrapper such as "npx ...") is started as
+// given: the arguments may mean something else to it.
 func (a *Adapter) Launch(argv []string, hook HookCommand) (Launch, error) {
-	if len(argv) == 0 || a.Hooks == HookNone {
+	if len(argv) == 0 || a.Hooks == HookNone || filepath.Base(argv[0]) != hookPrograms[a.Hooks] {
 		return Launch{Argv: slices.Clone(argv)}, nil
 	}
 	session, resuming := a.SessionIn(argv)

@@ -47,6 +47,8 @@ func TestLaunchKeepsTheConversationACommandLineNames(t *testing.T) {
 		{"codex", []string{"codex"}, "", []string{"codex", "-c", `notify=['/opt/clowder','hook','--socket','/run/c/host.sock','codex']`}},
 		{"gemini", []string{"gemini", "--resume", "latest"}, "latest", []string{"gemini", "--resume", "latest"}},
 		{"aider", []string{"aider"}, "", []string{"aider"}},
+		{"claude", []string{"/usr/local/bin/claude"}, "", nil}, // checked below: a path to claude is claude
+		{"claude", []string{"npx", "@anthropic-ai/claude-code"}, "", []string{"npx", "@anthropic-ai/claude-code"}},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.argv, " "), func(t *testing.T) {
@@ -54,6 +56,12 @@ func TestLaunchKeepsTheConversationACommandLineNames(t *testing.T) {
 			l, err := a.Launch(tt.argv, testHook)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tt.want == nil {
+				if len(l.Argv) < 2 || l.Argv[1] != "--session-id" {
+					t.Errorf("Launch(%q) = %q, want a session id", tt.argv, l.Argv)
+				}
+				return
 			}
 			if l.Session != tt.session || !slices.Equal(l.Argv, tt.want) {
 				t.Errorf("Launch = %q %q, want %q %q", l.Session, l.Argv, tt.session, tt.want)

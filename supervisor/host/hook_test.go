@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"syscall"
 	"testing"
@@ -16,11 +17,20 @@ import (
 )
 
 // spawnClaude starts the fake agent in mode as a pane of the claude
-// adapter, so the host adds Claude Code's launch arguments.
+// adapter, through a symlink named claude, so the host adds Claude Code's
+// launch arguments.
 func (th *testHost) spawnClaude(c *tclient, mode string) proto.PaneInfo {
 	th.t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		th.t.Fatal(err)
+	}
+	claude := filepath.Join(th.t.TempDir(), "claude")
+	if err := os.Symlink(self, claude); err != nil {
+		th.t.Fatal(err)
+	}
 	env := th.o.Env(testproc.FakeAgentEnv + "=" + mode)
-	r := c.call(&proto.SpawnReq{Nonce: mode + time.Now().String(), Argv: []string{os.Args[0]}, Env: env, Kind: "agent", Adapter: "claude"})
+	r := c.call(&proto.SpawnReq{Nonce: mode + time.Now().String(), Argv: []string{claude}, Env: env, Kind: "agent", Adapter: "claude"})
 	return r.(*proto.SpawnedReply).Pane
 }
 

@@ -60,6 +60,9 @@ type Adapter struct {
 	// first submission must wait: some programs draw their prompt before
 	// they take an Enter (claudeFirstSubmitWait). Zero means no wait.
 	FirstSubmitWait time.Duration
+	// Hooks is how the agent reports its conversation id and its turns
+	// (hook.go); the host adds the launch arguments it needs.
+	Hooks HookStyle
 }
 
 // EncodeOptions are the key-encoding options the adapter's program needs.
@@ -185,16 +188,43 @@ func builtinAdapters(shell string) map[string]Adapter {
 		shell = "/bin/sh"
 	}
 	list := []Adapter{
+		// claude: checked against Claude Code 2.1.197 (--help, and run with a
+		// fresh HOME and a fake API key): --session-id <uuid> starts a
+		// conversation under that id, --resume <id> resumes it, and
+		// --settings <file> adds hooks without touching the user's settings.
+		// Every hook gets JSON on stdin with session_id and hook_event_name
+		// (SessionStart also source: startup, resume, clear or compact; a
+		// /clear moves to a new session_id). See HookClaude.
 		{Name: "claude", Kind: persist.KindAgent, Command: []string{"claude"},
 			Resume:   []string{"claude", "--resume", SessionPlaceholder},
 			Continue: []string{"claude", "--continue"}, Rules: ClaudeRules(),
-			SubmitGap: claudeSubmitGap, FirstSubmitWait: claudeFirstSubmitWait},
+			SubmitGap: claudeSubmitGap, FirstSubmitWait: claudeFirstSubmitWait, Hooks: HookClaude},
+		// codex: checked against Codex CLI 0.171.0: no id can be given at
+		// launch; "codex resume <SESSION_ID>" takes the UUID, and
+		// -c notify=[...] runs a program after each turn with one JSON
+		// argument ({"type":"agent-turn-complete","thread-id":...}), the
+		// thread id being the session id. Its session files
+		// (~/.codex/sessions/.../rollout-*.jsonl) are not read: two codex
+		// panes in one directory cannot be told apart there. See HookCodex.
 		{Name: "codex", Kind: persist.KindAgent, Command: []string{"codex"},
 			Resume:   []string{"codex", "resume", SessionPlaceholder},
-			Continue: []string{"codex", "resume", "--last"}, Rules: CodexRules()},
+			Continue: []string{"codex", "resume", "--last"}, Rules: CodexRules(), Hooks: HookCodex},
+		// gemini: checked against Gemini CLI 0.61.0 (--help, its docs, and
+		// run with a fresh HOME and a fake key): --session-id <uuid> starts
+		// a new session under that id (its file is chats/session-TIME-
+		// <first 8 hex>.jsonl), and --resume takes "latest", an index or a
+		// session UUID. It has hooks (SessionStart, AfterAgent,
+		// Notification, with session_id on stdin) but no --settings flag:
+		// only settings files. GEMINI_CLI_SYSTEM_DEFAULTS_PATH did run them,
+		// but it replaces the system's own defaults file, Gemini refuses it
+		// with a security warning on screen when a parent directory is
+		// writable by others (clowder's /tmp/clowder-UID fallback), and it
+		// shows "Executing Hook: ..." on every event. So clowder installs no
+		// hooks: the id is the one given at launch, and a /clear inside
+		// Gemini is not followed. See HookGemini.
 		{Name: "gemini", Kind: persist.KindAgent, Command: []string{"gemini"},
 			Resume:   []string{"gemini", "--resume", SessionPlaceholder},
-			Continue: []string{"gemini", "--resume", "latest"}, Rules: GeminiRules(), SubmitGap: geminiSubmitGap},
+			Continue: []string{"gemini", "--resume", "latest"}, Rules: GeminiRules(), SubmitGap: geminiSubmitGap, Hooks: HookGemini},
 		// aider keeps one chat history per directory, so its resume needs no id.
 		{Name: "aider", Kind: persist.KindAgent, Command: []string{"aider"},
 			Resume: []string{"aider", "--restore-chat-history"}, Rules: AiderRules()},

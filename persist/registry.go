@@ -38,7 +38,7 @@ type PaneRecord struct {
 	Argv       []string  `json:"argv"`                  // the command as started
 	ResumeArgv []string  `json:"resume_argv,omitempty"` // the command that resumes the conversation
 	Resumable  bool      `json:"resumable"`             // ResumeArgv is known to work
-	Session    string    `json:"session,omitempty"`     // the agent's conversation id, "" until it reports one
+	Session    string    `json:"session,omitempty"`     // the agent's conversation id, as it last reported it
 	Cwd        string    `json:"cwd"`                   // working directory of the process
 	Worktree   *Worktree `json:"worktree,omitempty"`    // nil unless the pane has its own worktree
 	// EnvKeys are the names of the environment variables clowder set for

@@ -87,6 +87,7 @@ func (p *PaneRecord) checkSizes() error {
 		checkLen("id", p.ID, maxShortField),
 		checkLen("name", p.Name, maxNameField),
 		checkLen("adapter", p.Adapter, maxShortField),
+		checkLen("session", p.Session, maxShortField),
 		checkLen("cwd", p.Cwd, maxPathField),
 		checkLen("boot_id", p.BootID, maxShortField),
 		checkLen("cgroup", p.Cgroup, maxPathField),

@@ -3,11 +3,9 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -17,69 +15,14 @@ import (
 	"clowder/persist"
 )
 
-// fakeClaudeName is the name under which the test binary is a fake Claude
-// Code: TestMain runs fakeClaude when it is started as "claude".
-const fakeClaudeName = "claude"
-
-// fakeClaudeLogEnv names the file where the fake Claude Code appends one
-// JSON line per start: its arguments and its working directory.
-const fakeClaudeLogEnv = "CLOWDER_E2E_CLAUDE_LOG"
-
-// claudeStart is one line of the fake Claude Code's log.
-type claudeStart struct {
-	Args []string `json:"args"`
-	Cwd  string   `json:"cwd"`
-}
-
-// fakeClaudeNoHupEnv, set, makes the fake Claude Code outlive its
-// terminal (it ignores SIGHUP and stays after its input ends), as an
-// orphan does.
-const fakeClaudeNoHupEnv = "CLOWDER_E2E_CLAUDE_NOHUP"
-
-// fakeClaude records how it was started, says READY, and exits 0 on a
-// line "exit" (or at the end of its input, unless fakeClaudeNoHupEnv).
-func fakeClaude() int {
-	if os.Getenv(fakeClaudeNoHupEnv) != "" {
-		signal.Ignore(syscall.SIGHUP)
-		defer func() { // outlive the terminal, until killed
-			for {
-				time.Sleep(time.Hour)
-			}
-		}()
-	}
-	wd, _ := os.Getwd()
-	line, _ := json.Marshal(claudeStart{Args: os.Args[1:], Cwd: wd})
-	f, err := os.OpenFile(os.Getenv(fakeClaudeLogEnv), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
-	if err != nil {
-		fmt.Println("fake claude:", err)
-		return 1
-	}
-	_, _ = f.Write(append(line, '\n'))
-	_ = f.Close()
-	fmt.Printf("CLAUDE READY %s\n", strings.Join(os.Args[1:], " "))
-	sc := bufio.NewScanner(os.Stdin)
-	for sc.Scan() && sc.Text() != "exit" {
-	}
-	return 0
-}
-
-// withFakeClaude puts the fake Claude Code first on the PATH of e's
-// commands (and so of the host they start) and returns its log's path.
+// withFakeClaude puts the fake Claude Code (e2e_fakeclaude_test.go) first
+// on the PATH of e's commands (and so of the host they start), with
+// SHELL=/bin/sh, and returns the path of its log of starts.
 func (e *e2eEnv) withFakeClaude() string {
 	e.t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	bin := filepath.Join(e.dir, "bin")
-	if err := os.Mkdir(bin, 0o700); err != nil {
-		e.t.Fatal(err)
-	}
-	if err := os.Symlink(self, filepath.Join(bin, fakeClaudeName)); err != nil {
-		e.t.Fatal(err)
-	}
+	withFakeClaude(e.t, e)
 	log := filepath.Join(e.dir, "claude.log")
-	e.env = append(e.env, "PATH="+bin+":"+os.Getenv("PATH"), fakeClaudeLogEnv+"="+log, "SHELL=/bin/sh")
+	e.env = append(e.env, fakeClaudeLogEnv+"="+log, "SHELL=/bin/sh")
 	return log
 }
 
@@ -98,6 +41,13 @@ func (e *e2eEnv) claudeStarts(log string) []claudeStart {
 		}
 	}
 	return out
+}
+
+// resumes reports whether a start resumes the conversation id, with
+// clowder's hooks installed.
+func resumes(s claudeStart, id string) bool {
+	args := strings.Join(s.Args, " ")
+	return strings.Contains(args, "--resume "+id) && strings.Contains(args, "--settings ") && !strings.Contains(args, "--session-id")
 }
 
 // killEverything SIGKILLs the host and every pane of e: a simulated
@@ -170,7 +120,7 @@ func TestE2EAgentsComeBackAfterASimulatedReboot(t *testing.T) {
 	}
 	e.must("wait", a1, "--text", "CLAUDE READY", "--timeout", "20s")
 	starts := e.claudeStarts(log)
-	if len(starts) != 1 || strings.Join(starts[0].Args, " ") != "--resume sess-a1" || starts[0].Cwd != d1 {
+	if len(starts) != 1 || !resumes(starts[0], "sess-a1") || starts[0].Cwd != d1 {
 		t.Fatalf("claude started %+v; want once, --resume sess-a1 in %s", starts, d1)
 	}
 	if p := e.pane(sh); p.Cwd != d1 || p.Argv[0] != "/bin/sh" {
@@ -185,7 +135,7 @@ func TestE2EAgentsComeBackAfterASimulatedReboot(t *testing.T) {
 		t.Fatalf("respawn a2: exit %d, stdout %q, stderr %q; want %s and a note on the environment", code, out, errOut, a2)
 	}
 	e.must("wait", a2, "--text", "CLAUDE READY", "--timeout", "20s")
-	if starts := e.claudeStarts(log); len(starts) != 2 || strings.Join(starts[1].Args, " ") != "--resume sess-a2" || starts[1].Cwd != d2 {
+	if starts := e.claudeStarts(log); len(starts) != 2 || !resumes(starts[1], "sess-a2") || starts[1].Cwd != d2 {
 		t.Fatalf("claude started %+v; want a2's --resume sess-a2 in %s", starts, d2)
 	}
 	if n := len(e.panes()); n != 3 {
@@ -225,8 +175,8 @@ func TestE2ERespawnRefusesALiveOrphanNamingKill(t *testing.T) {
 	}
 	e.must("kill", a1)
 	e.must("respawn", a1)
-	e.must("wait", a1, "--text", "CLAUDE READY --continue", "--timeout", "20s")
-	if n := len(e.claudeStarts(log)); n != 2 {
-		t.Errorf("claude started %d times; want 2 (the first start, the respawn)", n)
+	e.must("wait", a1, "--text", "CLAUDE READY .*--resume", "--timeout", "20s")
+	if starts := e.claudeStarts(log); len(starts) != 2 || !strings.Contains(strings.Join(starts[1].Args, " "), "--resume "+starts[0].Session()) {
+		t.Errorf("claude started %+v; want the first start, then the respawn resuming its session", starts)
 	}
 }

@@ -30,14 +30,17 @@ import (
 var e2eBinary string
 
 func TestMain(m *testing.M) {
+	switch filepath.Base(os.Args[0]) { // run as a fake agent, not as tests
+	case fakeClaudeName:
+		os.Exit(fakeClaude(os.Args[1:])) // e2e_fakeclaude_test.go
+	case fakeCodexName:
+		os.Exit(fakeCodex(os.Args[1:])) // e2e_fakecodex_test.go
+	}
 	if os.Getenv(fakeKeysEnv) != "" {
 		os.Exit(fakeKeys()) // re-executed as a fake agent, not as tests
 	}
 	if os.Getenv(fakePasteEnv) != "" {
 		os.Exit(fakePaste())
-	}
-	if filepath.Base(os.Args[0]) == fakeClaudeName {
-		os.Exit(fakeClaude())
 	}
 	dir, err := os.MkdirTemp("", "clowder-e2e-bin-")
 	if err != nil {

@@ -35,7 +35,8 @@ func runHost(parent context.Context, a *app) error {
 	defer closeLog()
 	logger := log.New(out, "clowder host: ", log.LstdFlags|log.Lmicroseconds)
 	ready := readyPipe()
-	h, err := host.New(host.Options{Paths: p, Config: cfg, Build: version, Log: logger,
+	exe, _ := a.exe() // "" on error: agents then run without clowder's hooks
+	h, err := host.New(host.Options{Paths: p, Config: cfg, Build: version, Log: logger, HookBinary: exe,
 		Listening: func(err error) { tellStarter(ready, err) }})
 	if err != nil {
 		return err

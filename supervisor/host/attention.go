@@ -16,7 +16,8 @@ import (
 type attention struct {
 	state    panes.Attention
 	rule     string
-	notified bool // BEL or OSC 9/777 since the user last gave input
+	notified bool     // BEL or OSC 9/777 since the user last gave input
+	hook     hookHold // an agent hook's verdict, first while it stands (hook.go)
 }
 
 // attnStarting is the state of a pane before its first judgement.
@@ -25,6 +26,10 @@ const attnStarting = panes.Working
 // updateAttentionLocked runs after output: the pane works, and is judged
 // again once output settles.
 func (p *pane) updateAttentionLocked() {
+	if p.hookHoldsLocked() { // the agent said it waits: its redraw is not work, its busy hint is
+		p.heldOutputLocked()
+		return
+	}
 	p.setAttentionLocked(panes.Working, "output")
 	p.armJudgeLocked()
 }
@@ -54,7 +59,7 @@ func (p *pane) judgeLocked() {
 		Notified: p.attn.notified,
 		Exited:   !p.runningLocked(),
 	}
-	a := p.adapter.Rules.Assess(o)
+	a := p.overHookLocked(p.adapter.Rules.Assess(o))
 	p.setAttentionLocked(a.State, a.Rule)
 }
 
@@ -74,4 +79,5 @@ func (p *pane) userInput() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.attn.notified = false
+	p.attn.hook = hookHold{}
 }

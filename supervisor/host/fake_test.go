@@ -25,6 +25,7 @@ func init() {
 		"hup-immune":  fakeHupImmune,     // ignore SIGHUP, a group member ignoring SIGTERM (orphans_test.go)
 		"hup-bg":      fakeHupBackground, // a job of the session ignoring SIGTERM; die of SIGHUP
 		"argv":        fakeArgv,          // print "ARGV <args>", "CWD <dir>" and "KEEP=<$KEEP>", then block (respawn_test.go)
+		"busy":        fakeBusyOnUSR1,    // READY; after SIGUSR1 a busy spinner every 50 ms (hook_test.go)
 	})
 }
 

@@ -70,6 +70,8 @@ func (c *conn) handleOp(id uint32, m proto.Message) {
 		c.setColors(id, req)
 	case *proto.RespawnReq:
 		c.respawnPane(id, req)
+	case *proto.HookReq:
+		c.hook(id, req)
 	default:
 		c.reply(id, &proto.ErrorReply{Code: proto.CodeUnknownType, Message: fmt.Sprintf("the host does not take %s requests", m.MsgType())})
 	}

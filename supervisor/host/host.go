@@ -48,6 +48,10 @@ type Options struct {
 	// persist.ErrLocked when another host holds the lock). The client that
 	// started the host learns from it when to dial, without polling.
 	Listening func(error)
+	// HookBinary is the clowder binary agents' hooks run (`clowder hook`,
+	// hook.go); "" installs no hooks (agents still get a session id at
+	// launch where they take one).
+	HookBinary string
 }
 
 // DefaultIdleExit is how long a host with nothing to do stays up, so a

@@ -184,6 +184,7 @@ func (p *pane) infoLocked() proto.PaneInfo {
 	in.Worktree = r.Worktree
 	in.Note = r.Note
 	in.Survivors = p.survivorsLocked()
+	in.Session = r.Session
 	if r.Exit != nil {
 		in.ExitCode = r.Exit.Code
 		in.ExitReason = r.Exit.Reason.String()

@@ -60,7 +60,7 @@ func (h *Server) respawn(ctx context.Context, p *pane, fallback clientEnv) (*pro
 	if err != nil {
 		return nil, err
 	}
-	run, err := h.spawner.Start(ctx, p.spec(plan.launch, plan.dir))
+	run, err := h.spawner.Start(ctx, p.spec(h.launched(p, plan.launch), plan.dir))
 	if err != nil {
 		undo()
 		return nil, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: fmt.Sprintf("respawn %s: start %s: %v", p.id, plan.launch.argv[0], err)}

@@ -63,7 +63,7 @@ func (h *Server) startPane(ctx context.Context, req *proto.SpawnReq) (*pane, err
 	if err != nil {
 		return nil, err
 	}
-	run, err := h.spawner.Start(ctx, p.spec(p.launchOf(), req.Cwd))
+	run, err := h.spawner.Start(ctx, p.spec(h.launched(p, p.launchOf()), req.Cwd))
 	if err != nil {
 		h.forget(p)
 		return nil, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: fmt.Sprintf("start %s: %v", req.Argv[0], err)}

@@ -44,6 +44,7 @@ var msgBodies = map[MsgType]func() Message{
 	MsgHostStatus: func() Message { return new(HostStatusReq) }, MsgHostStop: func() Message { return new(HostStopReq) },
 	MsgRename: func() Message { return new(RenameReq) }, MsgSetColors: func() Message { return new(SetColorsReq) },
 	MsgRespawn: func() Message { return new(RespawnReq) }, MsgRespawned: func() Message { return new(RespawnedReply) },
+	MsgHook:     func() Message { return new(HookReq) },
 	MsgPaneList: func() Message { return new(PaneListReply) }, MsgSpawned: func() Message { return new(SpawnedReply) },
 	MsgSubscribed: func() Message { return new(SubscribedReply) }, MsgCaptured: func() Message { return new(CapturedReply) },
 	MsgHistoryRows: func() Message { return new(HistoryRows) }, MsgWaitDone: func() Message { return new(WaitDoneReply) },

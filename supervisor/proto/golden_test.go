@@ -69,6 +69,7 @@ func goldenCases() []goldenCase {
 		{16, 0, &HostStatusReq{}},
 		{17, 0, &HostStopReq{Force: true}},
 		{18, 0, &RenameReq{Pane: "p3", Name: "api-tests"}},
+		{20, 0, &HookReq{Pane: "p3", Agent: "claude", Event: "SessionStart", Session: "3f1c2a9e-6b1d-4c8e-9a51-0d2f7e4b8c10", Source: "clear"}},
 		{19, 0, &SetColorsReq{Foreground: "#1e1e2e", Background: "#fafafa", Cursor: "#dc8a78", Palette: []string{"#5c5f77", "", "#40a02b"}}},
 		{20, 0, &RespawnReq{Pane: "p3", Env: []string{"HOME=/home/u", "LANG=C.UTF-8"}}},
 		{20, FlagReply, &RespawnedReply{Pane: samplePane(), ClientEnv: true, Notes: []string{"the environment p3 started with went with the host's restart; it runs with this client's"}}},

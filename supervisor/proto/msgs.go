@@ -40,6 +40,9 @@ type PaneInfo struct {
 	ContainmentFallback string `json:"containment_fallback,omitempty"`
 	// Worktree is the pane's own git worktree, if it has one.
 	Worktree *persist.Worktree `json:"worktree,omitempty"`
+	// Session is the agent's conversation id, as it last reported it
+	// (hook requests), or as clowder chose it at launch.
+	Session string `json:"session,omitempty"`
 	// Note says why the pane is lost, or what its last respawn could not
 	// do as before (agents.json's note).
 	Note string `json:"note,omitempty"`

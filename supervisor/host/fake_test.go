@@ -22,6 +22,7 @@ func init() {
 		"sync":        fakeSync,       // READY; per line, half a synchronized update, then its end (sync_test.go)
 		"sync-stuck":  fakeSyncStuck,  // READY; on a line, begin a synchronized update and never end it
 		"claude-keys": fakeClaudeKeys, // Claude Code's keyboard decision (keys_test.go)
+		"escrow":      fakeEscrow,     // READY; a SIGHUP is written to FAKE_OUT; "got: LINE" per line; exits 3 on "exit" (escrow_test.go)
 	})
 }
 

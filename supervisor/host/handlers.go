@@ -17,6 +17,9 @@ import (
 
 // handle checks request id's fields, then runs its handler.
 func (c *conn) handle(id uint32, m proto.Message) {
+	if e, ok := m.(*proto.EscrowReq); ok {
+		defer e.CloseFds() // whatever its handler did not take
+	}
 	if v, ok := m.(proto.Validator); ok {
 		if err := v.Validate(); err != nil {
 			c.fail(id, err) // every field is checked before the host acts (supervisor/proto/validate.go)
@@ -68,6 +71,8 @@ func (c *conn) handleOp(id uint32, m proto.Message) {
 		c.stop(id, req)
 	case *proto.SetColorsReq:
 		c.setColors(id, req)
+	case *proto.EscrowReq:
+		c.escrow(id, req)
 	default:
 		c.reply(id, &proto.ErrorReply{Code: proto.CodeUnknownType, Message: fmt.Sprintf("the host does not take %s requests", m.MsgType())})
 	}
@@ -215,6 +220,7 @@ func (c *conn) status(id uint32) {
 		Registry: h.regIssue, Containment: h.containment,
 	}
 	h.mu.Unlock()
+	r.Escrow = h.holders.holders()
 	c.reply(id, r)
 }
 

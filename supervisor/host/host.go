@@ -76,6 +76,8 @@ type Server struct {
 	regKeepBak  bool       // started from a corrupt file: never replace agents.json.bak
 	containment string     // how the newest run is contained: cgroup, or the fallback and why
 	colors      hostColors // the user's terminal colours, as the newest client told them (colors.go)
+	escrowMu    sync.Mutex // one re-adoption from escrow at a time (escrow.go)
+	holders     escrowBook // which clients hold which panes' masters (escrow.go)
 
 	beforeRequest func(proto.Message) // tests only: runs before each request's handler
 }

@@ -49,16 +49,21 @@ func newPane(h *Server, rec persist.PaneRecord) *pane {
 // adoptRecord, whose panes never get output).
 func newPaneSized(h *Server, rec persist.PaneRecord, ringBytes, cols, rows int) *pane {
 	p := &pane{h: h, id: rec.ID, rec: rec, adapter: h.adapterFor(rec), changed: make(chan struct{})}
-	cfg := h.opts.Config.Host
 	p.ring = NewRing(ringBytes)
-	p.term = vtgrid.New(max(cols, 1), max(rows, 1), vtgrid.Options{
-		ScrollbackLines: max(cfg.ScrollbackLines, -1),
-		Reply:           func(b []byte) { p.replies = append(p.replies, b...) },
-		Event:           p.onTermEvent,
-		Colors:          h.currentColorsLocked(), // under h.mu, or before Serve accepts clients
-	})
+	p.term = p.newTerm(cols, rows, h.currentColorsLocked()) // under h.mu, or before Serve accepts clients
 	p.attn.state = attnStarting
 	return p
+}
+
+// newTerm makes a screen for the pane (a new pane's, or a re-adopted
+// one's, escrow.go).
+func (p *pane) newTerm(cols, rows int, colors vtgrid.Colors) *vtgrid.Terminal {
+	return vtgrid.New(max(cols, 1), max(rows, 1), vtgrid.Options{
+		ScrollbackLines: max(p.h.opts.Config.Host.ScrollbackLines, -1),
+		Reply:           func(b []byte) { p.replies = append(p.replies, b...) },
+		Event:           p.onTermEvent,
+		Colors:          colors,
+	})
 }
 
 // Write takes output from the run's reader goroutine: ring and screen under

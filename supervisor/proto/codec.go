@@ -43,6 +43,7 @@ var msgBodies = map[MsgType]func() Message{
 	MsgWait: func() Message { return new(WaitReq) }, MsgEvents: func() Message { return new(EventsReq) },
 	MsgHostStatus: func() Message { return new(HostStatusReq) }, MsgHostStop: func() Message { return new(HostStopReq) },
 	MsgRename: func() Message { return new(RenameReq) }, MsgSetColors: func() Message { return new(SetColorsReq) },
+	MsgEscrow: func() Message { return new(EscrowReq) }, MsgEscrowed: func() Message { return new(EscrowedReply) },
 	MsgPaneList: func() Message { return new(PaneListReply) }, MsgSpawned: func() Message { return new(SpawnedReply) },
 	MsgSubscribed: func() Message { return new(SubscribedReply) }, MsgCaptured: func() Message { return new(CapturedReply) },
 	MsgHistoryRows: func() Message { return new(HistoryRows) }, MsgWaitDone: func() Message { return new(WaitDoneReply) },

@@ -275,6 +275,9 @@ type HostInfoReply struct {
 	// Containment says how pane trees are contained: "cgroup" or, when the
 	// host could not make cgroup leaves, "process-group" and why.
 	Containment string `json:"containment,omitempty"`
+	// Escrow lists the clients holding a copy of each pane's PTY master
+	// (escrow.go); absent from hosts older than escrow.
+	Escrow []EscrowHolder `json:"escrow,omitempty"`
 }
 
 // HostStopReq (MsgHostStop) asks the host to exit. With live panes it

@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -95,6 +96,7 @@ func printHostInfo(a *app, info proto.HostInfoReply) error {
 		{"socket", info.Socket},
 		{"containment", info.Containment},
 		{"registry", info.Registry},
+		{"escrow", escrowLine(info.Escrow)},
 	}
 	for _, l := range lines {
 		if l[1] == "" {
@@ -105,6 +107,16 @@ func printHostInfo(a *app, info proto.HostInfoReply) error {
 		}
 	}
 	return nil
+}
+
+// escrowLine lists which client holds a copy of which pane's terminal
+// ("p1 by clowder (pid 4242), p2 by clowder (pid 4242)"), "" for none.
+func escrowLine(holders []proto.EscrowHolder) string {
+	parts := make([]string, len(holders))
+	for i, e := range holders {
+		parts[i] = e.String()
+	}
+	return strings.Join(parts, ", ")
 }
 
 func newHostStop(a *app) *cobra.Command {

@@ -296,7 +296,7 @@ func settle(t testing.TB, m *Model, cmd tea.Cmd) {
 func isTeaInternal(msg tea.Msg) bool {
 	switch msg.(type) {
 	case repeatEndMsg, statusExpiredMsg, clipboardWaitMsg, eventsRetryMsg, startMsg, mailMsg, eventsMsg, subscribedMsg, spawnedMsg, resizedMsg,
-		doneMsg, savedMsg, historyMsg, killedAllMsg, clipboardMsg, tea.ClipboardMsg:
+		doneMsg, savedMsg, historyMsg, killedAllMsg, clipboardMsg, tea.ClipboardMsg, reconnectMsg, reconnectedMsg, escrowedMsg:
 		return false
 	}
 	return true

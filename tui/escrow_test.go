@@ -2,7 +2,11 @@ package tui
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -10,6 +14,7 @@ import (
 	"clowder/panes"
 	"clowder/persist"
 	"clowder/supervisor/client"
+	"clowder/supervisor/proto"
 )
 
 // reconnectingModel is realHost.model over a Host that dials the host
@@ -74,4 +79,80 @@ func TestTUIReconnectsAfterLosingTheHost(t *testing.T) {
 		p.update(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	p.until("typing reaches the pane", func() bool { return strings.Count(screenText(m.panes[id]), "typed") == 2 })
+}
+
+// escrowHost is the fake host with a recoverer's calls: Reconnect always
+// reaches a new connection; Escrow records each hand-back and refuses
+// those in refuse.
+type escrowHost struct {
+	*fakeHost
+	refuse map[string]error
+	mu     sync.Mutex
+	got    []proto.EscrowReq
+}
+
+func (h *escrowHost) Reconnect(context.Context) (bool, error) { return true, nil }
+
+func (h *escrowHost) Escrow(_ context.Context, req proto.EscrowReq, master *os.File) (proto.EscrowedReply, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.got = append(h.got, req)
+	return proto.EscrowedReply{}, h.refuse[req.Pane]
+}
+
+// TestTUIHoldsMastersAndHandsThemBack: when the connection is lost the
+// TUI keeps each pane's master (typing still reaches the pane), hands it
+// back with the pane's identity and its last screen, reports a refused
+// one by name, and closes every copy once the host has answered.
+func TestTUIHoldsMastersAndHandsThemBack(t *testing.T) {
+	a, b := running("p1", "alpha"), running("p2", "beta")
+	a.Pid, a.PidStart, b.Pid, b.PidStart = 101, 7, 102, 8
+	m, fh := newTestModel(t, []proto.PaneInfo{a, b}, nil)
+	h := &escrowHost{fakeHost: fh, refuse: map[string]error{"p2": errors.New("identity-mismatch")}}
+	m.host = h
+	frame(t, m, "p1", 20, 3, proto.FrameModes{}, "on screen")
+	s1 := streamOf(t, m, "p1")
+	lost := fmt.Errorf("%w: the host closed the connection", client.ErrConnectionLost)
+	_, cmd := m.Update(mailMsg{ended: []streamEnd{{pane: "p1", token: m.panes["p1"].token, err: lost}}})
+	if m.panes["p1"].held == nil {
+		t.Fatal("the master was not kept when the connection was lost")
+	}
+	typeText(t, m, "k")
+	if got := s1.read(t, 1); got != "k" {
+		t.Fatalf("typed while the host was away: %q reached the pane", got)
+	}
+	settle(t, m, cmd)
+	if len(h.got) != 2 {
+		t.Fatalf("handed back %d masters; want 2", len(h.got))
+	}
+	for _, req := range h.got {
+		want := map[string][2]int{"p1": {101, 7}, "p2": {102, 8}}[req.Pane]
+		if req.Pid != want[0] || int(req.PidStart) != want[1] {
+			t.Errorf("hand-back of %s names pid %d start %d", req.Pane, req.Pid, req.PidStart)
+		}
+		if req.Pane == "p1" {
+			f, err := req.EscrowScreen()
+			if err != nil || f == nil || !strings.Contains(frameRows(f), "on screen") {
+				t.Errorf("hand-back of p1 carries screen %v (%v); want the last picture", f, err)
+			}
+		}
+	}
+	if !strings.Contains(m.status, "beta") || m.hostDown != "" || m.reconnecting {
+		t.Errorf("after recovery: status %q, host down %q, reconnecting %v", m.status, m.hostDown, m.reconnecting)
+	}
+	for id, p := range m.panes {
+		if p.held != nil {
+			t.Errorf("pane %s still holds its old master", id)
+		}
+	}
+}
+
+// frameRows is the text of a frame's rows.
+func frameRows(f *proto.ScreenFrame) string {
+	var b strings.Builder
+	for _, l := range f.Lines {
+		b.WriteString(rowText(l.Cells))
+		b.WriteByte('\n')
+	}
+	return b.String()
 }

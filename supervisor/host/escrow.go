@@ -132,7 +132,7 @@ func (h *Server) readopt(p *pane, req *proto.EscrowReq, frame *proto.ScreenFrame
 	run, err := h.spawner.Adopt(supervisor.AdoptSpec{
 		PaneID: p.id, Identity: supervisor.Identity{PID: rec.PID, Start: rec.PIDStart, BootID: rec.BootID},
 		Master: master, Argv: rec.Argv, Cgroup: rec.Cgroup, Output: p, OnExit: p.exited,
-		Limits: supervisor.Limits{Timeout: noneIfZero(rec.Timeouts.Overall), IdleTimeout: noneIfZero(rec.Timeouts.Idle)},
+		Limits: supervisor.Limits{Timeout: timeoutLeft(rec, time.Now()), IdleTimeout: noneIfZero(rec.Timeouts.Idle)},
 	})
 	if err != nil {
 		return false, &proto.ErrorReply{Code: proto.CodeIdentity, Message: fmt.Sprintf(
@@ -140,6 +140,16 @@ func (h *Server) readopt(p *pane, req *proto.EscrowReq, frame *proto.ScreenFrame
 	}
 	h.adopted(p, run, frame)
 	return false, nil
+}
+
+// timeoutLeft is what remains of the pane's overall timeout (counted from
+// its creation, not from the re-adoption); negative means none. One that
+// ran out while no host watched fires at once.
+func timeoutLeft(rec persist.PaneRecord, now time.Time) time.Duration {
+	if rec.Timeouts.Overall <= 0 {
+		return -1
+	}
+	return max(rec.Timeouts.Overall.Std()-now.Sub(rec.Created), time.Millisecond)
 }
 
 // checkClaim refuses a request that names another process than the

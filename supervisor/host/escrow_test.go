@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"clowder/persist"
 	"clowder/supervisor/internal/testproc"
@@ -215,5 +216,26 @@ func TestEscrowWithoutAnFdIsABadRequest(t *testing.T) {
 	e := c.callErr(&proto.EscrowReq{Pane: p.ID, Pid: p.Pid, PidStart: p.PidStart})
 	if e.Code != proto.CodeBadRequest || !strings.HasPrefix(e.Message, "fd:") {
 		t.Fatalf("escrow without an fd: %+v", e)
+	}
+}
+
+// TestReadoptionKeepsTheOverallTimeoutsClock: a re-adopted pane's overall
+// timeout counts from its creation, so a host crash cannot extend it.
+func TestReadoptionKeepsTheOverallTimeoutsClock(t *testing.T) {
+	created := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name    string
+		overall time.Duration
+		now     time.Time
+		want    time.Duration
+	}{
+		{"none", 0, created.Add(time.Hour), -1},
+		{"half gone", time.Hour, created.Add(30 * time.Minute), 30 * time.Minute},
+		{"run out while no host watched", time.Hour, created.Add(2 * time.Hour), time.Millisecond},
+	} {
+		rec := persist.PaneRecord{Created: created, Timeouts: persist.Timeouts{Overall: persist.Duration(tc.overall)}}
+		if got := timeoutLeft(rec, tc.now); got != tc.want {
+			t.Errorf("%s: %v left; want %v", tc.name, got, tc.want)
+		}
 	}
 }

@@ -66,20 +66,22 @@ type ExitReason uint8
 
 // The exit reasons.
 const (
-	ExitCompleted   ExitReason = iota + 1 // exit code 0
-	ExitFailed                            // non-zero exit code
-	ExitSignalled                         // killed by a signal nobody at clowder sent
-	ExitKilled                            // killed on request (clowder kill, rm)
-	ExitTimeout                           // the overall timeout fired
-	ExitIdleTimeout                       // the no-output timeout fired
-	ExitLost                              // gone without an exit status (e.g. reboot)
-	ExitLostParent                        // an orphan of a dead host that ended while adopted, or unwatched
+	ExitCompleted    ExitReason = iota + 1 // exit code 0
+	ExitFailed                             // non-zero exit code
+	ExitSignalled                          // killed by a signal nobody at clowder sent
+	ExitKilled                             // killed on request (clowder kill, rm)
+	ExitTimeout                            // the overall timeout fired
+	ExitIdleTimeout                        // the no-output timeout fired
+	ExitLost                               // gone without an exit status (e.g. reboot)
+	ExitLostParent                         // an orphan of a dead host that ended while adopted, or unwatched
+	ExitUnverifiable                       // ended while a host that was not its parent watched it (re-adopted from escrow): no exit status to read
 )
 
 var exitReasonNames = [...]string{
 	ExitCompleted: "completed", ExitFailed: "failed", ExitSignalled: "signalled",
 	ExitKilled: "killed", ExitTimeout: "timeout", ExitIdleTimeout: "idle-timeout", ExitLost: "lost",
-	ExitLostParent: "lost-parent",
+	ExitLostParent:   "lost-parent",
+	ExitUnverifiable: "unverifiable",
 }
 
 // String returns the text form ("idle-timeout"), or ExitReason(N).

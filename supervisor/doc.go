@@ -1,6 +1,8 @@
 // Package supervisor owns process control: spawning a tree on a PTY or
 // pipes, its identity, the kill ladder, cgroups, the orphan reaper,
-// watchdogs, secrets and the one final exit record (finalize).
+// watchdogs, secrets and the one final exit record (finalize), and
+// adopting a tree another host started from a PTY master a client held
+// in escrow (adopt.go).
 //
 // Boundaries: supervisor imports persist and nothing else of ours; it knows
 // nothing of sockets, frames or panes' screens (the host, protocol v1 and

@@ -16,8 +16,9 @@ import (
 	"time"
 )
 
-// AdoptSpec is what an earlier host recorded about a tree.
-type AdoptSpec struct {
+// TreeSpec is what an earlier host recorded about a tree it left (an
+// orphan); AdoptSpec is a tree handed back with its master (adopt.go).
+type TreeSpec struct {
 	PaneID string   // the pane's id, as set in CLOWDER_PANE_ID
 	Leader Identity // the tree's first process
 	PGID   int      // its process group (and session, for PTY panes)
@@ -32,7 +33,7 @@ type AdoptedTree struct {
 // AdoptTree finds again the tree s names. A leader recorded without a boot
 // id is taken to be of this boot (its start time is still checked). A tree
 // of another boot has no member: AdoptTree is not called for it.
-func AdoptTree(s AdoptSpec) *AdoptedTree {
+func AdoptTree(s TreeSpec) *AdoptedTree {
 	if s.Leader.BootID == "" {
 		s.Leader.BootID = actualIdentity(os.Getpid()).BootID
 	}

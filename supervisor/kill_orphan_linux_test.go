@@ -25,7 +25,7 @@ func TestAdoptedTreeWatchSleepsUntilAMemberExits(t *testing.T) {
 	}
 	go func() { _ = cmd.Wait() }() // the orphan reaper may reap it first: either is fine
 	id := waitIdentity(t, cmd.Process.Pid)
-	tree := AdoptTree(AdoptSpec{PaneID: "p-watch", Leader: id, PGID: id.PID})
+	tree := AdoptTree(TreeSpec{PaneID: "p-watch", Leader: id, PGID: id.PID})
 	var looks atomic.Int32
 	done := make(chan error, 1)
 	go func() { done <- tree.Watch(context.Background(), func([]Identity) { looks.Add(1) }) }()

@@ -26,6 +26,7 @@ type Run struct {
 	paneID    string
 	argv      []string // redacted when secrets were allowed
 	resumable bool
+	adopted   bool // taken back from escrow (adopt.go): not our child
 	limits    Limits
 	onExit    func(Exit)
 	started   time.Time

@@ -35,7 +35,7 @@ func (e Exit) String() string {
 		return fmt.Sprintf("failed (code %d)", e.Code)
 	case persist.ExitSignalled:
 		return fmt.Sprintf("signalled (%s)", SignalName(e.Signal))
-	case exitUnknown, persist.ExitCompleted, persist.ExitKilled, persist.ExitTimeout, persist.ExitIdleTimeout, persist.ExitLost:
+	case exitUnknown, persist.ExitCompleted, persist.ExitKilled, persist.ExitTimeout, persist.ExitIdleTimeout, persist.ExitLost, persist.ExitUnverifiable:
 		return e.Reason.String()
 	}
 	return e.Reason.String()

@@ -42,7 +42,11 @@ func (r *Run) startLoops() {
 		wg.Wait()
 		close(r.drained)
 	}()
-	go r.waitLoop()
+	if r.adopted {
+		go r.waitAdopted()
+	} else {
+		go r.waitLoop()
+	}
 	w := &watchdog{limits: r.limits, lastOutput: &r.lastOutput, stop: r.stopWatch,
 		fire: func(reason persist.ExitReason) { r.finalize(ending{reason: reason}) }}
 	go w.run()
@@ -104,6 +108,9 @@ func (r *Run) collect(reason persist.ExitReason) Exit {
 		go r.reapLate()
 		return Exit{Reason: reason, Code: -1, At: time.Now(),
 			Err: fmt.Errorf("leader %s did not exit within %v of SIGKILL", r.id, r.limits.KillWait)}
+	}
+	if r.adopted {
+		return r.collectAdopted(reason)
 	}
 	r.drain()
 	if r.waitErr != nil {

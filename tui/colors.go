@@ -38,8 +38,8 @@ type colorSetter interface {
 }
 
 // SetColors implements colorSetter.
-func (h clientHost) SetColors(ctx context.Context, req proto.SetColorsReq) error {
-	return h.c.SetColors(ctx, req)
+func (h *clientHost) SetColors(ctx context.Context, req proto.SetColorsReq) error {
+	return h.c().SetColors(ctx, req)
 }
 
 // outerColors is what the TUI knows of the outer terminal's colours and

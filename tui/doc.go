@@ -70,7 +70,10 @@
 //     program; Run starts them and closes their done channel when it
 //     returns.
 //   - The host connection's reader belongs to the client (Host); Run
-//     closes the Host when it returns, which ends it.
+//     closes the Host when it returns, which ends it. When the connection
+//     is lost, a Cmd dials again and swaps the new connection into the
+//     same Host, and another hands the held masters back (escrow.go);
+//     both are bounded by callTimeout.
 //
 // Frames from the watchers coalesce in the mailbox, so a flood in one pane
 // is one Update and one render; nothing ticks while idle (a status message
@@ -90,7 +93,8 @@
 // helpoverlay.go, mouse.go, input.go and keyconv.go (key encoding),
 // inputqueue.go (ordered delivery per pane), mailbox.go, render.go and
 // view.go (drawing), terminal.go (the outer terminal), layoutfile.go
-// (layout.json), conn.go and host.go (host I/O), theme.go, clipboard.go
+// (layout.json), conn.go and host.go (host I/O), escrow.go (reconnecting, and handing
+// the masters back after a lost host), theme.go, clipboard.go
 // (copy, paste, clowder's buffer), run.go, attach.go and
 // attach_session.go (`clowder attach`).
 //

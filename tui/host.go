@@ -7,7 +7,10 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"sync"
+	"sync/atomic"
 
 	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
@@ -48,66 +51,113 @@ type Stream interface {
 	Close() error
 }
 
-// clientHost is Host over a protocol v1 client.
-type clientHost struct{ c *client.Client }
+// clientHost is Host over a protocol v1 client. After the connection is
+// lost, Reconnect dials again (starting a host if none runs) and every
+// later call goes to the new connection: the model, its Cmds and its
+// input queues keep the one Host.
+type clientHost struct {
+	cur     atomic.Pointer[client.Client]
+	connect func(context.Context) (*client.Client, error) // nil: no reconnecting
+	mu      sync.Mutex                                    // one Reconnect at a time
+}
 
 // NewHost wraps a connected client as the TUI's Host; Close closes it.
-func NewHost(c *client.Client) Host { return clientHost{c: c} }
+// It cannot reconnect; see NewReconnectingHost.
+func NewHost(c *client.Client) Host { return NewReconnectingHost(c, nil) }
 
-func (h clientHost) List(ctx context.Context) ([]proto.PaneInfo, error) { return h.c.List(ctx) }
-
-func (h clientHost) Spawn(ctx context.Context, req proto.SpawnReq) (proto.SpawnedReply, error) {
-	return h.c.Spawn(ctx, req)
+// NewReconnectingHost is NewHost whose Reconnect replaces a lost
+// connection with connect's (which starts a host on demand).
+func NewReconnectingHost(c *client.Client, connect func(context.Context) (*client.Client, error)) Host {
+	h := &clientHost{connect: connect}
+	h.cur.Store(c)
+	return h
 }
 
-func (h clientHost) Subscribe(ctx context.Context, pane string, wantFd bool) (Stream, error) {
-	wantFd = wantFd && h.c.HasCap(proto.CapFdPassing)
-	s, err := h.c.Subscribe(ctx, proto.SubscribeReq{Pane: pane, Screen: true, WantFd: wantFd})
+// c is the current connection.
+func (h *clientHost) c() *client.Client { return h.cur.Load() }
+
+func (h *clientHost) List(ctx context.Context) ([]proto.PaneInfo, error) { return h.c().List(ctx) }
+
+func (h *clientHost) Spawn(ctx context.Context, req proto.SpawnReq) (proto.SpawnedReply, error) {
+	return h.c().Spawn(ctx, req)
+}
+
+func (h *clientHost) Subscribe(ctx context.Context, pane string, wantFd bool) (Stream, error) {
+	c := h.c()
+	wantFd = wantFd && c.HasCap(proto.CapFdPassing)
+	s, err := c.Subscribe(ctx, proto.SubscribeReq{Pane: pane, Screen: true, WantFd: wantFd})
 	if err != nil {
 		return nil, err
 	}
 	return subStream{s}, nil
 }
 
-func (h clientHost) Events(ctx context.Context) (Stream, error) {
-	s, err := h.c.Events(ctx)
+func (h *clientHost) Events(ctx context.Context) (Stream, error) {
+	s, err := h.c().Events(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return subStream{s}, nil
 }
 
-func (h clientHost) Input(ctx context.Context, req proto.InputReq) error {
-	return h.c.Input(ctx, req)
+func (h *clientHost) Input(ctx context.Context, req proto.InputReq) error {
+	return h.c().Input(ctx, req)
 }
 
-func (h clientHost) Paste(ctx context.Context, req proto.PasteReq) error {
-	return h.c.Paste(ctx, req)
+func (h *clientHost) Paste(ctx context.Context, req proto.PasteReq) error {
+	return h.c().Paste(ctx, req)
 }
 
-func (h clientHost) Resize(ctx context.Context, pane string, cols, rows uint16) error {
-	return h.c.Resize(ctx, pane, cols, rows)
+func (h *clientHost) Resize(ctx context.Context, pane string, cols, rows uint16) error {
+	return h.c().Resize(ctx, pane, cols, rows)
 }
 
-func (h clientHost) Kill(ctx context.Context, pane string) error {
-	return h.c.Kill(ctx, proto.KillReq{Pane: pane})
+func (h *clientHost) Kill(ctx context.Context, pane string) error {
+	return h.c().Kill(ctx, proto.KillReq{Pane: pane})
 }
 
-func (h clientHost) Remove(ctx context.Context, pane string) error { return h.c.Remove(ctx, pane) }
+func (h *clientHost) Remove(ctx context.Context, pane string) error { return h.c().Remove(ctx, pane) }
 
-func (h clientHost) Rename(ctx context.Context, pane, name string) error {
-	return h.c.Rename(ctx, pane, name)
+func (h *clientHost) Rename(ctx context.Context, pane, name string) error {
+	return h.c().Rename(ctx, pane, name)
 }
 
-func (h clientHost) Respawn(ctx context.Context, req proto.RespawnReq) (proto.RespawnedReply, error) {
-	return h.c.Respawn(ctx, req)
+func (h *clientHost) Respawn(ctx context.Context, req proto.RespawnReq) (proto.RespawnedReply, error) {
+	return h.c().Respawn(ctx, req)
 }
 
-func (h clientHost) History(ctx context.Context, req proto.HistoryReq) (*proto.HistoryRows, error) {
-	return h.c.History(ctx, req)
+func (h *clientHost) History(ctx context.Context, req proto.HistoryReq) (*proto.HistoryRows, error) {
+	return h.c().History(ctx, req)
 }
 
-func (h clientHost) Close() error { return h.c.Close() }
+func (h *clientHost) Close() error { return h.c().Close() }
+
+// Reconnect implements recoverer: a connection that is still up is kept;
+// a lost one is replaced by a new one (the old one closed, which leaves
+// the masters its subscriptions passed open: they are the escrow).
+func (h *clientHost) Reconnect(ctx context.Context) (bool, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	old := h.c()
+	if old.Err() == nil {
+		return false, nil
+	}
+	if h.connect == nil {
+		return false, fmt.Errorf("cannot reconnect: %w", old.Err())
+	}
+	c, err := h.connect(ctx)
+	if err != nil {
+		return false, err
+	}
+	h.cur.Store(c)
+	_ = old.Close() // best effort: it is already gone
+	return true, nil
+}
+
+// Escrow implements recoverer.
+func (h *clientHost) Escrow(ctx context.Context, req proto.EscrowReq, master *os.File) (proto.EscrowedReply, error) {
+	return h.c().Escrow(ctx, req, master)
+}
 
 // subStream is Stream over a *client.Subscription.
 type subStream struct{ s *client.Subscription }

@@ -92,7 +92,11 @@ type Model struct {
 	// after is a timer: msg after d (tick; tests record timers instead).
 	after    func(d time.Duration, msg tea.Msg) tea.Cmd
 	hostDown string // why the connection to the host ended, "" while up
-	pasteBuf string // clowder's own paste buffer: the last copy (clipboard.go)
+	// reconnecting: the connection was lost and the TUI is reaching a
+	// host and handing the panes' masters back (escrow.go).
+	reconnecting bool
+	eventsToken  int    // tells the current events stream's end from an older one's
+	pasteBuf     string // clowder's own paste buffer: the last copy (clipboard.go)
 	// clipSeq numbers OSC 52 reads; clipWaiting is the one a paste waits
 	// for (0: none); termNoClipboard: the outer terminal did not answer.
 	clipSeq, clipWaiting int

@@ -48,6 +48,7 @@ type pane struct {
 	stream Stream      // the screen subscription, nil when none
 	token  int         // identifies stream in the mailbox
 	master *os.File    // PTY master dup from the subscription, nil when none
+	held   *os.File    // the master kept after the connection was lost, until a host takes it back (escrow.go)
 	in     *inputQueue // what is typed for the pane, in order (inputqueue.go); nil until used
 
 	size   layout.Size // the size last asked of the host
@@ -124,6 +125,10 @@ func (p *pane) needsInput() bool { return !p.state.gone() && p.info.Attention ==
 func (p *pane) close() {
 	p.closeStream()
 	p.closeInput()
+	if p.held != nil {
+		_ = p.held.Close() // best effort: leaving without a host to hand it to
+		p.held = nil
+	}
 }
 
 // closeInput drops what waits to be typed into the pane.

@@ -85,6 +85,19 @@ func (m *Model) dispatchHost(msg tea.Msg) tea.Cmd {
 	case killedAllMsg:
 		return m.onKilledAll(msg)
 	}
+	return m.dispatchRecovery(msg)
+}
+
+// dispatchRecovery routes the messages of a reconnection (escrow.go).
+func (m *Model) dispatchRecovery(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case reconnectMsg:
+		return m.reconnectCmd()
+	case reconnectedMsg:
+		return m.onReconnected(msg)
+	case escrowedMsg:
+		return m.onEscrowed(msg)
+	}
 	return nil
 }
 

@@ -35,7 +35,8 @@ func (m *Model) onEvents(msg eventsMsg) tea.Cmd {
 		return m.resubscribeEvents()
 	}
 	m.events = msg.stream
-	go m.mail.watch(msg.stream, "", 0) // ends when the stream's channel closes
+	m.eventsToken++
+	go m.mail.watch(msg.stream, "", m.eventsToken) // ends when the stream's channel closes
 	if !msg.again {
 		return nil
 	}
@@ -48,6 +49,9 @@ func (m *Model) onEvents(msg eventsMsg) tea.Cmd {
 
 // onEventsEnd subscribes again unless the connection is gone.
 func (m *Model) onEventsEnd(e streamEnd) tea.Cmd {
+	if e.token != m.eventsToken {
+		return nil // a stream of a connection already replaced
+	}
 	m.events = nil
 	if errors.Is(e.err, client.ErrConnectionLost) {
 		return m.lostHost(e.err)
@@ -58,7 +62,7 @@ func (m *Model) onEventsEnd(e streamEnd) tea.Cmd {
 // lostHost notes that the connection to the host ended.
 func (m *Model) lostHost(err error) tea.Cmd {
 	m.hostDown, m.dirty = fmt.Sprintf("host connection lost: %v", err), true
-	return nil
+	return m.recoverHost()
 }
 
 // resubscribeEvents asks for the event stream again: at once, or after

@@ -440,6 +440,10 @@ func (m *Model) onStreamEnd(e streamEnd) tea.Cmd {
 	if p == nil || p.token != e.token {
 		return nil
 	}
+	if errors.Is(e.err, client.ErrConnectionLost) {
+		m.holdMaster(p) // escrow: the master outlives the connection (escrow.go)
+		return m.lostHost(e.err)
+	}
 	p.stream, p.master = nil, nil
 	if p.in != nil {
 		p.in.setMaster(nil) // the master went with the stream: the host delivers

@@ -98,6 +98,7 @@ func printHostInfo(a *app, info proto.HostInfoReply) error {
 		{"registry", info.Registry},
 		{"orphans", strings.Join(info.Orphans, "; ")},           // panes a dead host left, with their live pids
 		{"stale cgroups", strings.Join(info.StaleCgroups, " ")}, // a dead host's leaves still holding processes of no pane
+		{"escrow", escrowLine(info.Escrow)},
 	}
 	for _, l := range lines {
 		if l[1] == "" {
@@ -108,6 +109,16 @@ func printHostInfo(a *app, info proto.HostInfoReply) error {
 		}
 	}
 	return nil
+}
+
+// escrowLine lists which client holds a copy of which pane's terminal
+// ("p1 by clowder (pid 4242), p2 by clowder (pid 4242)"), "" for none.
+func escrowLine(holders []proto.EscrowHolder) string {
+	parts := make([]string, len(holders))
+	for i, e := range holders {
+		parts[i] = e.String()
+	}
+	return strings.Join(parts, ", ")
 }
 
 func newHostStop(a *app) *cobra.Command {

@@ -37,7 +37,10 @@ func runTUI(a *app) func(cmd *cobra.Command, args []string) error {
 			return err
 		}
 		shell, _ := a.lookup("SHELL")
-		return tui.Run(ctx, tui.Options{Host: tui.NewHost(c), Config: cfg, Paths: p,
+		// A lost connection is dialled again, starting a host if none runs,
+		// and the panes' masters handed back to it (tui/escrow.go).
+		h := tui.NewReconnectingHost(c, a.connect)
+		return tui.Run(ctx, tui.Options{Host: h, Config: cfg, Paths: p,
 			Adapters: panes.NewAdaptersFromConfig(cfg, shell), Cwd: cwd, Env: a.environ()})
 	}
 }

@@ -210,10 +210,11 @@ func (c *Client) register() (uint32, chan result, error) {
 
 // send writes request id and waits for the reply on ch, within the
 // request's deadline (SetCallTimeouts).
-func (c *Client) send(parent context.Context, id uint32, ch chan result, req proto.Message) (proto.Message, []*os.File, error) {
+func (c *Client) send(parent context.Context, id uint32, ch chan result, req proto.Message, fds ...int) (proto.Message, []*os.File, error) {
 	ctx, cancel, d := c.callContext(parent, req)
 	defer cancel()
 	f, err := proto.NewFrame(id, 0, req)
+	f.Fds = fds
 	if err == nil {
 		err = c.conn.WriteFrame(f)
 	}

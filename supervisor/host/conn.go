@@ -54,9 +54,10 @@ type conn struct {
 	nc     net.Conn // the transport under fc: its read deadline ends readLoop at shutdown
 	ctx    context.Context
 	cancel context.CancelFunc
-	fds    bool          // the transport carries fds and the client agreed
-	slots  chan struct{} // one token per running unordered request
-	lanes  lanes         // ordered requests, per pane
+	fds    bool           // the transport carries fds and the client agreed
+	peer   proto.HelloReq // what the client said of itself (name, pid), for host status
+	slots  chan struct{}  // one token per running unordered request
+	lanes  lanes          // ordered requests, per pane
 	mu     sync.Mutex
 	subs   map[uint32]subEntry // subscribe/events request id → its entry
 	nfds   int                 // open subscriptions that passed a master
@@ -83,7 +84,7 @@ func (h *Server) serveConn(ctx context.Context, uc *net.UnixConn) {
 	// A client that connects and says nothing must not hold a descriptor
 	// and a goroutine for ever.
 	_ = uc.SetReadDeadline(time.Now().Add(h.opts.HandshakeTimeout))
-	_, w, err := proto.AcceptHello(fc, proto.MinVersion, proto.MaxVersion, proto.WelcomeReply{
+	hello, w, err := proto.AcceptHello(fc, proto.MinVersion, proto.MaxVersion, proto.WelcomeReply{
 		Caps: []string{proto.CapFdPassing, proto.CapScreen, proto.CapRaw, proto.CapEvents, proto.CapPasteData}, Host: h.opts.Build, Pid: os.Getpid(),
 	})
 	if err != nil {
@@ -92,7 +93,7 @@ func (h *Server) serveConn(ctx context.Context, uc *net.UnixConn) {
 	}
 	_ = uc.SetReadDeadline(time.Time{})
 	ctx, cancel := context.WithCancel(ctx)
-	c := &conn{h: h, fc: fc, nc: uc, ctx: ctx, cancel: cancel, subs: map[uint32]subEntry{},
+	c := &conn{h: h, fc: fc, nc: uc, ctx: ctx, cancel: cancel, subs: map[uint32]subEntry{}, peer: hello,
 		fds: hasCap(w.Caps, proto.CapFdPassing), slots: make(chan struct{}, MaxConnRequests)}
 	c.lanes.init(c)
 	h.clientDelta(1)
@@ -136,7 +137,10 @@ func (c *conn) readLoop() {
 		if err != nil {
 			return
 		}
-		proto.CloseFds(f.Fds) // clients send none; never leak what arrives
+		if f.Type != proto.MsgEscrow {
+			proto.CloseFds(f.Fds) // only escrow carries fds; never leak what arrives
+			f.Fds = nil
+		}
 		c.dispatch(f)
 	}
 }
@@ -229,6 +233,9 @@ func (c *conn) endSub(id uint32) bool {
 		c.nfds--
 	}
 	c.mu.Unlock()
+	if ok && e.fd {
+		c.h.holders.remove(c, id)
+	}
 	if ok {
 		e.stop()
 	}

@@ -26,8 +26,12 @@ func (c *conn) dispatch(f proto.Frame) {
 		return
 	}
 	if err != nil {
+		proto.CloseFds(f.Fds)
 		c.reply(f.ReqID, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: fmt.Sprintf("decode %s: %v", f.Type, err)})
 		return
+	}
+	if e, ok := m.(*proto.EscrowReq); ok {
+		e.Fds = f.Fds // its handler owns them (escrow.go)
 	}
 	if ref, ok := orderedPane(m); ok {
 		c.lanes.enqueue(c.laneKey(ref), f.ReqID, m)
@@ -36,6 +40,9 @@ func (c *conn) dispatch(f proto.Frame) {
 	select {
 	case c.slots <- struct{}{}:
 	default:
+		if e, ok := m.(*proto.EscrowReq); ok {
+			e.CloseFds()
+		}
 		c.reply(f.ReqID, &proto.ErrorReply{Code: proto.CodeBusy, Message: fmt.Sprintf("%d requests are already running on this connection; wait for their replies before sending more", MaxConnRequests)})
 		return
 	}

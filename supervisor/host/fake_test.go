@@ -26,6 +26,7 @@ func init() {
 		"hup-bg":      fakeHupBackground, // a job of the session ignoring SIGTERM; die of SIGHUP
 		"argv":        fakeArgv,          // print "ARGV <args>", "CWD <dir>" and "KEEP=<$KEEP>", then block (respawn_test.go)
 		"busy":        fakeBusyOnUSR1,    // READY; after SIGUSR1 a busy spinner every 50 ms (hook_test.go)
+		"escrow":      fakeEscrow,        // READY; a SIGHUP is written to FAKE_OUT; "got: LINE" per line; exits 3 on "exit" (escrow_test.go)
 	})
 }
 

@@ -17,6 +17,9 @@ import (
 
 // handle checks request id's fields, then runs its handler.
 func (c *conn) handle(id uint32, m proto.Message) {
+	if e, ok := m.(*proto.EscrowReq); ok {
+		defer e.CloseFds() // whatever its handler did not take
+	}
 	if v, ok := m.(proto.Validator); ok {
 		if err := v.Validate(); err != nil {
 			c.fail(id, err) // every field is checked before the host acts (supervisor/proto/validate.go)
@@ -72,6 +75,8 @@ func (c *conn) handleOp(id uint32, m proto.Message) {
 		c.respawnPane(id, req)
 	case *proto.HookReq:
 		c.hook(id, req)
+	case *proto.EscrowReq:
+		c.escrow(id, req)
 	default:
 		c.reply(id, &proto.ErrorReply{Code: proto.CodeUnknownType, Message: fmt.Sprintf("the host does not take %s requests", m.MsgType())})
 	}
@@ -221,6 +226,7 @@ func (c *conn) status(id uint32) {
 	h.mu.Unlock()
 	r.StaleCgroups = h.orphans.staleLeaves()
 	r.Orphans = h.orphanSummary()
+	r.Escrow = h.holders.holders()
 	c.reply(id, r)
 }
 

@@ -87,7 +87,9 @@ type Server struct {
 	colors      hostColors // the user's terminal colours, as the newest client told them (colors.go)
 	orphans     orphanSet  // watchers of trees earlier hosts left (orphans.go)
 
-	resumeAfter []string // panes that ran when agents.json was saved, to resume at start (respawn.go)
+	resumeAfter []string   // panes that ran when agents.json was saved, to resume at start (respawn.go)
+	escrowMu    sync.Mutex // one re-adoption from escrow at a time (escrow.go)
+	holders     escrowBook // which clients hold which panes' masters (escrow.go)
 
 	beforeRequest func(proto.Message) // tests only: runs before each request's handler
 }

@@ -92,7 +92,7 @@ func (h *Server) findSurvivors(rec *persist.PaneRecord) *supervisor.AdoptedTree 
 		return nil
 	}
 	if rec.PID > 0 && sameBoot(rec.BootID) {
-		tree := supervisor.AdoptTree(supervisor.AdoptSpec{
+		tree := supervisor.AdoptTree(supervisor.TreeSpec{
 			PaneID: rec.ID, PGID: rec.PGID, Cgroup: rec.Cgroup,
 			Leader: supervisor.Identity{PID: rec.PID, Start: rec.PIDStart, BootID: rec.BootID},
 		})

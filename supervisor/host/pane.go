@@ -52,19 +52,19 @@ func newPane(h *Server, rec persist.PaneRecord) *pane {
 func newPaneSized(h *Server, rec persist.PaneRecord, ringBytes, cols, rows int) *pane {
 	p := &pane{h: h, id: rec.ID, rec: rec, adapter: h.adapterFor(rec), changed: make(chan struct{})}
 	p.ring = NewRing(ringBytes)
-	p.term = p.newTerm(cols, rows)
+	p.term = p.newTerm(cols, rows, h.currentColorsLocked()) // under h.mu, or before Serve accepts clients
 	p.attn.state = attnStarting
 	return p
 }
 
-// newTerm is a blank screen for the pane. The caller holds h.mu (for the
-// colours), or Serve does not accept clients yet.
-func (p *pane) newTerm(cols, rows int) *vtgrid.Terminal {
+// newTerm makes a screen for the pane (a new pane's, or a re-adopted
+// one's, escrow.go).
+func (p *pane) newTerm(cols, rows int, colors vtgrid.Colors) *vtgrid.Terminal {
 	return vtgrid.New(max(cols, 1), max(rows, 1), vtgrid.Options{
 		ScrollbackLines: max(p.h.opts.Config.Host.ScrollbackLines, -1),
 		Reply:           func(b []byte) { p.replies = append(p.replies, b...) },
 		Event:           p.onTermEvent,
-		Colors:          p.h.currentColorsLocked(),
+		Colors:          colors,
 	})
 }
 

@@ -227,7 +227,7 @@ func (h *Server) claimRespawn(p *pane, plan respawnPlan) (undo func(), err error
 	p.rec.State, p.rec.Exit = persist.StateStarting, nil
 	p.rec.Note = strings.Join(plan.notes, "; ")
 	p.run, p.launch, p.title, p.replies = nil, plan.launch, "", nil
-	p.term = p.newTerm(size.Cols, size.Rows)
+	p.term = p.newTerm(size.Cols, size.Rows, h.currentColorsLocked())
 	p.attn = attention{state: attnStarting}
 	p.ring.grow(int(h.opts.Config.Host.RingBytes))
 	p.broadcastLocked()

@@ -45,6 +45,7 @@ func (c *conn) subscribe(id uint32, req *proto.SubscribeReq) {
 			}
 			defer f.Close() // the kernel gave the client its own copy
 			fds = []int{int(f.Fd())}
+			c.h.holders.add(c, id, p.id)
 		}
 		c.reply(id, &proto.SubscribedReply{Pane: p.id, Seq: end, Oldest: start, Fd: len(fds) > 0}, fds...)
 		c.active.Add(1)

@@ -73,13 +73,16 @@ func goldenCases() []goldenCase {
 		{19, 0, &SetColorsReq{Foreground: "#1e1e2e", Background: "#fafafa", Cursor: "#dc8a78", Palette: []string{"#5c5f77", "", "#40a02b"}}},
 		{20, 0, &RespawnReq{Pane: "p3", Env: []string{"HOME=/home/u", "LANG=C.UTF-8"}}},
 		{20, FlagReply, &RespawnedReply{Pane: samplePane(), ClientEnv: true, Notes: []string{"the environment p3 started with went with the host's restart; it runs with this client's"}}},
+		{20, 0, &EscrowReq{Pane: "p3", Pid: 41277, PidStart: 8812345, BootID: "6f1c3a0e-8a11-4a5e-9d9b-2f5c1f3e0b7a", Screen: mustScreenBody(sampleScreen())}},
+		{20, FlagReply, &EscrowedReply{Pane: samplePane()}},
 		{2, FlagReply, &PaneListReply{Panes: []PaneInfo{samplePane(), exited}}},
 		{3, FlagReply, &SpawnedReply{Pane: samplePane(), Existing: true}},
 		{4, FlagReply, &SubscribedReply{Pane: "p3", Seq: 98211, Oldest: 12, Fd: true}},
 		{12, FlagReply, &CapturedReply{Pane: "p3", Text: "$ ls\nREADME.md\n$ \n", Cols: 80, Rows: 3, CursorX: 2, CursorY: 2}},
 		{13, FlagReply, sampleHistory()},
 		{14, FlagReply, &WaitDoneReply{Met: "text", Match: "$ ", Pane: samplePane()}},
-		{16, FlagReply, &HostInfoReply{Pid: 4001, Build: "0.1.0", Protocol: Version{1, 0}, StartedMS: 1767000000000, Panes: 3, Clients: 2, Socket: "/run/user/1000/clowder/host.sock"}},
+		{16, FlagReply, &HostInfoReply{Pid: 4001, Build: "0.1.0", Protocol: Version{1, 0}, StartedMS: 1767000000000, Panes: 3, Clients: 2, Socket: "/run/user/1000/clowder/host.sock",
+			Escrow: []EscrowHolder{{Pane: "p3", Client: "clowder", Pid: 5120}}}},
 		{4, FlagPush, &OutputChunk{Pane: "p3", Seq: 98211, Gap: 0, Data: []byte("\x1b[1mok\x1b[m\r\n")}},
 		{4, FlagPush, sampleScreen()},
 		{15, FlagPush, &PaneEvent{Kind: EventExited, Pane: "p3", Info: &exited}},
@@ -197,4 +200,13 @@ func TestGoldenCoversEveryType(t *testing.T) {
 	if len(msgBodies) != len(msgNames) {
 		t.Errorf("%d body types, %d names", len(msgBodies), len(msgNames))
 	}
+}
+
+// mustScreenBody is a screen frame's binary body, as EscrowReq carries it.
+func mustScreenBody(f *ScreenFrame) []byte {
+	b, err := EncodeMessage(f)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

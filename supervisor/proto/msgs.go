@@ -294,6 +294,9 @@ type HostInfoReply struct {
 	// Orphans are the panes whose processes a dead host left, each as
 	// "pN: PID PID..." (its survivors).
 	Orphans []string `json:"orphans,omitempty"`
+	// Escrow lists the clients holding a copy of each pane's PTY master
+	// (escrow.go); absent from hosts older than escrow.
+	Escrow []EscrowHolder `json:"escrow,omitempty"`
 }
 
 // HostStopReq (MsgHostStop) asks the host to exit. With live panes it

@@ -106,7 +106,7 @@ var msgNames = map[MsgType]string{
 	MsgResize: "resize", MsgSignal: "signal", MsgKill: "kill",
 	MsgRemove: "remove", MsgCapture: "capture", MsgHistory: "history",
 	MsgWait: "wait", MsgEvents: "events", MsgHostStatus: "host-status",
-	MsgHostStop: "host-stop", MsgRename: "rename", MsgSetColors: "set-colors", MsgHook: "hook", MsgPaneList: "pane-list", MsgSpawned: "spawned",
+	MsgHostStop: "host-stop", MsgRename: "rename", MsgSetColors: "set-colors", MsgHook: "hook", MsgEscrow: "escrow", MsgEscrowed: "escrowed", MsgPaneList: "pane-list", MsgSpawned: "spawned",
 	MsgSubscribed: "subscribed", MsgCaptured: "captured",
 	MsgHistoryRows: "history-rows", MsgWaitDone: "wait-done",
 	MsgHostInfo: "host-info", MsgOutput: "output", MsgScreen: "screen",

@@ -1,0 +1,180 @@
+package tui
+
+// This file recovers from a lost host connection. The TUI holds a copy of
+// every running pane's PTY master (its subscription passed it) and never
+// reads it. When the connection ends (the host died, or dropped the TUI
+// after it stopped reading for 30 s), the TUI keeps those copies open, so
+// no agent gets SIGHUP, and typed keys go straight to them. It connects
+// again, starting a host if none runs, hands each master back with an
+// escrow request (the pane's identity and the screen last drawn), closes
+// its copies once the host has answered, and subscribes to everything
+// afresh, which redraws every pane. A hand-back the host refuses (the
+// identity does not check) is reported and the copy closed.
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"clowder/layout"
+	"clowder/supervisor/proto"
+)
+
+// reconnectRetry is the time between two attempts to reach a host.
+const reconnectRetry = time.Second
+
+// recoverer is the part of Host that survives a lost connection; a host
+// that lacks it (a test fake) is not reconnected.
+type recoverer interface {
+	// Reconnect replaces a lost connection with a new one (starting a host
+	// if none runs); swapped is false when the connection was still up.
+	Reconnect(ctx context.Context) (swapped bool, err error)
+	// Escrow hands a pane's master back (client.Client.Escrow).
+	Escrow(ctx context.Context, req proto.EscrowReq, master *os.File) (proto.EscrowedReply, error)
+}
+
+// reconnectMsg asks for the next attempt to reach a host.
+type reconnectMsg struct{}
+
+// reconnectedMsg says how an attempt went.
+type reconnectedMsg struct {
+	swapped bool
+	err     error
+}
+
+// escrowItem is one master to hand back.
+type escrowItem struct {
+	req    proto.EscrowReq
+	master *os.File // a dup the Cmd closes
+}
+
+// escrowedMsg carries the hand-backs' results, by pane.
+type escrowedMsg struct{ errs map[string]error }
+
+// recoverHost starts reconnecting unless it is under way or impossible.
+func (m *Model) recoverHost() tea.Cmd {
+	if _, ok := m.host.(recoverer); !ok || m.reconnecting || m.quitting {
+		return nil
+	}
+	m.reconnecting = true
+	return m.reconnectCmd()
+}
+
+// reconnectCmd makes one attempt to reach a host.
+func (m *Model) reconnectCmd() tea.Cmd {
+	r := m.host.(recoverer)
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		swapped, err := r.Reconnect(ctx)
+		return reconnectedMsg{swapped: swapped, err: err}
+	}
+}
+
+// holdMaster keeps p's master after its connection ended: it becomes the
+// escrow copy, and the pane's keys go to it until a host takes it back.
+func (m *Model) holdMaster(p *pane) {
+	if p.master != nil && p.held == nil {
+		p.held = p.master
+	}
+	p.stream, p.master = nil, nil
+	if p.in != nil && p.held != nil && !p.state.gone() {
+		p.in.setMaster(p.held)
+	}
+}
+
+// onReconnected hands the held masters to the host it reached, or tries
+// again later.
+func (m *Model) onReconnected(msg reconnectedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.hostDown, m.dirty = fmt.Sprintf("host connection lost; reconnecting: %v", msg.err), true
+		return m.after(reconnectRetry, reconnectMsg{})
+	}
+	m.eventsToken++ // the old connection's events stream ends unheard
+	m.events = nil
+	if !msg.swapped {
+		return m.recovered(nil)
+	}
+	var items []escrowItem
+	for id, p := range m.panes {
+		m.holdMaster(p) // a stream of the old connection whose end is not in yet
+		if p.held == nil || p.state.gone() {
+			continue
+		}
+		if f := dupFile(p.held); f != nil {
+			items = append(items, escrowItem{req: escrowRequest(id, p), master: f})
+		}
+	}
+	return m.escrowCmd(items)
+}
+
+// escrowRequest names p's leader and carries the screen last drawn.
+func escrowRequest(id string, p *pane) proto.EscrowReq {
+	req := proto.EscrowReq{Pane: id, Pid: p.info.Pid, PidStart: p.info.PidStart}
+	if f := p.scr.frame(id); f != nil {
+		req.Screen, _ = proto.EncodeMessage(f) // a frame built from frames encodes; without it the host starts blank
+	}
+	return req
+}
+
+// escrowCmd hands every item back, one at a time.
+func (m *Model) escrowCmd(items []escrowItem) tea.Cmd {
+	r := m.host.(recoverer)
+	return func() tea.Msg {
+		errs := map[string]error{}
+		for _, it := range items {
+			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+			_, err := r.Escrow(ctx, it.req, it.master)
+			cancel()
+			_ = it.master.Close() // the host has its own copy now, or refused it
+			errs[it.req.Pane] = err
+		}
+		return escrowedMsg{errs: errs}
+	}
+}
+
+// onEscrowed reports refused hand-backs and starts over on the new
+// connection.
+func (m *Model) onEscrowed(msg escrowedMsg) tea.Cmd {
+	return m.recovered(msg.errs)
+}
+
+// recovered subscribes to everything again on the new connection (which
+// redraws every pane and passes fresh masters), then closes the held
+// copies: the host holds the panes' terminals again.
+func (m *Model) recovered(errs map[string]error) tea.Cmd {
+	m.reconnecting, m.hostDown, m.dirty = false, "", true
+	cmds := []tea.Cmd{m.eventsCmd(true)}
+	for _, id := range m.tree.Leaves() {
+		if p := m.panes[id]; p != nil {
+			p.size = layout.Size{} // the host may be new: tell it every size again
+			cmds = append(cmds, m.subscribe(p))
+		}
+	}
+	for id, p := range m.panes {
+		if err := errs[id]; err != nil {
+			m.setStatus(fmt.Sprintf("pane %s was not taken back by the host: %v", p.name(), err), true)
+		}
+		if p.held != nil {
+			_ = p.held.Close() // best effort: the host holds the terminal, or refused it
+			p.held = nil
+		}
+	}
+	return tea.Batch(append(cmds, m.syncSizes())...)
+}
+
+// frame is the screen as one full frame, nil when nothing was drawn.
+func (s *screen) frame(pane string) *proto.ScreenFrame {
+	if s.cols <= 0 || s.rows <= 0 {
+		return nil
+	}
+	f := &proto.ScreenFrame{Pane: pane, Seq: s.seq, Cols: uint16(s.cols), Rows: uint16(s.rows), Full: true,
+		Cursor: s.cursor, Modes: s.modes}
+	for y, row := range s.cells {
+		f.Lines = append(f.Lines, proto.FrameRow{Y: uint16(y), Wrapped: s.wrapped[y], Cells: row})
+	}
+	return f
+}

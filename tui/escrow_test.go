@@ -1,0 +1,158 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"clowder/panes"
+	"clowder/persist"
+	"clowder/supervisor/client"
+	"clowder/supervisor/proto"
+)
+
+// reconnectingModel is realHost.model over a Host that dials the host
+// again when its connection is lost.
+func (r *realHost) reconnectingModel() (*Model, *client.Client) {
+	r.t.Helper()
+	c := r.dial()
+	cfg := persist.DefaultConfig()
+	cfg.TUI.DefaultAdapter = ""
+	redial := func(ctx context.Context) (*client.Client, error) {
+		nc, err := client.Dial(ctx, r.paths.SocketFile())
+		if err == nil {
+			r.t.Cleanup(func() { _ = nc.Close() })
+		}
+		return nc, err
+	}
+	m, err := New(Options{Host: NewReconnectingHost(c, redial), Config: cfg, Paths: r.paths,
+		Adapters: panes.NewAdapters(cfg.Agents, "/bin/sh"), Cwd: "/", Clipboard: &fakeClipboard{}})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(m.Close)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	return m, c
+}
+
+// screenText is the text of a pane's picture in the TUI.
+func screenText(p *pane) string {
+	var b strings.Builder
+	for _, row := range p.scr.cells {
+		b.WriteString(rowText(row))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// TestTUIReconnectsAfterLosingTheHost pins issue 10 §1: a TUI whose host
+// connection ended (the host dropped it after 30 s of not reading, or
+// died) stayed "host connection lost" for good. Now it connects again,
+// hands the masters back (this host still runs the pane, so it needs
+// none and says so), closes its copies, and subscribes afresh: the pane
+// is drawn again, with a new master, and typing reaches it.
+func TestTUIReconnectsAfterLosingTheHost(t *testing.T) {
+	r := startRealHost(t)
+	other := r.dial()
+	id := r.spawn(other, "/bin/sh", "-c", "echo first-line; exec cat")
+	m, c := r.reconnectingModel()
+	p := newProgram(t, m)
+	p.start(m.Init())
+	p.until("the pane drawn with its master", func() bool {
+		q := m.panes[id]
+		return q != nil && q.master != nil && strings.Contains(screenText(q), "first-line")
+	})
+	old := m.panes[id].master
+	_ = c.Close() // the connection ends under the TUI, as when the host drops it
+	p.until("reconnected, with a new master and the pane drawn again", func() bool {
+		q := m.panes[id]
+		return m.hostDown == "" && !m.reconnecting && q.master != nil && q.master != old && q.held == nil &&
+			strings.Contains(screenText(q), "first-line")
+	})
+	for _, r := range "typed\r" {
+		p.update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	p.until("typing reaches the pane", func() bool { return strings.Count(screenText(m.panes[id]), "typed") == 2 })
+}
+
+// escrowHost is the fake host with a recoverer's calls: Reconnect always
+// reaches a new connection; Escrow records each hand-back and refuses
+// those in refuse.
+type escrowHost struct {
+	*fakeHost
+	refuse map[string]error
+	mu     sync.Mutex
+	got    []proto.EscrowReq
+}
+
+func (h *escrowHost) Reconnect(context.Context) (bool, error) { return true, nil }
+
+func (h *escrowHost) Escrow(_ context.Context, req proto.EscrowReq, master *os.File) (proto.EscrowedReply, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.got = append(h.got, req)
+	return proto.EscrowedReply{}, h.refuse[req.Pane]
+}
+
+// TestTUIHoldsMastersAndHandsThemBack: when the connection is lost the
+// TUI keeps each pane's master (typing still reaches the pane), hands it
+// back with the pane's identity and its last screen, reports a refused
+// one by name, and closes every copy once the host has answered.
+func TestTUIHoldsMastersAndHandsThemBack(t *testing.T) {
+	a, b := running("p1", "alpha"), running("p2", "beta")
+	a.Pid, a.PidStart, b.Pid, b.PidStart = 101, 7, 102, 8
+	m, fh := newTestModel(t, []proto.PaneInfo{a, b}, nil)
+	h := &escrowHost{fakeHost: fh, refuse: map[string]error{"p2": errors.New("identity-mismatch")}}
+	m.host = h
+	frame(t, m, "p1", 20, 3, proto.FrameModes{}, "on screen")
+	s1 := streamOf(t, m, "p1")
+	lost := fmt.Errorf("%w: the host closed the connection", client.ErrConnectionLost)
+	_, cmd := m.Update(mailMsg{ended: []streamEnd{{pane: "p1", token: m.panes["p1"].token, err: lost}}})
+	if m.panes["p1"].held == nil {
+		t.Fatal("the master was not kept when the connection was lost")
+	}
+	typeText(t, m, "k")
+	if got := s1.read(t, 1); got != "k" {
+		t.Fatalf("typed while the host was away: %q reached the pane", got)
+	}
+	settle(t, m, cmd)
+	if len(h.got) != 2 {
+		t.Fatalf("handed back %d masters; want 2", len(h.got))
+	}
+	for _, req := range h.got {
+		want := map[string][2]int{"p1": {101, 7}, "p2": {102, 8}}[req.Pane]
+		if req.Pid != want[0] || int(req.PidStart) != want[1] {
+			t.Errorf("hand-back of %s names pid %d start %d", req.Pane, req.Pid, req.PidStart)
+		}
+		if req.Pane == "p1" {
+			f, err := req.EscrowScreen()
+			if err != nil || f == nil || !strings.Contains(frameRows(f), "on screen") {
+				t.Errorf("hand-back of p1 carries screen %v (%v); want the last picture", f, err)
+			}
+		}
+	}
+	if !strings.Contains(m.status, "beta") || m.hostDown != "" || m.reconnecting {
+		t.Errorf("after recovery: status %q, host down %q, reconnecting %v", m.status, m.hostDown, m.reconnecting)
+	}
+	for id, p := range m.panes {
+		if p.held != nil {
+			t.Errorf("pane %s still holds its old master", id)
+		}
+	}
+}
+
+// frameRows is the text of a frame's rows.
+func frameRows(f *proto.ScreenFrame) string {
+	var b strings.Builder
+	for _, l := range f.Lines {
+		b.WriteString(rowText(l.Cells))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

@@ -110,7 +110,17 @@ func TestLayoutSurvivesAReboot(t *testing.T) {
 		t.Fatal(err)
 	}
 	stop()
-	if err := os.WriteFile(paths.AgentsFile(), []byte(strings.Replace(string(running), `"resumable"`, `"session": "s-1", "resumable"`, 1)), 0o600); err != nil {
+	if err := os.WriteFile(paths.AgentsFile(), running, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	reg, err := persist.LoadRegistry(paths.AgentsFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, _ := reg.Get(agent.Pane.ID)
+	rec.Session = "s-1" // the conversation it last reported
+	reg.Put(rec)
+	if err := reg.Save(paths.AgentsFile()); err != nil {
 		t.Fatal(err)
 	}
 	serveOn(t, paths)

@@ -195,6 +195,7 @@ func (p *pane) restartLocked(run *supervisor.Run, frame *proto.ScreenFrame, colo
 		p.replies = nil                     // a repaint asks nothing
 	}
 	p.run = run
+	p.orphan = nil // its watcher finds the pane no longer orphaned and leaves its screen alone
 	p.rec.State = persist.StateRunning
 	p.lastOut = time.Now()
 	p.attn.state = attnStarting

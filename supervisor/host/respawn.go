@@ -218,7 +218,7 @@ func (h *Server) claimRespawn(p *pane, plan respawnPlan) (undo func(), err error
 	if err := respawnable(p.rec); err != nil { // another respawn got there first
 		return nil, err
 	}
-	old := paneState{rec: p.rec, run: p.run, launch: p.launch, title: p.title, term: p.term, attn: p.attn}
+	old := paneState{rec: p.rec, run: p.run, launch: p.launch, title: p.title, term: p.term, attn: p.attn, orphan: p.orphan}
 	size := p.rec.Size
 	if size.Cols == 0 || size.Rows == 0 {
 		size = panes.DefaultSize
@@ -226,7 +226,7 @@ func (h *Server) claimRespawn(p *pane, plan respawnPlan) (undo func(), err error
 	p.rec.Size = size
 	p.rec.State, p.rec.Exit = persist.StateStarting, nil
 	p.rec.Note = strings.Join(plan.notes, "; ")
-	p.run, p.launch, p.title, p.replies = nil, plan.launch, "", nil
+	p.run, p.launch, p.title, p.replies, p.orphan = nil, plan.launch, "", nil, nil
 	p.term = p.newTerm(size.Cols, size.Rows, h.currentColorsLocked())
 	p.attn = attention{state: attnStarting}
 	p.ring.grow(int(h.opts.Config.Host.RingBytes))
@@ -242,6 +242,7 @@ type paneState struct {
 	title  string
 	term   *vtgrid.Terminal
 	attn   attention
+	orphan *orphan
 }
 
 // restore puts back what claimRespawn changed.
@@ -249,7 +250,7 @@ func (p *pane) restore(old *paneState) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.rec, p.run, p.launch, p.title = old.rec, old.run, old.launch, old.title
-	p.term, p.attn = old.term, old.attn
+	p.term, p.attn, p.orphan = old.term, old.attn, old.orphan
 	p.broadcastLocked()
 }
 

@@ -95,7 +95,7 @@ func (h *Server) register(req *proto.SpawnReq, kind persist.Kind) (*pane, error)
 	h.nextID++
 	rec := persist.PaneRecord{
 		ID: "p" + strconv.Itoa(h.nextID), Name: name, Kind: kind, Adapter: req.Adapter,
-		Argv: req.Argv, Cwd: req.Cwd, Worktree: req.Worktree, Created: time.Now(), State: persist.StateStarting,
+		Argv: supervisor.Redact(req.Argv), Cwd: req.Cwd, Worktree: req.Worktree, Created: time.Now(), State: persist.StateStarting,
 		EnvKeys:  []string{"CLOWDER_PANE_ID", "COLORTERM", "TERM", "TERM_PROGRAM"},
 		Size:     req.Size(),
 		Timeouts: h.timeouts(req),

@@ -89,6 +89,7 @@ func (p *PaneRecord) checkSizes() error {
 		checkLen("adapter", p.Adapter, maxShortField),
 		checkLen("cwd", p.Cwd, maxPathField),
 		checkLen("boot_id", p.BootID, maxShortField),
+		checkLen("nonce", p.Nonce, maxShortField),
 		checkLen("cgroup", p.Cgroup, maxPathField),
 		checkArgs("argv", p.Argv),
 		checkArgs("resume_argv", p.ResumeArgv),

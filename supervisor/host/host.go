@@ -78,6 +78,7 @@ type Server struct {
 	colors      hostColors // the user's terminal colours, as the newest client told them (colors.go)
 
 	beforeRequest func(proto.Message) // tests only: runs before each request's handler
+	spawnStep     func(step string)   // tests only: runs at each step of a spawn (spawnSteps)
 }
 
 // New returns a host; it does nothing until Serve.

@@ -123,6 +123,14 @@ func TestCheckArgsCatchesHeadersURLsAndShellScripts(t *testing.T) {
 			[]string{"sh", "-c", Redacted}},
 		{"key-shaped in script", []string{"bash", "-c", "echo ghp_abcdefghijklmnopqrstuvwxyz0123456789 | gh auth login --with-token"},
 			[]string{"bash", "-c", "echo " + Redacted + " | gh auth login --with-token"}},
+		{"kubectl from-literal", []string{"kubectl", "create", "secret", "generic", "db", "--from-literal=password=" + tok},
+			[]string{"kubectl", "create", "secret", "generic", "db", "--from-literal=password=" + Redacted}},
+		{"postgres url", []string{"psql", "postgres://app:" + tok + "@db:5432/app"},
+			[]string{"psql", "postgres://app:" + Redacted + "@db:5432/app"}},
+		{"docker -e", []string{"docker", "run", "-e", "ANTHROPIC_API_KEY=" + tok, "img"},
+			[]string{"docker", "run", "-e", "ANTHROPIC_API_KEY=" + Redacted, "img"}},
+		{"npm authToken flag", []string{"npm", "--//registry.npmjs.org/:_authToken=" + tok, "publish"},
+			[]string{"npm", "--//registry.npmjs.org/:_authToken=" + Redacted, "publish"}},
 		// Not credentials: references (the way to pass one), look-alikes.
 		{"header from env var", []string{"curl", "-H", "Authorization: Bearer $TOKEN", "u"}, nil},
 		{"sh -c header from env var", []string{"sh", "-c", `curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com`}, nil},
@@ -134,6 +142,8 @@ func TestCheckArgsCatchesHeadersURLsAndShellScripts(t *testing.T) {
 		{"-c not after a shell is no script", []string{"python3", "-c", "print('--token x')"}, nil},
 		{"url without password", []string{"git", "clone", "https://github.com/o/r.git", "git@github.com:o/r.git"}, nil},
 		{"url harmless query", []string{"curl", "https://x.io/?page=2&max_tokens=5"}, nil},
+		{"ssh url without password", []string{"git", "clone", "ssh://git@github.com:22/o/r.git"}, nil},
+		{"host and port", []string{"curl", "http://localhost:8080/a@b"}, nil},
 		{"sh -c max tokens", []string{"sh", "-c", "run --max-tokens 4096 --token-file /run/t"}, nil},
 	}
 	for _, tc := range cases {

@@ -7,7 +7,7 @@ BIN       ?= bin/clowder
 # it (go test, go run) says "dev".
 VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: build test lint fmtcheck fuzz golden bench vtdiff run e2e clean
+.PHONY: build test lint fmtcheck fuzz golden bench vtdiff run e2e faults clean
 
 build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/clowder
@@ -53,6 +53,18 @@ vtdiff:
 bench:
 	cd bench && $(GO) run ./cmd/report
 	$(GO) test -run '^$$' -bench . -benchmem ./vtgrid/ ./tui/
+
+# The fault-injection suite in full (docs/testing.md): crashes, full disks,
+# spawn/kill cycles, each at its full count (CLOWDER_FAULTS=full); `make
+# test` runs the same tests at a fast count. A fault test matches FAULTS.
+FAULTS ?= Killed|Crash|SIGKILL|FullDisk|Cycles|AgentsJSON|Secret|CheckArgs
+# The whole output is kept in bin/faults.log; the figures and failures are
+# printed.
+faults:
+	@mkdir -p bin
+	@CLOWDER_FAULTS=full $(GO) test -race -count=1 -timeout 30m -run '$(FAULTS)' -v \
+	  ./persist/ ./supervisor/... ./cmd/clowder/ >bin/faults.log 2>&1; rc=$$?; \
+	grep -E '^(--- (FAIL|SKIP)|\s+\S+_test.go:[0-9]+: |ok|FAIL)' bin/faults.log; exit $$rc
 
 run: build
 	$(BIN)

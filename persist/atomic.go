@@ -28,6 +28,20 @@ type fileOps struct {
 	sync   func(*os.File) error
 	rename func(oldpath, newpath string) error
 	link   func(oldpath, newpath string) error
+	// step, when set (tests), runs after each step of the write
+	// (writeSteps), so a test can crash the writer there.
+	step func(name string)
+}
+
+// writeSteps are the points of an atomic write after which a crash leaves
+// different files behind; each must leave the old file or the new one.
+var writeSteps = []string{"created", "written", "backup-linked", "backup-kept", "renamed", "dir-synced"}
+
+// after runs the test hook for a finished step, if any.
+func (ops fileOps) after(name string) {
+	if ops.step != nil {
+		ops.step(name)
+	}
 }
 
 // systemOps are the real filesystem steps.
@@ -71,6 +85,7 @@ func writeAtomic(ops fileOps, path string, data []byte, perm fs.FileMode, bak ba
 	if err != nil {
 		return fmt.Errorf("create temp file: %w", err)
 	}
+	ops.after("created")
 	defer func() {
 		if err != nil {
 			// Best effort: after a successful rename the name is gone and
@@ -81,6 +96,7 @@ func writeAtomic(ops fileOps, path string, data []byte, perm fs.FileMode, bak ba
 	if err := fillTemp(ops, tmp, data, perm); err != nil {
 		return err
 	}
+	ops.after("written")
 	if bak == withBackup {
 		if err := keepBackup(ops, path); err != nil {
 			return err
@@ -89,7 +105,12 @@ func writeAtomic(ops fileOps, path string, data []byte, perm fs.FileMode, bak ba
 	if err := ops.rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("rename temp file into place: %w", err)
 	}
-	return syncDir(ops, dir)
+	ops.after("renamed")
+	if err := syncDir(ops, dir); err != nil {
+		return err
+	}
+	ops.after("dir-synced")
+	return nil
 }
 
 // fillTemp writes data to the temp file, sets its mode, fsyncs and closes
@@ -142,10 +163,12 @@ func keepBackup(ops fileOps, path string) error {
 			return fmt.Errorf("keep backup %s: %w", bak, errors.Join(err, cerr))
 		}
 	}
+	ops.after("backup-linked")
 	if err := ops.rename(tmp, bak); err != nil {
 		_ = os.Remove(tmp) // best effort: the old .bak is still in place
 		return fmt.Errorf("keep backup %s: %w", bak, err)
 	}
+	ops.after("backup-kept")
 	return nil
 }
 

@@ -16,7 +16,9 @@ const (
 )
 
 func TestMain(m *testing.M) {
-	if mode := os.Getenv(helperEnv); mode != "" {
+	if mode := os.Getenv(helperEnv); mode == "crashwrite" {
+		os.Exit(crashWrite(os.Getenv(helperLockEnv), os.Getenv(crashAtEnv)))
+	} else if mode != "" {
 		os.Exit(runHelper(mode, os.Getenv(helperLockEnv)))
 	}
 	os.Exit(m.Run())

@@ -45,6 +45,10 @@ type PaneRecord struct {
 	// the pane. Values are never written: they may be secrets.
 	EnvKeys []string  `json:"env_keys,omitempty"`
 	Created time.Time `json:"created"` // when the pane was spawned
+	// Nonce is the spawn request's idempotency key, written before the
+	// process starts: a client's retry after a host crash finds the pane
+	// its first attempt made instead of starting a second one.
+	Nonce string `json:"nonce,omitempty"`
 
 	// Process identity (docs/processes.md): nothing is signalled unless all of
 	// pid, start time and boot id still match.

@@ -90,6 +90,7 @@ func (p *PaneRecord) checkSizes() error {
 		checkLen("session", p.Session, maxShortField),
 		checkLen("cwd", p.Cwd, maxPathField),
 		checkLen("boot_id", p.BootID, maxShortField),
+		checkLen("nonce", p.Nonce, maxShortField),
 		checkLen("cgroup", p.Cgroup, maxPathField),
 		checkArgs("argv", p.Argv),
 		checkArgs("resume_argv", p.ResumeArgv),

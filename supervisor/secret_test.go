@@ -35,6 +35,7 @@ func TestCheckArgsAndRedact(t *testing.T) {
 		{"high entropy", []string{"x", "q8Zr4Tn1Lw7Vy2Kd9Hs6Pb3Jm5Xc0Gf1Ra8Ue4"}, true, []string{"x", Redacted}},
 		{"flag without value", []string{"x", "--token"}, false, nil},
 		{"flag then flag", []string{"x", "--password", "--verbose"}, false, nil},
+		{"b64 padding is no assignment", []string{"x", "q8Zr4Tn1Lw7Vy2Kd9Hs6Pb3Jm5Xc0Gf1Ra8Ue4=="}, true, []string{"x", Redacted}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -73,4 +74,98 @@ func TestSecretArgsRefusedUnlessAllowed(t *testing.T) {
 		t.Fatalf("Argv %q resumable %v", got, r.Resumable())
 	}
 	waitExit(t, r)
+}
+
+// Regression (issue 10 §4): a bearer token in a header and --token=...
+// inside a `sh -c` string passed the check and reached agents.json in
+// clear. Each case is a real-world form; want is the redacted argv (nil:
+// no credential, argv kept as is).
+func TestCheckArgsCatchesHeadersURLsAndShellScripts(t *testing.T) {
+	const tok = "abc123secretvalue"
+	cases := []struct {
+		name string
+		argv []string
+		want []string
+	}{
+		{"curl -H bearer", []string{"curl", "-H", "Authorization: Bearer " + tok, "https://api.x"},
+			[]string{"curl", "-H", "Authorization: " + Redacted, "https://api.x"}},
+		{"curl --header=", []string{"curl", "--header=Authorization: token " + tok, "u"},
+			[]string{"curl", "--header=Authorization: " + Redacted, "u"}},
+		{"curl --header value", []string{"curl", "--header", "X-Api-Key: " + tok},
+			[]string{"curl", "--header", "X-Api-Key: " + Redacted}},
+		{"wget --header=private-token", []string{"wget", "--header=PRIVATE-TOKEN: " + tok, "u"},
+			[]string{"wget", "--header=PRIVATE-TOKEN: " + Redacted, "u"}},
+		{"basic auth header", []string{"http", "Authorization:Basic dXNlcjpwYXNz"},
+			[]string{"http", "Authorization: " + Redacted}},
+		{"cookie header", []string{"curl", "-H", "Cookie: session=" + tok},
+			[]string{"curl", "-H", "Cookie: " + Redacted}},
+		{"url password", []string{"git", "clone", "https://bob:" + tok + "@github.com/o/r.git"},
+			[]string{"git", "clone", "https://bob:" + Redacted + "@github.com/o/r.git"}},
+		{"url query token", []string{"curl", "https://x.io/api?user=bob&access_token=" + tok + "&n=1"},
+			[]string{"curl", "https://x.io/api?user=bob&access_token=" + Redacted + "&n=1"}},
+		{"sh -c --token=", []string{"sh", "-c", "gh api --token=" + tok + " /user"},
+			[]string{"sh", "-c", "gh api --token=" + Redacted + " /user"}},
+		{"bash -lc bearer in double quotes", []string{"bash", "-lc", `curl -s -H "Authorization: Bearer ` + tok + `" https://api.x | jq .`},
+			[]string{"bash", "-lc", `curl -s -H "Authorization: ` + Redacted + `" https://api.x | jq .`}},
+		{"sh -c export", []string{"/bin/sh", "-c", "export OPENAI_API_KEY=" + tok + "; codex"},
+			[]string{"/bin/sh", "-c", "export OPENAI_API_KEY=" + Redacted + "; codex"}},
+		{"sh -c prefix assignment", []string{"sh", "-c", "GITHUB_TOKEN=" + tok + " gh pr list"},
+			[]string{"sh", "-c", "GITHUB_TOKEN=" + Redacted + " gh pr list"}},
+		{"sh -c --password value", []string{"sh", "-ec", "mysql --password '" + tok + "' db"},
+			[]string{"sh", "-ec", "mysql --password '" + Redacted + "' db"}},
+		{"env then bash -c", []string{"env", "A=1", "bash", "-c", "npm publish --//registry.npmjs.org/:_authToken=" + tok},
+			[]string{"env", "A=1", "bash", "-c", "npm publish --//registry.npmjs.org/:_authToken=" + Redacted}},
+		{"docker exec sh -c", []string{"docker", "exec", "c1", "sh", "-c", "curl -H 'X-Auth-Token: " + tok + "' u"},
+			[]string{"docker", "exec", "c1", "sh", "-c", "curl -H 'X-Auth-Token: " + Redacted + "' u"}},
+		{"nested sh -c", []string{"sh", "-c", `bash -c "export DB_PASSWORD=` + tok + `"`},
+			[]string{"sh", "-c", `bash -c "export DB_PASSWORD=` + Redacted + `"`}},
+		{"escaped secret redacts the whole script", []string{"sh", "-c", `export TOKEN=ab\c123secretvalue`},
+			[]string{"sh", "-c", Redacted}},
+		{"key-shaped in script", []string{"bash", "-c", "echo ghp_abcdefghijklmnopqrstuvwxyz0123456789 | gh auth login --with-token"},
+			[]string{"bash", "-c", "echo " + Redacted + " | gh auth login --with-token"}},
+		{"kubectl from-literal", []string{"kubectl", "create", "secret", "generic", "db", "--from-literal=password=" + tok},
+			[]string{"kubectl", "create", "secret", "generic", "db", "--from-literal=password=" + Redacted}},
+		{"postgres url", []string{"psql", "postgres://app:" + tok + "@db:5432/app"},
+			[]string{"psql", "postgres://app:" + Redacted + "@db:5432/app"}},
+		{"docker -e", []string{"docker", "run", "-e", "ANTHROPIC_API_KEY=" + tok, "img"},
+			[]string{"docker", "run", "-e", "ANTHROPIC_API_KEY=" + Redacted, "img"}},
+		{"npm authToken flag", []string{"npm", "--//registry.npmjs.org/:_authToken=" + tok, "publish"},
+			[]string{"npm", "--//registry.npmjs.org/:_authToken=" + Redacted, "publish"}},
+		// Not credentials: references (the way to pass one), look-alikes.
+		{"header from env var", []string{"curl", "-H", "Authorization: Bearer $TOKEN", "u"}, nil},
+		{"sh -c header from env var", []string{"sh", "-c", `curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com`}, nil},
+		{"sh -c export from var", []string{"sh", "-c", "export GH_TOKEN=$(cat ~/.tok); gh pr list"}, nil},
+		{"sh -c token flag from var", []string{"bash", "-c", `gh --token "${TOKEN}" api /user`}, nil},
+		{"plain header", []string{"curl", "-H", "Content-Type: application/json", "u"}, nil},
+		{"prompt with words", []string{"claude", "-p", "explain how the --token flag works: Authorization is hard"}, nil},
+		{"sh -c harmless", []string{"sh", "-c", "cd /src && make test; echo done # token here"}, nil},
+		{"-c not after a shell is no script", []string{"python3", "-c", "print('--token x')"}, nil},
+		{"url without password", []string{"git", "clone", "https://github.com/o/r.git", "git@github.com:o/r.git"}, nil},
+		{"url harmless query", []string{"curl", "https://x.io/?page=2&max_tokens=5"}, nil},
+		{"ssh url without password", []string{"git", "clone", "ssh://git@github.com:22/o/r.git"}, nil},
+		{"host and port", []string{"curl", "http://localhost:8080/a@b"}, nil},
+		{"sh -c max tokens", []string{"sh", "-c", "run --max-tokens 4096 --token-file /run/t"}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := CheckArgs(tc.argv)
+			var se *SecretArgError
+			if got := errors.As(err, &se); got != (tc.want != nil) {
+				t.Fatalf("CheckArgs = %v, want a credential: %v", err, tc.want != nil)
+			}
+			want := tc.want
+			if want == nil {
+				want = tc.argv
+			} else if strings.Contains(err.Error(), tok) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error leaks the secret or is not one line: %v", err)
+			}
+			got := Redact(tc.argv)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("Redact =\n %q\nwant\n %q", got, want)
+			}
+			if strings.Contains(strings.Join(got, " "), tok) {
+				t.Fatalf("Redact leaves the secret: %q", got)
+			}
+		})
+	}
 }

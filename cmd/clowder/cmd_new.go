@@ -293,19 +293,42 @@ func newNonce() (string, error) {
 }
 
 // spawnRetry spawns, and if the connection breaks under the call,
-// reconnects once and sends the same request: its nonce makes the host
-// return the pane the first attempt made, if it made one.
+// reconnects (starting a host if none runs) and sends the same request
+// until a host answers: its nonce makes the host return the pane the
+// first attempt made, if it made one, even after a host crash (the nonce
+// is in agents.json). So a failure has started nothing, or says where to
+// look.
 func (a *app) spawnRetry(ctx context.Context, c *client.Client, req proto.SpawnReq) (proto.SpawnedReply, error) {
 	r, err := c.Spawn(ctx, req)
 	if !errors.Is(err, client.ErrConnectionLost) {
 		return r, err
 	}
-	c2, err2 := a.connect(ctx)
-	if err2 != nil {
-		return r, fmt.Errorf("%w (and reconnecting failed: %v)", err, err2)
+	first := err
+	for wait := 50 * time.Millisecond; wait < 3*time.Second; wait *= 2 {
+		r, err = a.spawnAgain(ctx, req)
+		if !errors.Is(err, errReconnect) && !errors.Is(err, client.ErrConnectionLost) {
+			return r, err
+		}
+		select { // a host that was dying as we reconnected: give the next one time to start
+		case <-ctx.Done():
+			return r, ctx.Err()
+		case <-time.After(wait):
+		}
 	}
-	defer func() { _ = c2.Close() }() // best effort: the spawn is done
-	return c2.Spawn(ctx, req)
+	return r, fmt.Errorf("%w (and retrying failed: %v); the host may have started the pane before it stopped: see clowder ls", first, err)
+}
+
+// errReconnect marks a failed reconnection in spawnAgain.
+var errReconnect = errors.New("reconnect")
+
+// spawnAgain sends req on a new connection.
+func (a *app) spawnAgain(ctx context.Context, req proto.SpawnReq) (proto.SpawnedReply, error) {
+	c, err := a.connect(ctx)
+	if err != nil {
+		return proto.SpawnedReply{}, fmt.Errorf("%w: %w", errReconnect, err)
+	}
+	defer func() { _ = c.Close() }() // best effort: the spawn is done
+	return c.Spawn(ctx, req)
 }
 
 // printPane prints a pane's id, or the pane as JSON.

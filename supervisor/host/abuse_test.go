@@ -81,6 +81,13 @@ func fakeRealHost() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	if at := os.Getenv("HOST_CRASH_AT"); at != "" { // crash_test.go
+		h.spawnStep = func(step string) {
+			if step == at {
+				_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			}
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
 	if err := h.Serve(ctx); err != nil {
@@ -93,32 +100,38 @@ func fakeRealHost() int {
 // procHost is a host in a re-executed test binary.
 type procHost struct {
 	*testHost
-	cmd *exec.Cmd
-	log *testproc.SyncBuffer
+	cmd    *exec.Cmd
+	log    *testproc.SyncBuffer
+	exited chan struct{} // closed once the host process ended
 }
 
 // startProcHost starts a host process with env (HOST_NOFILE, ...) added
 // and stops it with SIGTERM when the test ends.
 func startProcHost(t *testing.T, env ...string) *procHost {
 	t.Helper()
-	th := newTestHost(t)
-	ph := &procHost{testHost: th, log: testproc.NewSyncBuffer()}
+	return newTestHost(t).startProc(env...)
+}
+
+// startProc starts a host process on th's paths (see startProcHost).
+func (th *testHost) startProc(env ...string) *procHost {
+	t := th.t
+	t.Helper()
+	ph := &procHost{testHost: th, log: testproc.NewSyncBuffer(), exited: make(chan struct{})}
 	ph.cmd = exec.Command(os.Args[0])
 	ph.cmd.Env = th.o.Env(append(env, testproc.FakeAgentEnv+"=host", "HOST_RT="+th.paths.RuntimeDir, "HOST_STATE="+th.paths.StateDir)...)
 	ph.cmd.Stderr = ph.log
 	if err := ph.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan struct{})
-	go func() { _ = ph.cmd.Wait(); close(exited) }()
+	go func() { _ = ph.cmd.Wait(); close(ph.exited) }()
 	t.Cleanup(func() {
 		_ = ph.cmd.Process.Signal(syscall.SIGTERM)
 		select {
-		case <-exited:
+		case <-ph.exited:
 		case <-time.After(20 * time.Second):
 			t.Errorf("host process did not stop on SIGTERM; log:\n%s", ph.log)
 			_ = ph.cmd.Process.Kill()
-			<-exited
+			<-ph.exited
 		}
 	})
 	eventually(t, "host socket", func() bool {

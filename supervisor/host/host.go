@@ -92,6 +92,7 @@ type Server struct {
 	holders     escrowBook // which clients hold which panes' masters (escrow.go)
 
 	beforeRequest func(proto.Message) // tests only: runs before each request's handler
+	spawnStep     func(step string)   // tests only: runs at each step of a spawn (spawnSteps)
 }
 
 // New returns a host; it does nothing until Serve.

@@ -98,6 +98,9 @@ func (h *Server) adoptRecord(rec persist.PaneRecord) {
 	p := newPaneSized(h, rec, 1, 1, 1)
 	p.attn.state = attnOf(rec.State)
 	h.panes = append(h.panes, p)
+	if rec.Nonce != "" { // a client's retry of this spawn finds it (spawn.go)
+		h.nonces[rec.Nonce] = p
+	}
 	h.adoptOrphan(p, tree)
 }
 

@@ -21,20 +21,17 @@ import (
 )
 
 // spawn starts a pane, or returns the one an earlier request with the same
-// nonce started.
+// nonce started, on this host or (through agents.json) on one that
+// crashed: a client retries a spawn whose connection broke, and the
+// retry must not start a second pane.
 func (c *conn) spawn(id uint32, req *proto.SpawnReq) {
-	h := c.h
-	if p, ok := h.byNonce(req.Nonce); ok {
-		if p.specSum != specSum(req) {
-			c.fail(id, &proto.ErrorReply{Code: proto.CodeConflict, Message: fmt.Sprintf("nonce %q already started pane %s with another spec; use a fresh nonce for a new pane", req.Nonce, p.id)})
-			return
-		}
-		c.reply(id, &proto.SpawnedReply{Pane: p.info(), Existing: true})
-		return
-	}
-	p, err := h.startPane(c.ctx, req)
-	if err != nil {
+	p, existing, err := c.h.startPane(c.ctx, req)
+	switch {
+	case err != nil:
 		c.fail(id, err)
+		return
+	case existing:
+		c.reply(id, &proto.SpawnedReply{Pane: p.info(), Existing: true})
 		return
 	}
 	if req.KillOnDisconnect {
@@ -43,51 +40,81 @@ func (c *conn) spawn(id uint32, req *proto.SpawnReq) {
 	c.reply(id, &proto.SpawnedReply{Pane: p.info()})
 }
 
-func (h *Server) byNonce(nonce string) (*pane, bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	p, ok := h.nonces[nonce]
-	return p, ok && nonce != ""
+// existingSpawn answers a request whose nonce already made pane p: p, or
+// an error when the spec differs or p was lost with a crashed host.
+func existingSpawn(p *pane, req *proto.SpawnReq) error {
+	if p.specSum != ([32]byte{}) && p.specSum != specSum(req) {
+		return &proto.ErrorReply{Code: proto.CodeConflict, Message: fmt.Sprintf("nonce %q already started pane %s with another spec; use a fresh nonce for a new pane", req.Nonce, p.id)}
+	}
+	if r := p.record(); r.State == persist.StateLost {
+		return &proto.ErrorReply{Code: proto.CodeExited, Message: fmt.Sprintf("this request already made pane %s (%s), lost when its host stopped; see clowder ls, and clowder rm %s before starting it again", p.id, r.Name, p.id)}
+	}
+	return nil
 }
 
-// startPane validates the request, registers the pane and starts its run.
-func (h *Server) startPane(ctx context.Context, req *proto.SpawnReq) (*pane, error) {
+// spawnSteps are the points of a spawn where a host crash leaves
+// different traces; tests crash the host at each (Server.spawnStep).
+var spawnSteps = []string{"registered", "recorded", "started", "saved"}
+
+// step runs the test hook for a spawn step, if any.
+func (h *Server) step(name string) {
+	if h.spawnStep != nil {
+		h.spawnStep(name)
+	}
+}
+
+// startPane validates the request, registers the pane, records it (with
+// its nonce) in agents.json and starts its run. existing is set when the
+// nonce had already made p.
+func (h *Server) startPane(ctx context.Context, req *proto.SpawnReq) (p *pane, existing bool, err error) {
 	kind, err := proto.SpawnKind(req.Kind)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if len(req.Argv) == 0 || req.Argv[0] == "" {
-		return nil, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: "empty command: give the program to run after --"}
+		return nil, false, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: "empty command: give the program to run after --"}
 	}
-	p, err := h.register(req, kind)
-	if err != nil {
-		return nil, err
+	p, existing, err = h.register(req, kind)
+	if err != nil || existing {
+		return p, existing, err
 	}
+	h.step("registered")
+	// Recorded before the process starts, so that whatever a crash
+	// interrupts, a retry finds the pane (see spawnSteps).
+	h.saveRegistry()
+	h.step("recorded")
 	run, err := h.spawner.Start(ctx, p.spec(h.launched(p, p.launchOf()), req.Cwd))
 	if err != nil {
 		h.forget(p)
-		return nil, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: fmt.Sprintf("start %s: %v", req.Argv[0], err)}
+		h.saveRegistry()
+		return nil, false, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: fmt.Sprintf("start %s: %v", req.Argv[0], err)}
 	}
+	h.step("started")
 	p.started(run)
 	h.mu.Lock()
 	h.containment = run.Containment().String()
 	h.mu.Unlock()
 	h.events.publish(proto.PaneEvent{Kind: proto.EventAdded, Pane: p.id, Info: ptr(p.info())})
 	h.saveRegistry()
+	h.step("saved")
 	h.armIdle()
-	return p, nil
+	return p, false, nil
 }
 
 func ptr[T any](v T) *T { return &v }
 
-// register allocates an id and a unique name and records the pane.
-func (h *Server) register(req *proto.SpawnReq, kind persist.Kind) (*pane, error) {
+// register allocates an id and a unique name and records the pane, or
+// returns the pane the request's nonce already made (existing).
+func (h *Server) register(req *proto.SpawnReq, kind persist.Kind) (p *pane, existing bool, err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if p, ok := h.nonces[req.Nonce]; ok && req.Nonce != "" {
+		return p, true, existingSpawn(p, req)
+	}
 	name := req.Name
 	if name != "" { // valid: SpawnReq.Validate checked it
 		if h.nameTakenLocked(name) {
-			return nil, &proto.ErrorReply{Code: proto.CodeConflict, Message: fmt.Sprintf("a pane is already named %q; choose another --name", name)}
+			return nil, false, &proto.ErrorReply{Code: proto.CodeConflict, Message: fmt.Sprintf("a pane is already named %q; choose another --name", name)}
 		}
 	} else {
 		name = h.freeNameLocked(defaultName(req))
@@ -95,19 +122,20 @@ func (h *Server) register(req *proto.SpawnReq, kind persist.Kind) (*pane, error)
 	h.nextID++
 	rec := persist.PaneRecord{
 		ID: "p" + strconv.Itoa(h.nextID), Name: name, Kind: kind, Adapter: req.Adapter,
-		Argv: req.Argv, Cwd: req.Cwd, Worktree: req.Worktree, Created: time.Now(), State: persist.StateStarting,
+		Argv: supervisor.Redact(req.Argv), Cwd: req.Cwd, Worktree: req.Worktree, Created: time.Now(), State: persist.StateStarting,
 		EnvKeys:  []string{"CLOWDER_PANE_ID", "COLORTERM", "TERM", "TERM_PROGRAM"},
 		Size:     req.Size(),
 		Timeouts: h.timeouts(req),
+		Nonce:    req.Nonce,
 	}
-	p := newPane(h, rec)
+	p = newPane(h, rec)
 	p.specSum = specSum(req)
 	p.launch = &launch{argv: append([]string(nil), req.Argv...), env: req.Env, allowSecret: req.AllowSecretArgs}
 	h.panes = append(h.panes, p)
 	if req.Nonce != "" {
 		h.nonces[req.Nonce] = p
 	}
-	return p, nil
+	return p, false, nil
 }
 
 // timeouts are the pane's effective watchdogs: the request's, else the

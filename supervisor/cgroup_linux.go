@@ -248,3 +248,21 @@ func hostAlive(pid string) bool {
 	_, err := ReadIdentity(n)
 	return err == nil || n == os.Getpid()
 }
+
+// DeadLeaves lists the leaves in the spawner's cgroup parent that a host
+// no longer alive created: with CleanDeadLeaves, they go even when no
+// agents.json names them any more (a dead host's state dir was removed).
+func (sp *Spawner) DeadLeaves() []string {
+	parent, err := cgroupParentDir(sp.opts.CgroupParent)
+	if err != nil {
+		return nil
+	}
+	entries, _ := os.ReadDir(parent) // best effort: nothing to sweep
+	var out []string
+	for _, e := range entries {
+		if pid := leafHostPid(e.Name()); e.IsDir() && pid != "" && !hostAlive(pid) {
+			out = append(out, filepath.Join(parent, e.Name()))
+		}
+	}
+	return out
+}

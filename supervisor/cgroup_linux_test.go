@@ -2,8 +2,11 @@ package supervisor
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,5 +65,42 @@ func TestCgroupLeafIsRemovedAfterExit(t *testing.T) {
 	}
 	if _, err := os.Stat(leaf); !os.IsNotExist(err) {
 		t.Fatalf("leaf %s still there: %v", leaf, err)
+	}
+}
+
+// TestDeadLeavesFindsEveryDeadHostsLeaf: a host SIGKILLed with its panes
+// leaves its cgroup leaves behind; when its state dir is gone too (a test's
+// temp dir, a user's deleted runtime dir), no agents.json names them, and
+// they stayed for ever (1,012 of them on the machine this was found on).
+// The next host of the same parent finds them by the dead host's pid in
+// their names, and removes the empty ones; a live host's are left alone.
+func TestDeadLeavesFindsEveryDeadHostsLeaf(t *testing.T) {
+	sp := spawnerFor(t, persist.CgroupRequired)
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	parent, err := cgroupParentDir("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := filepath.Join(parent, fmt.Sprintf("p9.%d.1", gone.Process.Pid))
+	live := filepath.Join(parent, fmt.Sprintf("p9.%d.99", os.Getpid()))
+	for _, d := range []string{dead, live} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() { _ = os.Remove(dead); _ = os.Remove(live) })
+	leaves := sp.DeadLeaves()
+	if !slices.Contains(leaves, dead) || slices.Contains(leaves, live) {
+		t.Fatalf("DeadLeaves = %v; want %s and not %s", leaves, dead, live)
+	}
+	removed, _ := CleanDeadLeaves(leaves, nil)
+	if !slices.Contains(removed, dead) {
+		t.Fatalf("CleanDeadLeaves removed %v; want %s", removed, dead)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Fatalf("the live host's leaf: %v", err)
 	}
 }

@@ -27,3 +27,6 @@ func leafAt(path string) *cgroupLeaf { return &cgroupLeaf{path: path} }
 
 // CleanDeadLeaves has nothing to clean without cgroups.
 func CleanDeadLeaves([]string, map[string]bool) (removed, busy []string) { return nil, nil }
+
+// DeadLeaves has nothing to find without cgroups.
+func (sp *Spawner) DeadLeaves() []string { return nil }

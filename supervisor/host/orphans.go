@@ -255,17 +255,23 @@ func (p *pane) stopKilling() {
 // cleanDeadLeaves removes the empty cgroup leaves the host that wrote
 // agents.json left (and their siblings of the same dead host), keeps the
 // leaves of adopted trees, and reports those that still hold processes.
+// It also removes the empty leaves of any other dead host in the same
+// cgroup parent (one whose state dir is gone), but reports none of those:
+// their processes may be another runtime dir's orphans.
 func (h *Server) cleanDeadLeaves(recs []persist.PaneRecord) {
-	var recorded []string
 	keep := map[string]bool{}
-	for _, rec := range recs {
-		if rec.Cgroup != "" {
-			recorded = append(recorded, rec.Cgroup)
-		}
-	}
 	for _, p := range h.panes {
 		if p.orphan != nil {
 			keep[p.orphan.tree.Cgroup()] = true
+		}
+	}
+	if swept, _ := supervisor.CleanDeadLeaves(h.spawner.DeadLeaves(), keep); len(swept) > 0 {
+		h.log.Printf("removed %d empty cgroup leaves of dead hosts", len(swept))
+	}
+	var recorded []string
+	for _, rec := range recs {
+		if rec.Cgroup != "" {
+			recorded = append(recorded, rec.Cgroup)
 		}
 	}
 	removed, busy := supervisor.CleanDeadLeaves(recorded, keep)

@@ -59,7 +59,7 @@ func (r *PasteReq) PasteSubmits() bool {
 // SplitPaste checks req's whole text as the host would (panes.CheckPaste)
 // and returns the requests that paste it as bytes: req alone if it fits
 // in size bytes, else a first, middles and a last part, the last one
-// carrying Submit.
+// carrying Submit and WaitMS.
 func SplitPaste(req PasteReq, size int) ([]PasteReq, error) {
 	text := req.PasteText()
 	if err := panes.CheckPaste(text); err != nil {
@@ -78,7 +78,7 @@ func SplitPaste(req PasteReq, size int) ([]PasteReq, error) {
 	}
 	parts[0].Part = PastePartFirst
 	last := &parts[len(parts)-1]
-	last.Part, last.Submit = PastePartLast, req.Submit
+	last.Part, last.Submit, last.WaitMS = PastePartLast, req.Submit, req.WaitMS
 	return parts, nil
 }
 

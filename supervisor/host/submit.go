@@ -21,10 +21,11 @@ import (
 	"clowder/vtgrid"
 )
 
-// firstSubmitMaxHold bounds how long a first submission waits for the pane
-// to need input: past it the submission goes anyway (the screen rules may
-// not know this program's prompt).
-const firstSubmitMaxHold = 30 * time.Second
+// enterRetries is how many more times confirm presses Enter while the
+// text is left in the prompt: Claude Code 2.1.197, offline and under load,
+// dropped the first Enter even 1.5 s after its prompt had settled (1 of
+// 4 fresh panes), and took the second.
+const enterRetries = 2
 
 // inputState is what the host knows of a pane's input: when it last got
 // some, and whether a submission has gone to its current run (a respawn
@@ -36,21 +37,24 @@ type inputState struct {
 }
 
 // submit writes a paste and then Enter, with the adapter's gap between
-// them, after holding a first submission (holdFirstSubmit). With a wait
-// it then watches the screen until the program shows it took the text
-// (takenVerdict), or fails with not-taken.
+// them, after holding a first submission (holdFirstSubmit). With a wait,
+// and for the first submission to an adapter with a FirstSubmitWait, it
+// then watches the screen until the program shows it took the text
+// (confirm), pressing Enter again while the text is left in the prompt.
 func (p *pane) submit(ctx context.Context, s panes.Submission, text string, wait time.Duration) error {
-	p.holdFirstSubmit(ctx)
+	first := p.holdFirstSubmit(ctx)
 	before := p.promptRow()
 	if s.Gap <= 0 {
-		return p.confirm(ctx, p.writeSubmission(s.Bytes()), promptCheck{before: before, typed: before, text: text}, wait)
+		err := p.writeSubmission(s.Bytes())
+		return p.confirm(ctx, err, s.Enter, promptCheck{before: before, typed: before, text: text}, wait, first)
 	}
 	if err := p.writeInput(s.Paste); err != nil {
 		return err
 	}
 	time.Sleep(s.Gap) // the adapter's documented pause, not a wait for a condition
 	typed := p.promptRow()
-	return p.confirm(ctx, p.writeSubmission(s.Enter), promptCheck{before: before, typed: typed, text: text}, wait)
+	err := p.writeSubmission(s.Enter)
+	return p.confirm(ctx, err, s.Enter, promptCheck{before: before, typed: typed, text: text}, wait, first)
 }
 
 // writeSubmission writes the Enter (or the whole submission) and records
@@ -67,19 +71,20 @@ func (p *pane) writeSubmission(b []byte) error {
 
 // holdFirstSubmit waits, before the first submission to a run, until the
 // pane needs input and has done so for the adapter's FirstSubmitWait. It
-// gives up after firstSubmitMaxHold, when the pane exits or ctx ends: the
-// write then goes ahead (or fails on its own).
-func (p *pane) holdFirstSubmit(ctx context.Context) {
+// gives up after proto.MaxSubmitHold, when the pane exits or ctx ends: the
+// write then goes ahead (or fails on its own). It reports whether this is
+// such a first submission.
+func (p *pane) holdFirstSubmit(ctx context.Context) (first bool) {
 	wait := p.adapter.FirstSubmitWait
 	if wait <= 0 {
-		return
+		return false
 	}
-	giveUp := time.Now().Add(firstSubmitMaxHold)
+	giveUp := time.Now().Add(proto.MaxSubmitHold)
 	for time.Now().Before(giveUp) {
 		changed := p.watch()
 		left, done := p.firstSubmitLeft(wait)
 		if done {
-			return
+			return !p.submittedRun()
 		}
 		t := time.NewTimer(min(left, time.Until(giveUp)))
 		select {
@@ -89,9 +94,17 @@ func (p *pane) holdFirstSubmit(ctx context.Context) {
 		}
 		t.Stop()
 		if ctx.Err() != nil {
-			return
+			return true
 		}
 	}
+	return true
+}
+
+// submittedRun reports whether the current run got a submission already.
+func (p *pane) submittedRun() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.in.submitted == p.run && p.run != nil
 }
 
 // firstSubmitLeft is how long a first submission must still wait; done
@@ -143,36 +156,61 @@ const (
 	leftInPrompt
 )
 
-// confirm waits, when asked to, until the program shows it took the
-// submission: it exits, shows a busy screen, or settles with the text no
-// longer before the cursor. written is the Enter's write error.
-func (p *pane) confirm(ctx context.Context, written error, pc promptCheck, wait time.Duration) error {
-	if written != nil || wait <= 0 {
+// confirm waits, when asked to (wait) or for a first submission, until
+// the program shows it took the submission: it exits, shows a busy
+// screen, or settles with the text no longer before the cursor. While the
+// text is left in the prompt it presses Enter again, enterRetries times.
+// written is the Enter's write error. Unasked, a first submission is
+// confirmed for proto.FirstSubmitConfirm and never fails.
+func (p *pane) confirm(ctx context.Context, written error, enter []byte, pc promptCheck, wait time.Duration, first bool) error {
+	if written != nil || (wait <= 0 && !first) {
 		return written
 	}
-	deadline := time.NewTimer(wait)
-	defer deadline.Stop()
+	asked := wait > 0
+	if !asked {
+		wait = proto.FirstSubmitConfirm
+	}
+	deadline := time.Now().Add(wait)
+	for try := 0; ; try++ {
+		v := p.awaitVerdict(ctx, pc, deadline)
+		switch {
+		case v == taken:
+			return nil
+		case v == leftInPrompt && try < enterRetries:
+			if err := p.writeInput(enter); err != nil {
+				return err
+			}
+			continue
+		case !asked:
+			return nil // best effort: the caller did not ask
+		case v == leftInPrompt:
+			return notTaken(p, "the text is still in its prompt; press Enter in the pane, or submit again")
+		case ctx.Err() != nil:
+			return ctx.Err()
+		}
+		return notTaken(p, fmt.Sprintf("no sign within %s that it took the text; see clowder capture %s", wait, p.id))
+	}
+}
+
+// awaitVerdict waits for takenVerdict to decide, until deadline (undecided
+// then) or ctx ends.
+func (p *pane) awaitVerdict(ctx context.Context, pc promptCheck, deadline time.Time) int {
 	for {
 		changed := p.watch()
 		v, left := p.takenVerdict(pc)
-		switch v {
-		case taken:
-			return nil
-		case leftInPrompt:
-			return notTaken(p, "the text is still in its prompt; press Enter in the pane, or submit again")
+		if v != undecided {
+			return v
 		}
-		settle := time.NewTimer(left)
+		t := time.NewTimer(min(left, time.Until(deadline)))
 		select {
 		case <-changed:
-		case <-settle.C:
-		case <-deadline.C:
-			settle.Stop()
-			return notTaken(p, fmt.Sprintf("no sign within %s that it took the text; see clowder capture %s", wait, p.id))
+		case <-t.C:
 		case <-ctx.Done():
-			settle.Stop()
-			return ctx.Err()
 		}
-		settle.Stop()
+		t.Stop()
+		if ctx.Err() != nil || !time.Now().Before(deadline) {
+			return undecided
+		}
 	}
 }
 

@@ -34,6 +34,19 @@ func TestSubmitFirstPromptWaitsForClaude(t *testing.T) {
 	c.waitText(p.ID, `got: again`)
 }
 
+// TestSubmitFirstPromptPressesEnterAgain pins issue 11 §3: offline and
+// under load, Claude Code dropped a first Enter even 1.5 s after its
+// prompt had settled (1 of 4 fresh panes). The host confirms a first
+// submission and presses Enter again while the text is left in the
+// prompt, so it is taken without --wait too.
+func TestSubmitFirstPromptPressesEnterAgain(t *testing.T) {
+	th := startHost(t)
+	c := th.dial()
+	p := th.spawnFakeClaude(c, "FAKE_DROP_ENTERS=1")
+	c.call(&proto.PasteReq{Pane: p.ID, Text: "hello", Submit: true})
+	c.waitText(p.ID, `got: hello`)
+}
+
 // TestWaitNeedsInputAfterSubmit pins issue 11 §3: `submit … && wait
 // --needs-input` returned at once (0.00 s with Claude Code): the pane
 // still showed the prompt the agent had not left yet, because the agent

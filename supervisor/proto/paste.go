@@ -11,6 +11,7 @@ package proto
 
 import (
 	"fmt"
+	"time"
 	"unicode/utf8"
 
 	"clowder/panes"
@@ -21,6 +22,16 @@ const (
 	PastePartFirst  = "first"
 	PastePartMiddle = "middle"
 	PastePartLast   = "last"
+)
+
+// Submission bounds (docs/protocol.md, paste): a host may hold a pane's
+// first submission up to MaxSubmitHold until the program's prompt is
+// ready, and confirm it (pressing Enter again while the text is left in
+// the prompt) for up to FirstSubmitConfirm; a client's deadline for a
+// submitting paste allows both, plus wait_ms.
+const (
+	MaxSubmitHold      = 30 * time.Second
+	FirstSubmitConfirm = 15 * time.Second
 )
 
 // PasteChunkBytes is the most text one paste or input request carries:

@@ -9,7 +9,9 @@
 //     loop's latency);
 //   - a paste goes into the prompt line; an Enter read in the same read as
 //     the paste is lost (the text stays in the prompt);
-//   - an Enter within FAKE_DEAF_MS after the prompt first showed is lost;
+//   - an Enter within FAKE_DEAF_MS after the prompt first showed is lost,
+//     and so are the first FAKE_DROP_ENTERS Enters (offline and under load
+//     the real one dropped a first Enter even later);
 //   - an Enter taken clears the prompt, moves the text above it
 //     ("❯ TEXT"), waits FAKE_REACT_MS drawing nothing (the quiet moment
 //     before the agent reacts), shows "✻ Working… (esc to interrupt)" for
@@ -30,6 +32,7 @@ type fakeClaude struct {
 	transcript []string // lines above the prompt
 	shownAt    time.Time
 	deaf       time.Duration
+	drop       int // Enters still to lose
 	inPaste    bool
 }
 
@@ -37,7 +40,7 @@ func fakeClaudePrompt() int {
 	MakeRaw(0)
 	fmt.Print("\x1b[?2004h")
 	time.Sleep(time.Duration(EnvInt("FAKE_BOOT_MS")) * time.Millisecond) // the start-up a real CLI takes, input unread
-	c := &fakeClaude{deaf: time.Duration(EnvInt("FAKE_DEAF_MS")) * time.Millisecond}
+	c := &fakeClaude{deaf: time.Duration(EnvInt("FAKE_DEAF_MS")) * time.Millisecond, drop: EnvInt("FAKE_DROP_ENTERS")}
 	c.draw("")
 	c.shownAt = time.Now()
 	lag := time.Duration(EnvInt("FAKE_LAG_MS")) * time.Millisecond
@@ -63,15 +66,25 @@ func (c *fakeClaude) read(s string) {
 			c.inPaste, s = false, s[len("\x1b[201~"):]
 		case s[0] == '\r' && !c.inPaste:
 			s = s[1:]
-			if !pasted && time.Since(c.shownAt) >= c.deaf {
-				c.submit()
-			}
+			c.enter(pasted)
 		default:
 			c.input += s[:1]
 			s = s[1:]
 		}
 	}
 	c.draw("")
+}
+
+// enter is an Enter key: lost in the paste's read, in the deaf window
+// and while Enters are still to drop, else a submission.
+func (c *fakeClaude) enter(pasted bool) {
+	switch {
+	case pasted || time.Since(c.shownAt) < c.deaf:
+	case c.drop > 0:
+		c.drop--
+	default:
+		c.submit()
+	}
 }
 
 // submit takes the prompt line as a turn.

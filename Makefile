@@ -75,6 +75,11 @@ e2e-agents:
 	  npm install --prefix $(AGENTS_CACHE) --no-audit --no-fund --prefer-offline $$pkg \
 	    || echo "e2e-agents: could not install $$pkg; its test will skip"; \
 	done
+	@c=$(AGENTS_CACHE)/node_modules/@anthropic-ai/claude-code; \
+	if [ -f $$c/install.cjs ] && [ $$(wc -c < $$c/bin/claude.exe) -lt 4096 ]; then \
+	  echo "== placing Claude Code's native binary (npm skipped its postinstall)"; \
+	  (cd $$c && node install.cjs); \
+	fi
 	CLOWDER_E2E_AGENTS=$(AGENTS_CACHE)/node_modules/.bin $(GO) test -count=1 -timeout 20m -run 'TestAgent' -v ./cmd/clowder/
 
 clean:

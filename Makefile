@@ -7,7 +7,7 @@ BIN       ?= bin/clowder
 # it (go test, go run) says "dev".
 VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: build test lint fmtcheck fuzz golden bench vtdiff run e2e faults clean
+.PHONY: build test lint fmtcheck fuzz golden bench vtdiff run e2e e2e-agents faults clean
 
 build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/clowder
@@ -71,6 +71,28 @@ run: build
 
 e2e:
 	$(GO) test -race -count=1 -run 'E2E' ./...
+
+# The real agent CLIs in clowder panes (docs/testing.md): npm installs each
+# into AGENTS_CACHE (a failed install is reported, and that agent's test
+# skips saying so), then cmd/clowder's TestAgent* run them. Slow (about a
+# minute) and needs npm, so not part of `make test`. The default cache is
+# /work/npmcache where it exists (an offline machine's preinstalled copy),
+# else ~/.cache/clowder/e2e-agents.
+AGENTS_CACHE ?= $(if $(wildcard /work/npmcache/node_modules),/work/npmcache,$(HOME)/.cache/clowder/e2e-agents)
+AGENT_PACKAGES ?= @anthropic-ai/claude-code@2.1.197 @openai/codex@0.171.0 @google/gemini-cli@0.61.0
+e2e-agents:
+	@mkdir -p $(AGENTS_CACHE)
+	@for pkg in $(AGENT_PACKAGES); do \
+	  echo "== npm install $$pkg into $(AGENTS_CACHE)"; \
+	  npm install --prefix $(AGENTS_CACHE) --no-audit --no-fund --prefer-offline $$pkg \
+	    || echo "e2e-agents: could not install $$pkg; its test will skip"; \
+	done
+	@c=$(AGENTS_CACHE)/node_modules/@anthropic-ai/claude-code; \
+	if [ -f $$c/install.cjs ] && [ $$(wc -c < $$c/bin/claude.exe) -lt 4096 ]; then \
+	  echo "== placing Claude Code's native binary (npm skipped its postinstall)"; \
+	  (cd $$c && node install.cjs); \
+	fi
+	CLOWDER_E2E_AGENTS=$(AGENTS_CACHE)/node_modules/.bin $(GO) test -count=1 -timeout 20m -run 'TestAgent' -v ./cmd/clowder/
 
 clean:
 	rm -rf bin

@@ -240,12 +240,16 @@ func ClaudeRules() Rules {
 // CodexRules are Codex CLI's screens: sign-in and approval menus ("> 1.
 // Sign in with ChatGPT", "› 1. Yes, proceed", "Allow command?"), the
 // API-key screen ("Press enter to save"), the busy hint, and the composer
-// ("› Ask Codex to do anything", older "▌").
+// ("› Ask Codex to do anything", older "▌"). While it starts (its MCP
+// servers and the like), a prompt submitted is kept in the composer under
+// "Waiting for startup · esc cancel" and runs once it has started: the
+// agent is busy, not waiting (Codex CLI 0.171.0, offline: 8 s and more).
 func CodexRules() Rules {
 	return Rules{Settle: time.Second, List: []Rule{
 		{Name: "codex-approval", State: NeedsInput, Scope: ScopeBottom, Rows: 20,
 			Pattern: regexp.MustCompile(`(?m)^[\s\x{a0}]*[›>▌][\s\x{a0}]*\d+\.[\s\x{a0}]+\S|Allow command\?|Would you like to [a-z]|Press enter to (confirm|continue|save)`)},
 		{Name: "codex-busy", State: Working, Scope: ScopeBottom, Rows: 12, Pattern: escToInterrupt},
+		{Name: "codex-starting", State: Working, Scope: ScopeBottom, Rows: 6, Pattern: regexp.MustCompile(`(?m)^[\s\x{a0}]*Waiting for startup\b`)},
 		{Name: "codex-prompt", State: NeedsInput, Scope: ScopeBottom, Rows: 8,
 			Pattern: regexp.MustCompile(`(?m)^[\s\x{a0}]*[›▌]([\s\x{a0}]|$)`)},
 	}}

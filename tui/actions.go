@@ -298,18 +298,13 @@ func (m *Model) focusIndex(s string) tea.Cmd {
 	return m.focus(ids[n-1])
 }
 
-// nextAttention focuses the next pane (after the focused one, wrapping)
-// that needs input.
+// nextAttention focuses the pane that has needed input longest, other
+// than the focused one (notify.go).
 func (m *Model) nextAttention() tea.Cmd {
-	ids := m.tree.Leaves()
-	start := slices.Index(ids, m.tree.Focus())
-	for i := 1; i <= len(ids); i++ {
-		id := ids[(start+i)%len(ids)]
-		if p := m.panes[id]; p != nil && p.needsInput() {
-			return m.focus(id)
-		}
+	if id := m.waitedLongest(); id != "" {
+		return m.focus(id)
 	}
-	m.setStatus("no pane needs input", false)
+	m.setStatus("no other pane needs input", false)
 	return nil
 }
 

@@ -104,6 +104,7 @@ type Model struct {
 	events               Stream    // the pane-event subscription, nil while none is open
 	eventsAt             time.Time // when the last event subscription was asked for
 	quitting             bool
+	notes                notifier // which panes wait, since when (notify.go)
 
 	dirty bool
 	// draw shows a new view on the terminal (terminal.show): the cells of
@@ -146,7 +147,7 @@ func New(opts Options) (*Model, error) {
 	}
 	m := &Model{opts: opts, host: opts.Host, km: km, theme: theme, help: newHelpOverlay(km, theme),
 		mail: newMailbox(), saver: &layoutSaver{path: layoutPath(opts.Paths)},
-		tree: &layout.Tree{}, panes: map[string]*pane{}, dirty: true, after: tick}
+		tree: &layout.Tree{}, panes: map[string]*pane{}, dirty: true, after: tick, notes: newNotifier()}
 	return m, nil
 }
 

@@ -109,7 +109,8 @@ func (m *Model) refresh(info proto.PaneInfo) tea.Cmd {
 	case info.Name != p.meta.Name:
 		return m.onPaneEvent(proto.PaneEvent{Kind: proto.EventRenamed, Pane: info.ID, Info: &info})
 	}
+	old := p.info.Attention
 	p.info.Attention, p.info.Title = info.Attention, info.Title
 	m.dirty = true
-	return nil
+	return m.attentionChanged(p, old) // a transition missed while no stream was open
 }

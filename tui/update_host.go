@@ -375,7 +375,9 @@ func (m *Model) onPaneEvent(e proto.PaneEvent) tea.Cmd {
 		}
 	case proto.EventAttention:
 		if p != nil {
+			old := p.info.Attention
 			p.info.Attention = e.Attention
+			return m.attentionChanged(p, old) // notify.go
 		}
 	case proto.EventTitle:
 		if p != nil {
@@ -421,6 +423,7 @@ func (m *Model) dropPane(id string) tea.Cmd {
 	}
 	p.close()
 	delete(m.panes, id)
+	m.notes.forget(id)
 	if m.copy != nil && m.copy.pane == id {
 		m.copy = nil
 	}

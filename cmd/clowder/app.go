@@ -114,6 +114,10 @@ func callDeadline(m proto.Message) time.Duration {
 		return time.Duration(r.GraceMS)*time.Millisecond + defaultKillGrace + killSlack
 	case proto.RemoveReq:
 		return defaultKillGrace + killSlack
+	case proto.PasteReq:
+		if r.Submit {
+			return proto.MaxSubmitHold + proto.FirstSubmitConfirm + proto.DurationMS(r.WaitMS) + quickCallTimeout
+		}
 	}
 	return quickCallTimeout
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -68,9 +69,17 @@ func newPaste(a *app) *cobra.Command {
 }
 
 func newSubmit(a *app) *cobra.Command {
-	return &cobra.Command{
-		Use:               "submit PANE TEXT",
-		Short:             "paste TEXT, then press Enter (- reads TEXT from stdin)",
+	var wait bool
+	var timeout time.Duration
+	c := &cobra.Command{
+		Use:   "submit PANE TEXT [--wait [--timeout D]]",
+		Short: "paste TEXT, then press Enter (- reads TEXT from stdin); --wait checks it was taken",
+		Long: "Paste TEXT into a pane, then press Enter, with the pane's adapter's pause between the\n" +
+			"two (submit_gap). The first submission to an agent waits until its prompt is ready\n" +
+			"(Claude Code drops an Enter in its first seconds). With --wait, submit returns once\n" +
+			"the program shows it took the text (a busy screen, or its prompt cleared) and exits\n" +
+			"1 with a message when the text is still in its prompt or no sign came within\n" +
+			"--timeout (default 30s).",
 		Args:              exactArgs(2, "a PANE and a TEXT"),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -78,11 +87,21 @@ func newSubmit(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			req := proto.PasteReq{Pane: args[0], Text: text, Submit: true}
+			if wait {
+				if timeout <= 0 {
+					return usagef("--timeout %s: --wait needs a positive timeout, like 30s", timeout)
+				}
+				req.WaitMS, _ = millis("timeout", timeout) // positive: never fails
+			}
 			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
-				return c.Paste(cmd.Context(), proto.PasteReq{Pane: args[0], Text: text, Submit: true})
+				return c.Paste(cmd.Context(), req)
 			})
 		},
 	}
+	c.Flags().BoolVar(&wait, "wait", false, "return once the program took the text; fail if it did not")
+	c.Flags().DurationVar(&timeout, "timeout", 30*time.Second, "with --wait: how long to wait for a sign")
+	return c
 }
 
 // textArg is the TEXT operand, or stdin when it is "-" or absent.

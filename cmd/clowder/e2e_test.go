@@ -42,6 +42,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(fakePasteEnv) != "" {
 		os.Exit(fakePaste())
 	}
+	if os.Getenv(fakeDeafEnv) != "" {
+		os.Exit(fakeDeaf())
+	}
 	dir, err := os.MkdirTemp("", "clowder-e2e-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

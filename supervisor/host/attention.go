@@ -55,7 +55,7 @@ func (p *pane) judge() {
 func (p *pane) judgeLocked() {
 	o := panes.Observation{
 		Screen:   p.term.Snapshot(),
-		Quiet:    time.Since(p.lastOut),
+		Quiet:    p.quietSinceLocked(),
 		Notified: p.attn.notified,
 		Exited:   !p.runningLocked(),
 	}
@@ -70,14 +70,9 @@ func (p *pane) setAttentionLocked(s panes.Attention, rule string) {
 		return
 	}
 	p.attn.state, p.attn.rule = s, rule
+	if s == panes.NeedsInput {
+		p.in.readyAt = time.Now()
+	}
 	p.h.events.publish(proto.PaneEvent{Kind: proto.EventAttention, Pane: p.id, Attention: s.String()})
 	p.broadcastLocked()
-}
-
-// userInput clears a pending notification: the user has answered.
-func (p *pane) userInput() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.attn.notified = false
-	p.attn.hook = hookHold{}
 }

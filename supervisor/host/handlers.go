@@ -146,7 +146,7 @@ func (c *conn) paste(id uint32, req *proto.PasteReq) {
 			c.fail(id, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()})
 			return
 		}
-		c.replyErr(id, p.submit(s))
+		c.replyErr(id, p.submit(c.ctx, s, req.PasteText(), proto.DurationMS(req.WaitMS)))
 	})
 }
 

@@ -6,7 +6,6 @@ package host
 import (
 	"fmt"
 	"syscall"
-	"time"
 
 	"clowder/panes"
 	"clowder/persist"
@@ -60,8 +59,8 @@ func (p *pane) runningLocked() bool {
 	return p.run != nil && p.rec.State == persist.StateRunning
 }
 
-// writeInput writes to the child's terminal; user input answers a pending
-// notification.
+// writeInput writes to the child's terminal; the pane then works until it
+// is judged again (tookInputLocked).
 func (p *pane) writeInput(b []byte) error {
 	p.mu.Lock()
 	run, running := p.run, p.runningLocked()
@@ -69,24 +68,13 @@ func (p *pane) writeInput(b []byte) error {
 	if !running {
 		return &proto.ErrorReply{Code: proto.CodeExited, Message: fmt.Sprintf("pane %s is not running; nothing reads input", p.id)}
 	}
-	p.userInput()
 	if _, err := run.WriteInput(b); err != nil {
 		return &proto.ErrorReply{Code: proto.CodeTimeout, Message: fmt.Sprintf("pane %s does not read its input (%v); nothing was harmed, try again later", p.id, err)}
 	}
+	p.mu.Lock()
+	p.tookInputLocked()
+	p.mu.Unlock()
 	return nil
-}
-
-// submit writes a paste and then Enter, with the adapter's gap between
-// them where an agent needs the paste to land first.
-func (p *pane) submit(s panes.Submission) error {
-	if s.Gap <= 0 {
-		return p.writeInput(s.Bytes())
-	}
-	if err := p.writeInput(s.Paste); err != nil {
-		return err
-	}
-	time.Sleep(s.Gap) // the adapter's documented pause, not a wait for a condition
-	return p.writeInput(s.Enter)
 }
 
 // resize sets the PTY size (the child gets SIGWINCH) and the screen's.

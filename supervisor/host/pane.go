@@ -33,6 +33,7 @@ type pane struct {
 	replies  []byte // answers vtgrid produced, written back to the child after each chunk
 	lastOut  time.Time
 	attn     attention
+	in       inputState    // input and submissions (submit.go)
 	changed  chan struct{} // closed and replaced on every change: the broadcast to waiters
 	idleTick *time.Timer   // re-evaluates attention once output stops
 	launch   *launch       // what the run was started with (memory only); nil if adopted from agents.json

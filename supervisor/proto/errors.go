@@ -26,6 +26,7 @@ const (
 	CodeExited       ErrorCode = "exited"            // the pane's process is gone
 	CodeShuttingDown ErrorCode = "shutting-down"     // the host is stopping
 	CodeDropped      ErrorCode = "dropped"           // a subscription the host ended: it fell too far behind
+	CodeNotTaken     ErrorCode = "not-taken"         // a submission the program left in its prompt (submit --wait)
 	CodeInternal     ErrorCode = "internal"          // a host bug; the message says what failed
 )
 

@@ -148,6 +148,11 @@ type PasteReq struct {
 	Submit bool   `json:"submit,omitempty"`
 	Data   []byte `json:"data,omitempty"` // the text as bytes, base64 in JSON; wins over Text
 	Part   string `json:"part,omitempty"` // "" whole; "first", "middle", "last" of a split paste
+	// WaitMS, with Submit, makes the host reply only once the program shows
+	// it took the text (it shows a busy screen, exits, or settles with the
+	// text gone from its prompt), or fail with not-taken: the text is still
+	// in the prompt, or no sign came within WaitMS.
+	WaitMS int64 `json:"wait_ms,omitempty"`
 }
 
 // ResizeReq (MsgResize) sets a pane's size.

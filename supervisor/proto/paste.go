@@ -11,6 +11,7 @@ package proto
 
 import (
 	"fmt"
+	"time"
 	"unicode/utf8"
 
 	"clowder/panes"
@@ -21,6 +22,16 @@ const (
 	PastePartFirst  = "first"
 	PastePartMiddle = "middle"
 	PastePartLast   = "last"
+)
+
+// Submission bounds (docs/protocol.md, paste): a host may hold a pane's
+// first submission up to MaxSubmitHold until the program's prompt is
+// ready, and confirm it (pressing Enter again while the text is left in
+// the prompt) for up to FirstSubmitConfirm; a client's deadline for a
+// submitting paste allows both, plus wait_ms.
+const (
+	MaxSubmitHold      = 30 * time.Second
+	FirstSubmitConfirm = 15 * time.Second
 )
 
 // PasteChunkBytes is the most text one paste or input request carries:
@@ -59,7 +70,7 @@ func (r *PasteReq) PasteSubmits() bool {
 // SplitPaste checks req's whole text as the host would (panes.CheckPaste)
 // and returns the requests that paste it as bytes: req alone if it fits
 // in size bytes, else a first, middles and a last part, the last one
-// carrying Submit.
+// carrying Submit and WaitMS.
 func SplitPaste(req PasteReq, size int) ([]PasteReq, error) {
 	text := req.PasteText()
 	if err := panes.CheckPaste(text); err != nil {
@@ -78,7 +89,7 @@ func SplitPaste(req PasteReq, size int) ([]PasteReq, error) {
 	}
 	parts[0].Part = PastePartFirst
 	last := &parts[len(parts)-1]
-	last.Part, last.Submit = PastePartLast, req.Submit
+	last.Part, last.Submit, last.WaitMS = PastePartLast, req.Submit, req.WaitMS
 	return parts, nil
 }
 

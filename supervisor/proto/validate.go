@@ -193,7 +193,15 @@ func (r *InputReq) Validate() error {
 }
 
 // Validate checks a paste request.
-func (r *PasteReq) Validate() error { return validRef(r.Pane) }
+func (r *PasteReq) Validate() error {
+	if err := validRef(r.Pane); err != nil {
+		return err
+	}
+	if r.WaitMS != 0 && !r.Submit {
+		return Invalid("wait_ms", "set without submit; only a submission can be confirmed")
+	}
+	return validDuration("wait_ms", r.WaitMS)
+}
 
 // Validate checks a resize request against the pane size limits.
 func (r *ResizeReq) Validate() error {

@@ -40,16 +40,17 @@ var fakeModes = map[string]func() int{
 	"ignore-term":  fakeIgnoreTerm,  // ignore SIGTERM/SIGHUP, READY, block
 	"setsid":       fakeSetsidChild, // start an ignore-term grandchild in its own session
 	"bg-job":       fakeBackgroundJob,
-	"tree":         fakeTree,       // two sleeping grandchildren (one setsid), block
-	"silent":       fakeSilent,     // raw mode, READY, never read stdin; SIGUSR1 prints ALIVE
-	"chatty":       fakeChatty,     // a line every 20 ms
-	"exit-on-line": fakeExitOnLine, // exit 0 after reading one line
-	"sleep":        fakeSleep,      // block silently
-	"lines":        fakeLines,      // READY, then "got: LINE" for each line read, in raw-ish cooked mode
-	"stream":       fakeStream,     // write FAKE_BYTES bytes of the test stream, then DONE, block
-	"keys":         fakeKeys,       // enable DECCKM and bracketed paste, then print every byte read as hex
-	"flood":        fakeFlood,      // READY, read a line, then FAKE_LINES lines and "FLOOD-END N", block
-	"signals":      fakeSignals,    // READY, then "GOT <SIGNAL>" for each HUP, INT, TERM, USR1, USR2; never exits by itself
+	"tree":         fakeTree,         // two sleeping grandchildren (one setsid), block
+	"silent":       fakeSilent,       // raw mode, READY, never read stdin; SIGUSR1 prints ALIVE
+	"chatty":       fakeChatty,       // a line every 20 ms
+	"exit-on-line": fakeExitOnLine,   // exit 0 after reading one line
+	"sleep":        fakeSleep,        // block silently
+	"lines":        fakeLines,        // READY, then "got: LINE" for each line read, in raw-ish cooked mode
+	"stream":       fakeStream,       // write FAKE_BYTES bytes of the test stream, then DONE, block
+	"keys":         fakeKeys,         // enable DECCKM and bracketed paste, then print every byte read as hex
+	"flood":        fakeFlood,        // READY, read a line, then FAKE_LINES lines and "FLOOD-END N", block
+	"signals":      fakeSignals,      // READY, then "GOT <SIGNAL>" for each HUP, INT, TERM, USR1, USR2; never exits by itself
+	"claude":       fakeClaudePrompt, // Claude Code's prompt and its input contract (agent.go)
 }
 
 func fakeAgent(mode string, extra map[string]func() int) int {

@@ -97,7 +97,11 @@ func (s TmuxServer) Identify(ctx context.Context, target string) (TmuxStatus, er
 	if err != nil {
 		return TmuxStatus{}, err
 	}
-	return s.parseStatus(strings.TrimRight(out, "\n"))
+	st, err := s.parseStatus(strings.TrimRight(out, "\n"))
+	if err == nil && st.Pane.PaneID == "" { // tmux 3.3 prints empty fields for a target it cannot find
+		return st, fmt.Errorf("tmux display-message on %s: %w %q", s.Socket, ErrTmuxNoPane, target)
+	}
+	return st, err
 }
 
 // parseStatus reads display-message's line and the processes it names.

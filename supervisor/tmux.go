@@ -46,6 +46,10 @@ func (s TmuxServer) Command(ctx context.Context, stdin []byte, args ...string) (
 	ctx, cancel := context.WithTimeout(ctx, tmuxTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "tmux", append([]string{"-S", s.Socket}, args...)...)
+	// The client passes its stdout to the server over the socket: a
+	// stopped server keeps that copy open, so once the client is killed,
+	// stop waiting for the end of its output.
+	cmd.WaitDelay = time.Second
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}

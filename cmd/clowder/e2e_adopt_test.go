@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -192,4 +193,45 @@ func TestE2EAdoptTmuxBadTargets(t *testing.T) {
 	if err := json.Unmarshal([]byte(e.must("ls", "--json")), &list); err != nil || len(list) != 1 {
 		t.Errorf("ls after refused adoptions: %v %+v; want the one adopted pane", err, list)
 	}
+}
+
+// TestE2EAdoptTmuxZombiePane: with its tmux server stopped, the pane's
+// process dies and stays a zombie (nobody reaps it); clowder reports the
+// pane exited all the same. It pins a hang: a tmux client talking to a
+// stopped server was killed at its deadline, but the host waited for ever
+// for the end of its output, whose pipe the client had passed to the
+// server (TmuxServer.Command's WaitDelay).
+func TestE2EAdoptTmuxZombiePane(t *testing.T) {
+	e := newE2E(t)
+	o := startTmuxCmd(t, e, false)
+	id := adopt(t, e, o)
+	server, _ := strconv.Atoi(strings.TrimSpace(o.run("display-message", "-p", "-t", "work", "#{pid}")))
+	leader := o.pid()
+	if err := syscall.Kill(server, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(server, syscall.SIGCONT) }) // before the server is killed
+	if err := syscall.Kill(leader, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	e.must("wait", id, "--exit", "--timeout", "30s")
+	if state := procState(leader); state != "Z" {
+		t.Fatalf("pid %d is %q, not a zombie: the test proves nothing", leader, state)
+	}
+	if got := e.pane(id); got.State != "exited" {
+		t.Errorf("a pane whose process is a zombie: %+v", got)
+	}
+}
+
+// procState is the state letter of pid in /proc/PID/stat, "" if gone.
+func procState(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	rest := string(b[strings.LastIndexByte(string(b), ')')+1:])
+	if f := strings.Fields(rest); len(f) > 0 {
+		return f[0]
+	}
+	return ""
 }

@@ -29,6 +29,11 @@ import (
 	"clowder/supervisor/proto"
 )
 
+// tmuxEndWait bounds what the end of a pane asks tmux (its exit status,
+// stopping the pipe): a stopped or hung server must not hold up the
+// pane's exit record.
+const tmuxEndWait = 2 * time.Second
+
 // tmuxLink is what the host holds of a pane adopted from tmux.
 type tmuxLink struct {
 	srv     supervisor.TmuxServer
@@ -212,7 +217,9 @@ func (p *pane) readTmux(l *tmuxLink) {
 func (p *pane) watchTmux(ctx context.Context, l *tmuxLink) {
 	id := p.identity()
 	if supervisor.WaitExit(ctx, id) != nil {
-		p.releaseTmux(l)
+		ctx, cancel := context.WithTimeout(context.Background(), tmuxEndWait)
+		defer cancel()
+		p.releaseTmux(ctx, l)
 		return
 	}
 	p.tmuxEnded(l)
@@ -223,8 +230,10 @@ func (p *pane) watchTmux(ctx context.Context, l *tmuxLink) {
 // unverifiable. Idempotent.
 func (p *pane) tmuxEnded(l *tmuxLink) {
 	rec := p.record()
-	st, err := l.srv.Identify(context.Background(), rec.Tmux.PaneID)
-	p.releaseTmux(l)
+	ctx, cancel := context.WithTimeout(context.Background(), tmuxEndWait)
+	defer cancel()
+	st, err := l.srv.Identify(ctx, rec.Tmux.PaneID)
+	p.releaseTmux(ctx, l)
 	exit := persist.Exit{Code: -1, Reason: persist.ExitUnverifiable, At: time.Now()}
 	if err == nil && st.Process.PID == rec.PID && st.DeadStatus >= 0 {
 		exit.Code, exit.Reason = st.DeadStatus, persist.ExitCompleted
@@ -248,9 +257,9 @@ func (p *pane) tmuxEnded(l *tmuxLink) {
 // releaseTmux stops the pane's output: tmux stops piping, and the host
 // reads what is left in the fifo (until it has been quiet a moment) and
 // closes it. Idempotent.
-func (p *pane) releaseTmux(l *tmuxLink) {
+func (p *pane) releaseTmux(ctx context.Context, l *tmuxLink) {
 	rec := p.record()
-	l.srv.Unpipe(context.Background(), rec.Tmux.PaneID)
+	l.srv.Unpipe(ctx, rec.Tmux.PaneID)
 	_ = l.fifo.SetReadDeadline(time.Now().Add(200 * time.Millisecond)) // drain what tmux wrote before it stopped
 	<-l.done
 	_ = l.fifo.Close()    // best effort: read to the end

@@ -84,15 +84,19 @@ type TmuxStatus struct {
 	Cols, Rows int
 	CursorX    int
 	CursorY    int
-	Alternate  bool   // the pane shows its alternate screen
-	Cwd        string // the pane's current directory
-	Current    string // tmux's pane_current_command (the foreground program)
+	Alternate  bool // the pane shows its alternate screen
+	// The modes tmux reports that input depends on: application cursor
+	// keys (DECCKM), application keypad (DECKPAM), a hidden cursor.
+	CursorKeys, Keypad, CursorHidden bool
+	Cwd                              string // the pane's current directory
+	Current                          string // tmux's pane_current_command (the foreground program)
 }
 
 // tmuxFormat is what display-message prints about a pane, one field per
 // "|"; the last one (the path) may itself hold "|".
 const tmuxFormat = "#{pid}|#{session_name}:#{window_index}.#{pane_index}|#{pane_id}|#{pane_pid}|#{pane_dead}|#{pane_dead_status}|" +
-	"#{pane_width}|#{pane_height}|#{cursor_x}|#{cursor_y}|#{alternate_on}|#{pane_current_command}|#{pane_current_path}"
+	"#{pane_width}|#{pane_height}|#{cursor_x}|#{cursor_y}|#{alternate_on}|#{keypad_cursor_flag}|#{keypad_flag}|#{cursor_flag}|" +
+	"#{pane_current_command}|#{pane_current_path}"
 
 // Identify reads what target (any tmux target: %N, session:window.pane)
 // is now: the pane, its server's and its process's identities.
@@ -110,8 +114,8 @@ func (s TmuxServer) Identify(ctx context.Context, target string) (TmuxStatus, er
 
 // parseStatus reads display-message's line and the processes it names.
 func (s TmuxServer) parseStatus(line string) (TmuxStatus, error) {
-	f := strings.SplitN(line, "|", 13)
-	if len(f) != 13 {
+	f := strings.SplitN(line, "|", 16)
+	if len(f) != 16 {
 		return TmuxStatus{}, fmt.Errorf("tmux on %s described the pane as %q; is it tmux 3.0 or newer?", s.Socket, line)
 	}
 	n := func(i int) int { v, _ := strconv.Atoi(f[i]); return v }
@@ -120,7 +124,8 @@ func (s TmuxServer) parseStatus(line string) (TmuxStatus, error) {
 		Dead:       f[4] == "1",
 		DeadStatus: -1,
 		Cols:       n(6), Rows: n(7), CursorX: n(8), CursorY: n(9),
-		Alternate: f[10] == "1", Current: f[11], Cwd: f[12],
+		Alternate: f[10] == "1", CursorKeys: f[11] == "1", Keypad: f[12] == "1", CursorHidden: f[13] == "0",
+		Current: f[14], Cwd: f[15],
 	}
 	if f[5] != "" {
 		st.DeadStatus = n(5)

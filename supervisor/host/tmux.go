@@ -191,9 +191,26 @@ func (p *pane) seedLocked(seed supervisor.Seed) {
 		b.WriteString("\x1b[0m")
 	}
 	fmt.Fprintf(&b, "\x1b[%d;%dH", st.CursorY+1, st.CursorX+1)
+	b.WriteString(seedModes(st))
 	_, _ = p.term.Write([]byte(b.String())) // never fails
 	p.replies = nil                         // a seed asks nothing
 	p.broadcastLocked()
+}
+
+// seedModes sets the modes tmux reports, so that keys a client encodes
+// from the screen's modes (the TUI) match what the program asked for.
+func seedModes(st supervisor.TmuxStatus) string {
+	var b strings.Builder
+	if st.CursorKeys {
+		b.WriteString("\x1b[?1h")
+	}
+	if st.Keypad {
+		b.WriteString("\x1b=")
+	}
+	if st.CursorHidden {
+		b.WriteString("\x1b[?25l")
+	}
+	return b.String()
 }
 
 // readTmux copies the fifo into the pane until the fifo is closed.

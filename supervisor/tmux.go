@@ -237,22 +237,56 @@ func (s TmuxServer) Resize(ctx context.Context, pane string, cols, rows int) err
 type Seed struct {
 	Status TmuxStatus
 	Screen string // capture-pane -p -e -J: one line per row (wrapped rows joined)
+	Early  []byte // output read from the fifo with the pipe's ready line, to apply after Screen
 }
 
-// PipeTo reads the pane's screen and starts copying its output into fifo,
-// in one tmux command list: the server runs it without reading the pane in
-// between, so no output falls between the picture and the stream.
-func (s TmuxServer) PipeTo(ctx context.Context, pane, fifo string) (Seed, error) {
+// pipeReady is the line pipe-pane's shell writes into the fifo once it
+// has opened it, before it starts copying the pane's output.
+const pipeReady = "clowder-tmux-pipe-ready\n"
+
+// PipeTo reads the pane's screen and starts copying its output into the
+// fifo at path (fifo is its read end), in one tmux command list: the
+// server runs it without reading the pane in between, so no output falls
+// between the picture and the stream. It returns once the pipe's shell
+// has opened the fifo: a shell that opens a fifo with no reader waits
+// for one for ever, and tmux never ends it.
+func (s TmuxServer) PipeTo(ctx context.Context, pane string, fifo *os.File, path string) (Seed, error) {
 	out, err := s.Command(ctx, nil,
 		"display-message", "-p", "-t", pane, tmuxFormat, ";",
 		"capture-pane", "-p", "-e", "-J", "-t", pane, ";",
-		"pipe-pane", "-O", "-t", pane, "exec cat >> "+shellQuote(fifo))
+		"pipe-pane", "-O", "-t", pane, "exec >>"+shellQuote(path)+" && printf '"+strings.TrimSuffix(pipeReady, "\n")+"\\n' && exec cat")
 	if err != nil {
 		return Seed{}, err
 	}
 	line, screen, _ := strings.Cut(out, "\n")
 	st, err := s.parseStatus(line)
-	return Seed{Status: st, Screen: screen}, err
+	if err != nil {
+		return Seed{}, err
+	}
+	early, err := awaitPipeReady(fifo)
+	return Seed{Status: st, Screen: screen, Early: early}, err
+}
+
+// awaitPipeReady reads the fifo up to the pipe's ready line (what an
+// earlier pipe left comes before it, and is dropped), and returns what
+// followed it in the same read.
+func awaitPipeReady(f *os.File) ([]byte, error) {
+	if err := f.SetReadDeadline(time.Now().Add(tmuxTimeout)); err != nil {
+		return nil, fmt.Errorf("wait for tmux's pipe: %w", err)
+	}
+	defer func() { _ = f.SetReadDeadline(time.Time{}) }() // never fails on a pollable fifo
+	var got []byte
+	buf := make([]byte, 4096)
+	for {
+		n, err := f.Read(buf)
+		got = append(got, buf[:n]...)
+		if i := bytes.Index(got, []byte(pipeReady)); i >= 0 {
+			return got[i+len(pipeReady):], nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("wait for tmux's pipe-pane to open %s: %w", f.Name(), err)
+		}
+	}
 }
 
 // Unpipe stops copying the pane's output (best effort: the pane or its
@@ -264,11 +298,16 @@ func (s TmuxServer) Unpipe(ctx context.Context, pane string) {
 // shellQuote quotes s for tmux's /bin/sh.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// OpenFifo makes a fifo at path (replacing a stale one) and opens it for
-// reading and writing: the open does not wait for a writer, and the reader
-// never sees end of file while tmux's writer comes and goes.
+// OpenFifo opens the fifo at path, made if there is none, for reading
+// and writing: the open does not wait for a writer, and the reader never
+// sees end of file while tmux's writer comes and goes. A fifo a crashed
+// host left is opened again, not replaced: a pipe shell still waiting to
+// open it then gets its reader, and ends once tmux replaces its pipe.
 func OpenFifo(path string) (*os.File, error) {
-	_ = os.Remove(path) // best effort: a fifo left by a crashed host
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeNamedPipe != 0 {
+		return os.OpenFile(path, os.O_RDWR, 0)
+	}
+	_ = os.Remove(path) // best effort: something else in the way
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
 		return nil, fmt.Errorf("make fifo %s: %w", path, err)
 	}

@@ -150,7 +150,7 @@ func (h *Server) startTmux(ctx context.Context, p *pane, srv supervisor.TmuxServ
 		return err
 	}
 	rec := p.record()
-	seed, err := srv.PipeTo(ctx, rec.Tmux.PaneID, path)
+	seed, err := srv.PipeTo(ctx, rec.Tmux.PaneID, fifo, path)
 	if err == nil {
 		err = p.tmuxSame("adopt", seed.Status)
 	}
@@ -193,6 +193,8 @@ func (p *pane) seedLocked(seed supervisor.Seed) {
 	fmt.Fprintf(&b, "\x1b[%d;%dH", st.CursorY+1, st.CursorX+1)
 	b.WriteString(seedModes(st))
 	_, _ = p.term.Write([]byte(b.String())) // never fails
+	_, _ = p.ring.Write(seed.Early)         // never fails
+	_, _ = p.term.Write(seed.Early)         // never fails
 	p.replies = nil                         // a seed asks nothing
 	p.broadcastLocked()
 }
@@ -452,4 +454,59 @@ func (p *pane) tmuxContainmentLocked() string {
 // tmuxRunningLocked reports whether p is a tmux pane whose process runs.
 func (p *pane) tmuxRunningLocked() bool {
 	return p.tmux != nil && p.rec.State == persist.StateRunning
+}
+
+// tmuxNoRespawn refuses to respawn a pane adopted from tmux: its process
+// is tmux's to start again.
+func (p *pane) tmuxNoRespawn() error {
+	if r := p.record(); r.Tmux != nil {
+		return &proto.ErrorReply{Code: proto.CodeBadRequest, Message: fmt.Sprintf(
+			"pane %s is tmux pane %s on %s: start it again in tmux (tmux respawn-pane -t %s), then clowder rm %s and clowder adopt tmux it again",
+			p.id, r.Tmux.PaneID, r.Tmux.Socket, r.Tmux.PaneID, p.id)}
+	}
+	return nil
+}
+
+// readoptTmux takes back, as an earlier host left it in agents.json, a
+// pane adopted from tmux that was running: once its identity checks, its
+// output flows again (the screen seeded afresh from capture-pane); else
+// it is recorded exited (reason lost, never respawned by clowder: it is
+// tmux's), with why in its note. It reports whether rec was a tmux pane
+// it handled; other records load as always.
+func (h *Server) readoptTmux(rec persist.PaneRecord) bool {
+	if rec.Tmux == nil || rec.State != persist.StateRunning {
+		return false
+	}
+	p := newPane(h, rec)
+	h.panes = append(h.panes, p)
+	ctx, cancel := context.WithTimeout(context.Background(), tmuxEndWait)
+	defer cancel()
+	srv := supervisor.TmuxServer{Socket: rec.Tmux.Socket}
+	st, err := srv.Identify(ctx, rec.Tmux.PaneID)
+	switch {
+	case err != nil:
+	case st.Dead:
+		err = fmt.Errorf("its process %d has exited", rec.PID)
+	default:
+		if err = p.tmuxSame("re-adoption", st); err == nil {
+			err = h.startTmux(ctx, p, srv)
+		}
+	}
+	if err != nil {
+		p.tmuxLost(err)
+		return true
+	}
+	h.log.Printf("%s (%s) re-adopted from tmux: tmux %s on server %d", p.id, rec.Name, rec.Tmux.PaneID, rec.Tmux.ServerPID)
+	return true
+}
+
+// tmuxLost records a tmux pane that could not be taken back.
+func (p *pane) tmuxLost(why error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.rec.State = persist.StateExited
+	p.rec.Exit = &persist.Exit{Code: -1, Reason: persist.ExitLost, At: time.Now()}
+	p.rec.Note = "tmux pane not taken back after the host restart: " + errorText(why)
+	p.attn.state = attnOf(p.rec.State)
+	p.h.log.Printf("%s: %s", p.id, p.rec.Note)
 }

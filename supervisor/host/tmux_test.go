@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"clowder/persist"
 	"clowder/supervisor/proto"
 )
 
@@ -98,5 +99,66 @@ func TestTmuxHostStopLeavesThePaneRunning(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(th.paths.RuntimeDir, "tmux-*.fifo")); len(left) > 0 {
 		t.Errorf("fifos left behind: %v", left)
+	}
+}
+
+// crashAfterAdopt adopts x's pane on a host process, SIGKILLs that host
+// and starts the next one (in this process) on its paths.
+func crashAfterAdopt(t *testing.T, ph *procHost, x *testTmux, between func()) (*tclient, string) {
+	t.Helper()
+	c := ph.dial()
+	pane := c.call(&proto.AdoptTmuxReq{Socket: x.sock, Target: "w"}).(*proto.AdoptedReply).Pane
+	c.uc.Close()
+	if err := ph.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-ph.exited
+	between()
+	ph.serve(persist.DefaultConfig())
+	return ph.dial(), pane.ID
+}
+
+// TestTmuxPaneTakenBackAfterHostCrash: the next host finds the adopted
+// tmux pane in agents.json, checks its identity and reads and drives it
+// again.
+func TestTmuxPaneTakenBackAfterHostCrash(t *testing.T) {
+	ph := startProcHost(t)
+	x := startTestTmux(t, ph.testHost, "echo CRASH-READY\nwhile read l; do echo \"GOT:$l\"; done\n", "CRASH-READY")
+	c, id := crashAfterAdopt(t, ph, x, func() {})
+	if in := c.info(id); in.State != "running" || !strings.HasPrefix(in.Containment, "tmux %0") {
+		t.Fatalf("after the crash: %+v; want it running in tmux again", in)
+	}
+	if s := c.screen(id); !strings.Contains(s, "CRASH-READY") {
+		t.Errorf("the screen was not seeded again:\n%s", s)
+	}
+	c.call(&proto.InputReq{Pane: id, Data: []byte("after crash"), Keys: []string{"Enter"}})
+	c.waitText(id, "GOT:after crash")
+}
+
+// TestTmuxPaneReplacedWhileNoHostIsNotTakenBack: a pane whose process tmux
+// replaced while no host ran is recorded exited (lost), says why, is not
+// respawned by clowder, and the new process is left alone. It also pins
+// a leak: a host killed right after adoption left pipe-pane's shell
+// waiting for ever to open the fifo (no reader), which tmux never ends;
+// adoption now answers only once that shell has opened it.
+func TestTmuxPaneReplacedWhileNoHostIsNotTakenBack(t *testing.T) {
+	ph := startProcHost(t)
+	x := startTestTmux(t, ph.testHost, "echo SWAP-READY\nwhile read l; do :; done\n", "SWAP-READY")
+	var replacement string
+	c, id := crashAfterAdopt(t, ph, x, func() {
+		if out, err := x.cmd("respawn-pane", "-k", "-t", "w", "sleep 600"); err != nil {
+			t.Fatalf("respawn-pane: %v: %s", err, out)
+		}
+		replacement, _ = x.cmd("display-message", "-p", "-t", "w", "#{pane_pid}")
+	})
+	in := c.info(id)
+	if in.State != "exited" || in.ExitReason != "lost" || !strings.Contains(in.Note, "pane process") {
+		t.Errorf("a replaced tmux pane after the restart: %+v; want exited, lost, a note naming the pane process", in)
+	}
+	if e := c.callErr(&proto.RespawnReq{Pane: id}); !strings.Contains(e.Message, "tmux respawn-pane") {
+		t.Errorf("respawn of a tmux pane: %v; want it refused, pointing at tmux", e)
+	}
+	if now, _ := x.cmd("display-message", "-p", "-t", "w", "#{pane_pid}|#{pane_dead}"); now != strings.TrimSpace(replacement)+"|0\n" {
+		t.Errorf("the replacement process: %q, was %q", now, replacement)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -79,6 +80,9 @@ func TestE2EAdoptTmuxPaneCaptureLogWaitInputPasteKill(t *testing.T) {
 	info := e.pane(id)
 	if want := "tmux %0 on server "; !strings.HasPrefix(info.Containment, want) || info.Pid != leader || info.State != "running" || info.Name != "fake" {
 		t.Fatalf("adopted pane = %+v, want running, pid %d, containment %q...", info, leader, want)
+	}
+	if row := e.must("ls"); !regexp.MustCompile(id + `\s+fake\s+tmux\s+running\s`).MatchString(row) {
+		t.Errorf("ls does not show the pane as a running tmux pane:\n%s", row)
 	}
 	if got := e.must("capture", id); !strings.Contains(got, "TMUXFAKE-READY") {
 		t.Fatalf("the screen was not seeded from capture-pane:\n%s", got)

@@ -239,3 +239,31 @@ func procState(pid int) string {
 	}
 	return ""
 }
+
+// TestE2EAdoptTmuxRenamedSessionRefusedThenLetGo: a renamed session is a
+// change of identity: input is refused naming the session target; rm
+// then forgets the pane without killing its process, which tmux still
+// runs.
+func TestE2EAdoptTmuxRenamedSessionRefusedThenLetGo(t *testing.T) {
+	e := newE2E(t)
+	o := startTmuxCmd(t, e, false)
+	id := adopt(t, e, o)
+	leader, err := supervisor.ReadIdentity(o.pid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.run("rename-session", "-t", "work", "moved")
+	if _, errOut, code := e.run("send-keys", id, "-l", "x"); code == 0 || !strings.Contains(errOut, "refusing identity-unverified handoff") || !strings.Contains(errOut, "session target work:0.0 → moved:0.0") {
+		t.Errorf("send-keys after rename-session: exit %d, %q; want a refusal naming the session target", code, errOut)
+	}
+	e.must("rm", id)
+	if now, err := supervisor.ReadIdentity(leader.PID); err != nil || now != leader {
+		t.Errorf("rm of a pane let go killed its process: %v", err)
+	}
+	if list := e.panes(); len(list) != 0 {
+		t.Errorf("rm left %+v", list)
+	}
+	if piped := strings.TrimSpace(o.run("display-message", "-p", "-t", "moved", "#{pane_pipe}")); piped != "0" {
+		t.Errorf("the pane is still piped to clowder after rm (pane_pipe %s)", piped)
+	}
+}

@@ -351,7 +351,7 @@ func (h *Server) rename(p *pane, name string) error {
 // remove kills a running pane and forgets it.
 func (h *Server) remove(p *pane) error {
 	if p.live() {
-		if _, err := p.kill(supervisor.Identity{}, 0); err != nil && !errors.Is(err, &proto.ErrorReply{Code: proto.CodeExited}) {
+		if _, err := p.kill(supervisor.Identity{}, 0); err != nil && !errors.Is(err, &proto.ErrorReply{Code: proto.CodeExited}) && !p.tmuxLetGo(err) {
 			return err
 		}
 	}

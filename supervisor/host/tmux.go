@@ -37,10 +37,11 @@ const tmuxEndWait = 2 * time.Second
 // tmuxLink is what the host holds of a pane adopted from tmux.
 type tmuxLink struct {
 	srv     supervisor.TmuxServer
-	fifo    *os.File // the read end of pipe-pane's output
-	path    string   // the fifo's path
-	killing bool     // under the pane's mu: a kill is under way
-	ended   bool     // under the pane's mu: its end is recorded
+	fifo    *os.File           // the read end of pipe-pane's output
+	path    string             // the fifo's path
+	stop    context.CancelFunc // ends the watcher (set before it starts, then read only)
+	killing bool               // under the pane's mu: a kill is under way
+	ended   bool               // under the pane's mu: its end is recorded
 	done    chan struct{}
 }
 
@@ -160,7 +161,8 @@ func (h *Server) startTmux(ctx context.Context, p *pane, srv supervisor.TmuxServ
 		_ = os.Remove(path) // best effort
 		return tmuxError(rec.Tmux.PaneID, err)
 	}
-	l := &tmuxLink{srv: srv, fifo: fifo, path: path, done: make(chan struct{})}
+	watch, stop := context.WithCancel(h.orphans.context()) // ends with the host, or when rm lets the pane go
+	l := &tmuxLink{srv: srv, fifo: fifo, path: path, done: make(chan struct{}), stop: stop}
 	p.mu.Lock()
 	p.tmux = l
 	p.seedLocked(seed)
@@ -168,7 +170,7 @@ func (h *Server) startTmux(ctx context.Context, p *pane, srv supervisor.TmuxServ
 	p.armJudgeLocked()
 	p.mu.Unlock()
 	go p.readTmux(l)
-	h.orphans.run(func(ctx context.Context) { p.watchTmux(ctx, l) })
+	h.orphans.run(func(context.Context) { p.watchTmux(watch, l) })
 	return nil
 }
 
@@ -509,4 +511,23 @@ func (p *pane) tmuxLost(why error) {
 	p.rec.Note = "tmux pane not taken back after the host restart: " + errorText(why)
 	p.attn.state = attnOf(p.rec.State)
 	p.h.log.Printf("%s: %s", p.id, p.rec.Note)
+}
+
+// tmuxLetGo decides, for rm, what to do with a tmux pane whose kill was
+// refused because its identity changed (err): it is no longer the pane
+// that was adopted, so it is not killed, but let go (its watcher and its
+// pipe stopped) so that rm can forget it. It reports whether it did.
+func (p *pane) tmuxLetGo(err error) bool {
+	var e *proto.ErrorReply
+	if !errors.As(err, &e) || e.Code != proto.CodeIdentity {
+		return false
+	}
+	l := p.tmuxOf()
+	if l == nil {
+		return false
+	}
+	l.stop() // the watcher stops the pipe as it ends,
+	<-l.done // and the reader once tmux stopped writing
+	p.h.log.Printf("%s: let go without a kill: %v", p.id, err)
+	return true
 }

@@ -3,14 +3,17 @@
 package host
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"clowder/persist"
+	"clowder/supervisor"
 	"clowder/supervisor/proto"
 )
 
@@ -37,7 +40,7 @@ func startTestTmux(t *testing.T, th *testHost, script, ready string) *testTmux {
 	t.Cleanup(func() {
 		_, _ = x.cmd("kill-server") // may be gone already
 		// kill-server returns before the server and its panes are gone.
-		eventually(t, "the tmux server and its panes to end", func() bool { return th.o.Observe() == 0 })
+		waitMarkedGone(t, th.o.Mark)
 	})
 	if out, err := x.cmd("-f", "/dev/null", "new-session", "-d", "-s", "w", "-x", "60", "-y", "10", "exec sh "+file); err != nil {
 		t.Fatalf("tmux new-session: %v: %s", err, out)
@@ -47,6 +50,46 @@ func startTestTmux(t *testing.T, th *testHost, script, ready string) *testTmux {
 		return strings.Contains(out, ready)
 	})
 	return x
+}
+
+// waitMarkedGone waits until every process carrying mark that it saw is
+// dead (gone, or a zombie), as the oracle will judge: a process whose
+// memory is already released on its way out has no environment to read,
+// but is alive until it is a zombie.
+func waitMarkedGone(t *testing.T, mark string) {
+	t.Helper()
+	seen := map[supervisor.Identity]bool{}
+	eventually(t, "the tmux server and its panes to end", func() bool {
+		for _, id := range markedNow(mark) {
+			seen[id] = true
+		}
+		for id := range seen {
+			if now, err := supervisor.ReadIdentity(id.PID); err == nil && now == id {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// markedNow lists the live processes whose environment holds mark.
+func markedNow(mark string) []supervisor.Identity {
+	ents, _ := os.ReadDir("/proc")
+	var out []supervisor.Identity
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err != nil || !bytes.Contains(env, []byte("="+mark+"\x00")) {
+			continue
+		}
+		if id, err := supervisor.ReadIdentity(pid); err == nil {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 func (x *testTmux) cmd(args ...string) (string, error) {

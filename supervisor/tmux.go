@@ -247,14 +247,15 @@ const pipeReady = "clowder-tmux-pipe-ready\n"
 // PipeTo reads the pane's screen and starts copying its output into the
 // fifo at path (fifo is its read end), in one tmux command list: the
 // server runs it without reading the pane in between, so no output falls
-// between the picture and the stream. It returns once the pipe's shell
+// between the picture and the stream (tmux expands formats in the pipe's
+// command, so a "#" in path is doubled). It returns once the pipe's shell
 // has opened the fifo: a shell that opens a fifo with no reader waits
 // for one for ever, and tmux never ends it.
 func (s TmuxServer) PipeTo(ctx context.Context, pane string, fifo *os.File, path string) (Seed, error) {
 	out, err := s.Command(ctx, nil,
 		"display-message", "-p", "-t", pane, tmuxFormat, ";",
 		"capture-pane", "-p", "-e", "-J", "-t", pane, ";",
-		"pipe-pane", "-O", "-t", pane, "exec >>"+shellQuote(path)+" && printf '"+strings.TrimSuffix(pipeReady, "\n")+"\\n' && exec cat")
+		"pipe-pane", "-O", "-t", pane, "exec >>"+shellQuote(strings.ReplaceAll(path, "#", "##"))+" && printf '"+strings.TrimSuffix(pipeReady, "\n")+"\\n' && exec cat")
 	if err != nil {
 		return Seed{}, err
 	}

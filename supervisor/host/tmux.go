@@ -92,7 +92,10 @@ func (h *Server) adoptTmux(ctx context.Context, req *proto.AdoptTmuxReq) (*pane,
 
 // tmuxError turns a failed tmux command into the protocol's error.
 func tmuxError(target string, err error) error {
+	var e *proto.ErrorReply
 	switch {
+	case errors.As(err, &e):
+		return e
 	case errors.Is(err, supervisor.ErrTmuxServerGone):
 		return &proto.ErrorReply{Code: proto.CodeNotFound, Message: fmt.Sprintf("%v; check -L or -S (tmux ls)", err)}
 	case errors.Is(err, supervisor.ErrTmuxNoPane):

@@ -205,3 +205,17 @@ func TestTmuxPaneReplacedWhileNoHostIsNotTakenBack(t *testing.T) {
 		t.Errorf("the replacement process: %q, was %q", now, replacement)
 	}
 }
+
+// TestTmuxRuntimeDirWithHash: tmux expands formats in pipe-pane's
+// command, so a runtime dir holding "#" named another fifo, and adoption
+// failed waiting for the pipe.
+func TestTmuxRuntimeDirWithHash(t *testing.T) {
+	th := newTestHost(t)
+	th.paths.RuntimeDir = filepath.Join(filepath.Dir(th.paths.RuntimeDir), "r#{pane_id}")
+	th.serve(persist.DefaultConfig())
+	x := startTestTmux(t, th, "echo HASH-READY\nwhile read l; do echo \"GOT:$l\"; done\n", "HASH-READY")
+	c := th.dial()
+	pane := c.call(&proto.AdoptTmuxReq{Socket: x.sock, Target: "w"}).(*proto.AdoptedReply).Pane
+	c.call(&proto.InputReq{Pane: pane.ID, Data: []byte("hash"), Keys: []string{"Enter"}})
+	c.waitText(pane.ID, "GOT:hash")
+}

@@ -313,7 +313,24 @@ func (p *pane) verifyTmux(ctx context.Context, op string) (*tmuxLink, error) {
 		return nil, &proto.ErrorReply{Code: proto.CodeExited, Message: fmt.Sprintf(
 			"pane %s is not running: tmux pane %s is dead (its process %d exited); nothing was sent", p.id, rec.Tmux.PaneID, rec.PID)}
 	}
+	p.followTmuxSize(st)
 	return l, nil
+}
+
+// followTmuxSize gives the screen the size tmux reports for the pane
+// (tmux resizes it with its window), so what the program draws next lands
+// where it should.
+func (p *pane) followTmuxSize(st supervisor.TmuxStatus) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if st.Cols <= 0 || st.Rows <= 0 {
+		return
+	}
+	if c, r := p.term.Size(); c != st.Cols || r != st.Rows {
+		p.term.Resize(st.Cols, st.Rows)
+		p.broadcastLocked()
+	}
+	p.rec.Size = persist.Size{Cols: st.Cols, Rows: st.Rows} // what ls shows: a tmux pane has no PTY of ours to ask
 }
 
 // tmuxSame refuses op when st is not the pane as adopted.
@@ -398,10 +415,7 @@ func (p *pane) tmuxResize(cols, rows int) error {
 	if err != nil {
 		return tmuxError(pane, err)
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.term.Resize(max(st.Cols, 1), max(st.Rows, 1))
-	p.broadcastLocked()
+	p.followTmuxSize(st)
 	return nil
 }
 

@@ -219,3 +219,27 @@ func TestTmuxRuntimeDirWithHash(t *testing.T) {
 	c.call(&proto.InputReq{Pane: pane.ID, Data: []byte("hash"), Keys: []string{"Enter"}})
 	c.waitText(pane.ID, "GOT:hash")
 }
+
+// TestTmuxPaneFollowsTmuxSize: tmux sizes its panes with their window;
+// the screen takes the size tmux reports at the next action, and a
+// resize request gets what tmux gave, not what was asked.
+func TestTmuxPaneFollowsTmuxSize(t *testing.T) {
+	th := startHost(t)
+	x := startTestTmux(t, th, "echo SIZE-READY\nwhile read l; do echo \"GOT:$l\"; done\n", "SIZE-READY")
+	c := th.dial()
+	pane := c.call(&proto.AdoptTmuxReq{Socket: x.sock, Target: "w"}).(*proto.AdoptedReply).Pane
+	if pane.Cols != 60 || pane.Rows != 10 {
+		t.Fatalf("adopted at %dx%d, want tmux's 60x10", pane.Cols, pane.Rows)
+	}
+	if out, err := x.cmd("resize-window", "-t", "w", "-x", "50", "-y", "8"); err != nil {
+		t.Fatalf("resize-window: %v: %s", err, out)
+	}
+	c.call(&proto.InputReq{Pane: pane.ID, Keys: []string{"Enter"}})
+	if got := c.info(pane.ID); got.Cols != 50 || got.Rows != 8 {
+		t.Errorf("after tmux resized its window and an input: %dx%d, want 50x8", got.Cols, got.Rows)
+	}
+	c.call(&proto.ResizeReq{Pane: pane.ID, Cols: 100, Rows: 40})
+	if got := c.info(pane.ID); got.Cols != 50 || got.Rows != 8 {
+		t.Errorf("after asking for 100x40 in a 50x8 window: %dx%d, want what tmux gave", got.Cols, got.Rows)
+	}
+}

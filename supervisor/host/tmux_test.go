@@ -243,3 +243,19 @@ func TestTmuxPaneFollowsTmuxSize(t *testing.T) {
 		t.Errorf("after asking for 100x40 in a 50x8 window: %dx%d, want what tmux gave", got.Cols, got.Rows)
 	}
 }
+
+// TestTmuxSignalReachesThePaneProcess: signal goes to the tmux pane's
+// process once its identity checks, and one naming another process is
+// refused.
+func TestTmuxSignalReachesThePaneProcess(t *testing.T) {
+	th := startHost(t)
+	x := startTestTmux(t, th, "trap 'echo TRAPPED' USR1\necho SIG-READY\nwhile :; do sleep 0.05; done\n", "SIG-READY")
+	c := th.dial()
+	pane := c.call(&proto.AdoptTmuxReq{Socket: x.sock, Target: "w"}).(*proto.AdoptedReply).Pane
+	c.call(&proto.SignalReq{Pane: pane.ID, Signal: "USR1"})
+	c.waitText(pane.ID, "TRAPPED")
+	e := c.callErr(&proto.SignalReq{Pane: pane.ID, Signal: "USR1", Pid: pane.Pid, PidStart: pane.PidStart + 1, BootID: pane.BootID})
+	if e.Code != proto.CodeIdentity {
+		t.Errorf("a signal naming another process: %v; want identity-mismatch", e)
+	}
+}

@@ -42,6 +42,7 @@ type tmuxLink struct {
 	stop    context.CancelFunc // ends the watcher (set before it starts, then read only)
 	killing bool               // under the pane's mu: a kill is under way
 	ended   bool               // under the pane's mu: its end is recorded
+	paste   []byte             // under the pane's mu: the parts of a split paste so far
 	done    chan struct{}
 }
 
@@ -382,13 +383,25 @@ func (p *pane) tmuxInput(req *proto.InputReq) error {
 // tmux brackets it when the program asked; then Enter, after the
 // adapter's gap, if it submits.
 func (p *pane) tmuxPaste(req *proto.PasteReq) error {
+	text := req.PasteText()
+	if err := panes.CheckPaste(text); err != nil {
+		// tmux brackets a paste but does not clean it: an ESC could end
+		// the bracket early and reach the program as keys.
+		return &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()}
+	}
 	l, err := p.verifyTmux(context.Background(), "paste")
 	if err != nil {
 		return err
 	}
+	whole, ok := p.tmuxPastePart(l, req.Part, text)
+	if !ok {
+		return nil // a first or middle part: pasted with the last one, as one bracketed paste
+	}
 	p.userInput()
 	pane := p.record().Tmux.PaneID
-	if err := l.srv.Paste(context.Background(), pane, "clowder-"+p.id, req.PasteText()); err != nil {
+	// tmux turns each LF into CR as a terminal paste does; CRLF would
+	// become two.
+	if err := l.srv.Paste(context.Background(), pane, "clowder-"+p.id, strings.ReplaceAll(whole, "\r\n", "\n")); err != nil {
 		return err
 	}
 	if !req.PasteSubmits() {
@@ -396,6 +409,26 @@ func (p *pane) tmuxPaste(req *proto.PasteReq) error {
 	}
 	time.Sleep(p.adapter.SubmitGap) // the adapter's documented pause, not a wait for a condition
 	return l.srv.SendKeys(context.Background(), pane, []string{"Enter"})
+}
+
+// tmuxPastePart gathers the parts of a paste split over requests, and
+// returns the whole text once it has it (ok).
+func (p *pane) tmuxPastePart(l *tmuxLink, part, text string) (whole string, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch part {
+	case "":
+		return text, true
+	case proto.PastePartFirst:
+		l.paste = append(l.paste[:0], text...)
+		return "", false
+	case proto.PastePartMiddle:
+		l.paste = append(l.paste, text...)
+		return "", false
+	}
+	whole = string(append(l.paste, text...))
+	l.paste = nil
+	return whole, true
 }
 
 // tmuxResize asks tmux for the size and takes the size tmux gave.

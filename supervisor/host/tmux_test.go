@@ -259,3 +259,27 @@ func TestTmuxSignalReachesThePaneProcess(t *testing.T) {
 		t.Errorf("a signal naming another process: %v; want identity-mismatch", e)
 	}
 }
+
+// TestTmuxPasteChecksNewlinesAndParts: a paste holding ESC is refused (tmux
+// does not clean what it brackets, so it could end the bracket and type
+// keys), CRLF is one newline, not two, and a paste split into parts
+// arrives whole.
+func TestTmuxPasteChecksNewlinesAndParts(t *testing.T) {
+	th := startHost(t)
+	x := startTestTmux(t, th, "echo PASTE-READY\nwhile read l; do echo \"GOT:[$l]\"; done\n", "PASTE-READY")
+	c := th.dial()
+	pane := c.call(&proto.AdoptTmuxReq{Socket: x.sock, Target: "w"}).(*proto.AdoptedReply).Pane
+	if e := c.callErr(&proto.PasteReq{Pane: pane.ID, Text: "a\x1b[201~b"}); e.Code != proto.CodeBadRequest {
+		t.Errorf("a paste with ESC: %v; want bad-request", e)
+	}
+	c.call(&proto.PasteReq{Pane: pane.ID, Text: "one\r\ntwo\n"})
+	c.waitText(pane.ID, `GOT:\[two\]`)
+	for _, part := range []proto.PasteReq{{Data: []byte("th"), Part: proto.PastePartFirst}, {Data: []byte("r"), Part: proto.PastePartMiddle}, {Data: []byte("ee"), Part: proto.PastePartLast, Submit: true}} {
+		part.Pane = pane.ID
+		c.call(&part)
+	}
+	c.waitText(pane.ID, `GOT:\[three\]`)
+	if s := c.screen(pane.ID); strings.Contains(s, "GOT:[]") || strings.Contains(s, "GOT:[a") || !strings.Contains(s, "GOT:[one]") {
+		t.Errorf("the pane got other lines than one, two, three:\n%s", s)
+	}
+}

@@ -66,6 +66,24 @@ type PaneRecord struct {
 	Size     Size          `json:"size"`     // last size a client gave it
 	Restart  RestartPolicy `json:"restart"`  // what the host does on exit
 	Timeouts Timeouts      `json:"timeouts"` // watchdogs; zero means none
+	// Tmux is set for a pane adopted from tmux (clowder adopt tmux): the
+	// tmux pane it is, checked again before every action. PID, PIDStart
+	// and BootID are then the tmux pane's process.
+	Tmux *TmuxPane `json:"tmux,omitempty"`
+}
+
+// TmuxPane is the identity of a tmux pane clowder adopted: which server
+// (its socket, and its process: pid and start time), which pane (its
+// session target when adopted, its %N id) and what it ran (the pane
+// process's command line). Nothing is sent to the pane unless all of it,
+// and the pane process's identity, still match.
+type TmuxPane struct {
+	Socket      string `json:"socket"`       // the server's socket path
+	ServerPID   int    `json:"server_pid"`   // the tmux server's pid
+	ServerStart uint64 `json:"server_start"` // its start time (field 22 of /proc/PID/stat)
+	Target      string `json:"target"`       // session:window.pane when adopted
+	PaneID      string `json:"pane_id"`      // tmux's pane id, %N
+	Command     string `json:"command"`      // the pane process's command line
 }
 
 // Worktree is the git worktree a pane runs in.

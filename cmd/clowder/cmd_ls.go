@@ -62,10 +62,19 @@ func printTable(a *app, list []proto.PaneInfo) error {
 	w := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "ID\tNAME\tKIND\tSTATE\tATTENTION\tPID\tPID_START\tEXIT\tCWD\tCOMMAND")
 	for _, p := range list {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", safe(p.ID), dash(p.Name), safe(p.Kind),
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", safe(p.ID), dash(p.Name), safe(kindColumn(p)),
 			safe(p.State), dash(p.Attention), p.Pid, p.PidStart, exitColumn(p), safe(p.Cwd), commandLine(p.Argv))
 	}
 	return w.Flush()
+}
+
+// kindColumn is the pane's kind, "tmux" for a pane adopted from tmux
+// (whose containment says "tmux %N on server PID").
+func kindColumn(p proto.PaneInfo) string {
+	if strings.HasPrefix(p.Containment, "tmux ") {
+		return "tmux"
+	}
+	return p.Kind
 }
 
 // safe escapes untrusted text (a pane's cwd, argv, name, title, a path)

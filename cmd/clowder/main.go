@@ -103,6 +103,6 @@ func newRoot(a *app) *cobra.Command {
 	root.RunE = runTUI(a)
 	root.AddCommand(newDemo(), newNew(a), newLs(a), newCapture(a), newLog(a), newPoll(a),
 		newSendKeys(a), newPaste(a), newSubmit(a), newWait(a), newKill(a), newRm(a), newRename(a), newRespawn(a),
-		newLand(a), newDiscard(a), newExec(a), newHost(a), newAttach(a), newHook(a))
+		newLand(a), newDiscard(a), newExec(a), newHost(a), newAttach(a), newHook(a), newAdopt(a))
 	return root
 }

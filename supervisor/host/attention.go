@@ -57,7 +57,7 @@ func (p *pane) judgeLocked() {
 		Screen:   p.term.Snapshot(),
 		Quiet:    p.quietSinceLocked(),
 		Notified: p.attn.notified,
-		Exited:   !p.runningLocked(),
+		Exited:   !p.runningLocked() && !p.tmuxRunningLocked(),
 	}
 	a := p.overHookLocked(p.adapter.Rules.Assess(o))
 	p.setAttentionLocked(a.State, a.Rule)

@@ -77,6 +77,8 @@ func (c *conn) handleOp(id uint32, m proto.Message) {
 		c.hook(id, req)
 	case *proto.EscrowReq:
 		c.escrow(id, req)
+	case *proto.AdoptTmuxReq:
+		c.adoptTmux(id, req)
 	default:
 		c.reply(id, &proto.ErrorReply{Code: proto.CodeUnknownType, Message: fmt.Sprintf("the host does not take %s requests", m.MsgType())})
 	}
@@ -114,6 +116,10 @@ func (c *conn) withPane(id uint32, ref string, fn func(*pane)) {
 
 func (c *conn) input(id uint32, req *proto.InputReq) {
 	c.withPane(id, req.Pane, func(p *pane) {
+		if p.tmuxOf() != nil {
+			c.replyErr(id, p.tmuxInput(req))
+			return
+		}
 		keys, err := panes.ParseKeys(req.Keys)
 		if err != nil {
 			c.fail(id, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()})
@@ -130,6 +136,10 @@ func (c *conn) paste(id uint32, req *proto.PasteReq) {
 		opts, err := req.PasteOptions()
 		if err != nil {
 			c.fail(id, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()})
+			return
+		}
+		if p.tmuxOf() != nil {
+			c.replyErr(id, p.tmuxPaste(req))
 			return
 		}
 		if !req.PasteSubmits() {
@@ -161,6 +171,10 @@ func (c *conn) replyErr(id uint32, err error) {
 
 func (c *conn) resize(id uint32, req *proto.ResizeReq) {
 	c.withPane(id, req.Pane, func(p *pane) {
+		if p.tmuxOf() != nil {
+			c.replyErr(id, p.tmuxResize(int(req.Cols), int(req.Rows)))
+			return
+		}
 		c.replyErr(id, p.resize(int(req.Cols), int(req.Rows)))
 	})
 }

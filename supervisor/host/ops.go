@@ -62,6 +62,9 @@ func (p *pane) runningLocked() bool {
 // writeInput writes to the child's terminal; the pane then works until it
 // is judged again (tookInputLocked).
 func (p *pane) writeInput(b []byte) error {
+	if p.tmuxOf() != nil {
+		return p.tmuxWrite(b)
+	}
 	p.mu.Lock()
 	run, running := p.run, p.runningLocked()
 	p.mu.Unlock()
@@ -97,8 +100,11 @@ func (p *pane) resize(cols, rows int) error {
 // signal sends one signal to the pane's process group.
 func (p *pane) signal(expected supervisor.Identity, sig syscall.Signal) error {
 	p.mu.Lock()
-	run, o := p.run, p.orphan
+	run, o, t := p.run, p.orphan, p.tmux
 	p.mu.Unlock()
+	if t != nil {
+		return p.tmuxSignal(expected, sig)
+	}
 	if run == nil && o != nil && p.live() {
 		return p.signalOrphan(o, expected, sig)
 	}

@@ -38,6 +38,7 @@ type pane struct {
 	idleTick *time.Timer   // re-evaluates attention once output stops
 	launch   *launch       // what the run was started with (memory only); nil if adopted from agents.json
 	orphan   *orphan       // the tree an earlier host left, while adopted (orphans.go)
+	tmux     *tmuxLink     // the tmux pane it is, if adopted from tmux (tmux.go)
 
 	// onTextCheck, when set, runs as a wait matches its regexp against a
 	// screen: a test seam that proves the match runs outside mu.
@@ -137,11 +138,12 @@ func (p *pane) onTermEvent(e vtgrid.Event) {
 	}
 }
 
-// hasRun reports whether this host started the pane (it may have exited).
+// hasRun reports whether this host started the pane, or adopted it from
+// tmux (it may have exited).
 func (p *pane) hasRun() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.run != nil
+	return p.run != nil || p.tmux != nil
 }
 
 // ours reports whether this host runs the pane's tree.
@@ -179,6 +181,9 @@ func (p *pane) infoLocked() proto.PaneInfo {
 	if p.run != nil {
 		c := p.run.Containment()
 		in.Containment, in.ContainmentFallback = c.Kind, c.Fallback
+	}
+	if p.tmux != nil {
+		in.Containment = p.tmuxContainmentLocked()
 	}
 	in.CwdNow = p.cwdNowLocked()
 	in.Title = p.title

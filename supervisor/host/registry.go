@@ -90,6 +90,9 @@ func (h *Server) adoptRecord(rec persist.PaneRecord) {
 	if n := paneNumber(rec.ID); n >= h.nextID {
 		h.nextID = n
 	}
+	if h.readoptTmux(rec) { // a pane of tmux: taken back from tmux, not from /proc (tmux.go)
+		return
+	}
 	tree := h.findSurvivors(&rec)
 	// Its process, if alive, is not ours to read: the pane never gets
 	// output. So it gets a one-byte ring and a one-cell screen, not

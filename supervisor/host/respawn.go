@@ -52,6 +52,9 @@ type clientEnv struct {
 // respawn starts p again in place. It refuses a pane that runs, and an
 // orphan whose process still runs.
 func (h *Server) respawn(ctx context.Context, p *pane, fallback clientEnv) (*proto.RespawnedReply, error) {
+	if err := p.tmuxNoRespawn(); err != nil {
+		return nil, err
+	}
 	plan, err := p.planRespawn(fallback)
 	if err != nil {
 		return nil, err

@@ -299,9 +299,11 @@ func (p *pane) kill(expected supervisor.Identity, grace time.Duration) (supervis
 // SIGTERM).
 func (p *pane) killWith(expected supervisor.Identity, sig syscall.Signal, grace time.Duration) (supervisor.Exit, error) {
 	p.mu.Lock()
-	run, state := p.run, p.rec.State
+	run, state, t := p.run, p.rec.State, p.tmux
 	p.mu.Unlock()
 	switch {
+	case t != nil:
+		return supervisor.Exit{}, p.tmuxKill(expected, sig, grace)
 	case run != nil:
 		if expected.IsZero() {
 			expected = run.Identity()
@@ -349,7 +351,7 @@ func (h *Server) rename(p *pane, name string) error {
 // remove kills a running pane and forgets it.
 func (h *Server) remove(p *pane) error {
 	if p.live() {
-		if _, err := p.kill(supervisor.Identity{}, 0); err != nil && !errors.Is(err, &proto.ErrorReply{Code: proto.CodeExited}) {
+		if _, err := p.kill(supervisor.Identity{}, 0); err != nil && !errors.Is(err, &proto.ErrorReply{Code: proto.CodeExited}) && !p.tmuxLetGo(err) {
 			return err
 		}
 	}

@@ -43,9 +43,11 @@ func (c *conn) subscribe(id uint32, req *proto.SubscribeReq) {
 				c.fail(id, err)
 				return
 			}
-			defer f.Close() // the kernel gave the client its own copy
-			fds = []int{int(f.Fd())}
-			c.h.holders.add(c, id, p.id)
+			if f != nil { // none for a tmux pane: its input goes through the host
+				defer f.Close() // the kernel gave the client its own copy
+				fds = []int{int(f.Fd())}
+				c.h.holders.add(c, id, p.id)
+			}
 		}
 		c.reply(id, &proto.SubscribedReply{Pane: p.id, Seq: end, Oldest: start, Fd: len(fds) > 0}, fds...)
 		c.active.Add(1)
@@ -69,8 +71,12 @@ func (c *conn) recoverPush(id uint32) {
 	_ = c.push(id, proto.FlagEnd, &proto.ErrorReply{Code: proto.CodeInternal, Message: fmt.Sprintf("the host failed on this subscription (%v); subscribe again", v)}) // best effort
 }
 
-// masterFor dups the pane's PTY master for a client that can take it.
+// masterFor dups the pane's PTY master for a client that can take it;
+// nil for a pane adopted from tmux, whose terminal is tmux's.
 func (c *conn) masterFor(p *pane) (*os.File, error) {
+	if p.tmuxOf() != nil {
+		return nil, nil
+	}
 	if !c.fds {
 		return nil, &proto.ErrorReply{Code: proto.CodeUnsupported, Message: "this connection cannot carry file descriptors; subscribe without want_fd and send input as messages"}
 	}

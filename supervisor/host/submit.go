@@ -123,6 +123,14 @@ func (p *pane) firstSubmitLeft(wait time.Duration) (left time.Duration, done boo
 	return left, left <= 0
 }
 
+// tookInput is tookInputLocked for input that goes another way than
+// through the pane's master (an adopted tmux pane's send-keys).
+func (p *pane) tookInput() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.tookInputLocked()
+}
+
 // tookInputLocked records input written to the pane: it answers a pending
 // notification and ends a hook's hold, and the pane works until its screen
 // is judged again.

@@ -352,7 +352,7 @@ func (p *pane) tmuxWrite(b []byte) error {
 	if err != nil {
 		return err
 	}
-	p.userInput()
+	p.tookInput()
 	return l.srv.SendText(context.Background(), p.record().Tmux.PaneID, b)
 }
 
@@ -367,7 +367,7 @@ func (p *pane) tmuxInput(req *proto.InputReq) error {
 	if err != nil {
 		return err
 	}
-	p.userInput()
+	p.tookInput()
 	pane := p.record().Tmux.PaneID
 	if err := l.srv.SendText(context.Background(), pane, req.Data); err != nil {
 		return err
@@ -397,7 +397,7 @@ func (p *pane) tmuxPaste(req *proto.PasteReq) error {
 	if !ok {
 		return nil // a first or middle part: pasted with the last one, as one bracketed paste
 	}
-	p.userInput()
+	p.tookInput()
 	pane := p.record().Tmux.PaneID
 	// tmux turns each LF into CR as a terminal paste does; CRLF would
 	// become two.

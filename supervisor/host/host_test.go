@@ -192,8 +192,16 @@ func TestHostPassesTheMaster(t *testing.T) {
 	if in := c.info(p.ID); in.Cols != 100 || in.Rows != 30 {
 		t.Fatalf("host screen is %dx%d after TIOCSWINSZ 100x30", in.Cols, in.Rows)
 	}
-	if len(c.pushes[sub]) == 0 {
-		t.Fatalf("no screen frames pushed")
+	// Frames are pushed by the subscription's own goroutine, so under load
+	// they may still be on the way after the replies above: read on.
+	for len(c.pushes[sub]) == 0 {
+		f, err := c.read(30 * time.Second)
+		if err != nil {
+			t.Fatalf("no screen frames pushed: %v", err)
+		}
+		if f.Flags&proto.FlagPush != 0 {
+			c.pushes[f.ReqID] = append(c.pushes[f.ReqID], f)
+		}
 	}
 }
 

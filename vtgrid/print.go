@@ -38,8 +38,11 @@ func (t *Terminal) fillRow(run []byte) []byte {
 	src := run[:len(cells)] // same length: lets the compiler drop bounds checks
 	c := Cell{style: t.cur.st, link: t.cur.link, flags: t.cur.prot}
 	for i := range cells {
-		c.r = rune(src[i])
+		// The whole template, then its character: setting c.r first and
+		// copying c made every cell a store-forwarding stall (a 4-byte
+		// store read back as 16), the flood's largest cost.
 		cells[i] = c
+		cells[i].r = rune(src[i])
 	}
 	l.ver = t.ver
 	run = run[n:]

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"clowder/bench/streamgen"
 )
 
 func TestFloodCountsEveryByte(t *testing.T) {
@@ -56,5 +58,38 @@ func TestIdleRSSOfTheRealHost(t *testing.T) {
 	rss, err := IdleRSS(ctx, bin, 2)
 	if err != nil || rss < 1<<20 {
 		t.Fatalf("rss %d, %v", rss, err)
+	}
+}
+
+// BenchmarkPlainFlood floods plain text lines through a pane of the
+// in-process host, for profiling the host's output path:
+//
+//	go test -run '^$' -bench PlainFlood -cpuprofile cpu.out ./hostbench
+func BenchmarkPlainFlood(b *testing.B) {
+	benchmarkFlood(b, streamgen.PlainText(1, 20e6))
+}
+
+// BenchmarkMixedFlood is the same with the escape-dense bench stream.
+func BenchmarkMixedFlood(b *testing.B) {
+	benchmarkFlood(b, streamgen.Generate(1, 20e6))
+}
+
+func benchmarkFlood(b *testing.B, data []byte) {
+	ctx := context.Background()
+	file := filepath.Join(b.TempDir(), "stream")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	h, err := Start(ctx, int64(len(data))+1<<20)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for range b.N {
+		if _, err := h.timeCat(ctx, file, 200, 50); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

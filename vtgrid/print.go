@@ -44,6 +44,7 @@ func (t *Terminal) fillRow(run []byte) []byte {
 		cells[i] = c
 		cells[i].r = rune(src[i])
 	}
+	l.mark(x + n)
 	l.ver = t.ver
 	run = run[n:]
 	if x+n < t.cols {
@@ -58,6 +59,7 @@ func (t *Terminal) fillRow(run []byte) []byte {
 	if len(run) > 0 { // no autowrap: the last column takes each further character
 		c.r = rune(run[len(run)-1])
 		l.cells[t.cols-1] = c
+		l.mark(t.cols)
 	}
 	return nil
 }
@@ -131,6 +133,7 @@ func (t *Terminal) setCell(l *line, r rune, w int) {
 		l.cells[x+1] = Cell{style: t.cur.st, link: t.cur.link, flags: flagCont | t.cur.prot}
 	}
 	l.cells[x] = c
+	l.mark(x + w)
 	l.ver = t.ver
 }
 
@@ -156,6 +159,7 @@ func (t *Terminal) prevCell() *Cell {
 	if l.cells[x].flags&flagCont != 0 && x > 0 {
 		x--
 	}
+	l.mark(x + 1) // combine may give an empty cell a character
 	l.ver = t.ver
 	return &l.cells[x]
 }

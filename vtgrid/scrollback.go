@@ -39,10 +39,11 @@ type compactExtra struct {
 // order they came, so a block is freed once its last row is gone.
 const arenaChunk = 64 << 10
 
-// compact encodes the cells of a row, dropping trailing empty default cells.
-// It allocates nothing in steady state: text and runs go into the arenas.
-func (s *scrollback) compact(cells []Cell, wrapped bool) compactLine {
-	n := len(cells)
+// compact encodes the cells of a row, dropping trailing empty default cells
+// (used bounds the non-empty ones: see line.used). It allocates nothing in
+// steady state: text and runs go into the arenas.
+func (s *scrollback) compact(cells []Cell, used int, wrapped bool) compactLine {
+	n := min(used, len(cells))
 	for n > 0 && cells[n-1] == (Cell{}) {
 		n--
 	}
@@ -184,12 +185,12 @@ type scrollback struct {
 }
 
 // push compacts a row leaving the top of the screen.
-func (s *scrollback) push(cells []Cell, wrapped bool) {
+func (s *scrollback) push(cells []Cell, used int, wrapped bool) {
 	s.pushed++
 	if s.max == 0 {
 		return
 	}
-	cl := s.compact(cells, wrapped)
+	cl := s.compact(cells, used, wrapped)
 	if len(s.ring) < s.max {
 		s.ring = append(s.ring, cl)
 		return

@@ -6,6 +6,7 @@ package vtgrid
 // keep their cells as they are (rare).
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -54,10 +55,8 @@ func (s *scrollback) compact(cells []Cell, used int, wrapped bool) compactLine {
 			return compactLine{ext: &compactExtra{cells: append([]Cell(nil), cells[:n]...)}, wrapped: wrapped}
 		}
 		if c.flags == 0 && c.r < utf8.RuneSelf { // the common case: a run of narrow ASCII in one style
-			end := asciiCells(cells[:n], x)
-			for _, d := range cells[x:end] {
-				text = append(text, byte(max(d.r, ' ')))
-			}
+			var end int
+			text, end = appendASCIICells(text, cells[:n], x)
 			runs = addRun(runs, c, end-x, false)
 			x = end
 			continue
@@ -81,17 +80,21 @@ func (s *scrollback) compact(cells []Cell, used int, wrapped bool) compactLine {
 	return cl
 }
 
-// asciiCells returns the end of the run of narrow ASCII cells from x that
-// share cells[x]'s style and link.
-func asciiCells(cells []Cell, x int) int {
+// appendASCIICells appends the characters of the run of narrow ASCII cells
+// from x that share cells[x]'s style and link (empty cells as ' ') and
+// returns the run's end. Checking and copying in one pass reads each cell
+// once.
+func appendASCIICells(text []byte, cells []Cell, x int) ([]byte, int) {
 	st, link := cells[x].style, cells[x].link
+	text = slices.Grow(text, len(cells)-x)
 	for ; x < len(cells); x++ {
 		d := &cells[x]
 		if d.flags != 0 || d.r >= utf8.RuneSelf || d.link != link || d.style != st {
 			break
 		}
+		text = append(text, byte(max(d.r, ' ')))
 	}
-	return x
+	return text, x
 }
 
 // keepText copies b into the text arena.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"clowder/bench/streamgen"
+	"clowder/bench/throughput"
 )
 
 func TestFloodCountsEveryByte(t *testing.T) {
@@ -87,9 +88,11 @@ func benchmarkFlood(b *testing.B, data []byte) {
 	defer h.Close()
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
+	cpu := throughput.ProcessCPU()
 	for range b.N {
 		if _, err := h.timeCat(ctx, file, 200, 50); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(len(data))*float64(b.N)/1e6/(throughput.ProcessCPU()-cpu).Seconds(), "MB/CPU-s")
 }

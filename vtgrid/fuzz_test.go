@@ -34,6 +34,11 @@ func checkInvariants(t *testing.T, term *Terminal) {
 func checkUsed(t *testing.T, s *screen, name string) {
 	t.Helper()
 	for y, l := range s.lines {
+		for x, c := range l.cells {
+			if !l.styled && c != (Cell{}) && (c.r < 0x20 || c.r > 0x7e || c != Cell{r: c.r}) {
+				t.Fatalf("%s screen row %d counts as plain, but cell %d is %+v", name, y, x, c)
+			}
+		}
 		for x := l.used; x < len(l.cells); x++ {
 			if l.cells[x] != (Cell{}) {
 				t.Fatalf("%s screen row %d: cell %d is %+v, past the row's used bound %d", name, y, x, l.cells[x], l.used)

@@ -37,6 +37,9 @@ func (t *Terminal) fillRow(run []byte) []byte {
 	cells := l.cells[x : x+n]
 	src := run[:len(cells)] // same length: lets the compiler drop bounds checks
 	c := Cell{style: t.cur.st, link: t.cur.link, flags: t.cur.prot}
+	if c != (Cell{}) {
+		l.styled = true
+	}
 	for i := range cells {
 		// The whole template, then its character: setting c.r first and
 		// copying c made every cell a store-forwarding stall (a 4-byte
@@ -134,6 +137,7 @@ func (t *Terminal) setCell(l *line, r rune, w int) {
 	}
 	l.cells[x] = c
 	l.mark(x + w)
+	l.styled = true
 	l.ver = t.ver
 }
 
@@ -160,6 +164,7 @@ func (t *Terminal) prevCell() *Cell {
 		x--
 	}
 	l.mark(x + 1) // combine may give an empty cell a character
+	l.styled = true
 	l.ver = t.ver
 	return &l.cells[x]
 }

@@ -91,7 +91,7 @@ func (t *Terminal) reflowMain(cols, rows int, c *cursor) (cx, cy int) {
 	first := max(len(phys)-rows, 0)
 	first = min(first, curRow)
 	for _, l := range phys[:first] {
-		t.sb.push(l.cells, len(l.cells), l.wrapped)
+		t.sb.push(l.cells, len(l.cells), false, l.wrapped)
 	}
 	shown := phys[first:]
 	shown = shown[:min(len(shown), rows)]

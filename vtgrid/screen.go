@@ -15,6 +15,12 @@ type line struct {
 	// compacting a row then skip its untouched tail, which on a flood of
 	// short lines is most of the row.
 	used int
+	// styled is false only while every cell of the row is either empty (the
+	// zero Cell) or a narrow printable ASCII character in the default style
+	// with no link: then compact copies its characters without comparing
+	// styles. Writes of anything else set it; an erase that leaves the row
+	// empty clears it.
+	styled bool
 }
 
 // mark records that cells before to may be non-zero.
@@ -29,6 +35,7 @@ func (l *line) mark(to int) {
 func (s *screen) markAll() {
 	for i := range s.lines {
 		s.lines[i].used = len(s.lines[i].cells)
+		s.lines[i].styled = true
 	}
 }
 
@@ -88,6 +95,7 @@ func (l *line) eraseUnprotected(from, to int, ver uint64, st Style) {
 	b := blank(st)
 	if b != (Cell{}) {
 		l.mark(to)
+		l.styled = true
 	}
 	for x := from; x < to; x++ {
 		if !l.cells[x].Protected() {
@@ -104,6 +112,7 @@ func (l *line) blankRange(from, to int, ver uint64, st Style) {
 		clear(l.cells[from:min(to, max(l.used, from))]) // the blank cell is the zero Cell; past used they all are
 		if to >= l.used {
 			l.used = min(l.used, from)
+			l.styled = l.styled && l.used > 0 // an empty row is plain again
 		}
 	} else {
 		cells := l.cells[from:to]
@@ -112,6 +121,7 @@ func (l *line) blankRange(from, to int, ver uint64, st Style) {
 			cells[i] = c
 		}
 		l.mark(to)
+		l.styled = true
 	}
 	l.ver = ver
 }
@@ -140,6 +150,7 @@ func (l *line) insertBlanks(x, n, right int, ver uint64, st Style) {
 	l.blankRange(x, x+n, ver, st)
 	if last := &l.cells[right-1]; last.flags&flagWide != 0 {
 		*last = blank(st) // its second half was pushed out
+		l.styled = true
 	}
 	l.ver = ver
 }
@@ -165,7 +176,7 @@ func (s *screen) scrollUp(top, bot, n int, ver uint64, st Style, out *scrollback
 	for i := 0; i < n; i++ {
 		gone := s.lines[top]
 		if out != nil {
-			out.push(gone.cells, gone.used, gone.wrapped)
+			out.push(gone.cells, gone.used, !gone.styled, gone.wrapped)
 		}
 		copy(s.lines[top:bot], s.lines[top+1:bot+1])
 		gone.erase(0, len(gone.cells), ver, st)

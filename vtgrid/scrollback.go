@@ -41,10 +41,14 @@ type compactExtra struct {
 const arenaChunk = 64 << 10
 
 // compact encodes the cells of a row, dropping trailing empty default cells
-// (used bounds the non-empty ones: see line.used). It allocates nothing in
-// steady state: text and runs go into the arenas.
-func (s *scrollback) compact(cells []Cell, used int, wrapped bool) compactLine {
+// (used bounds the non-empty ones: see line.used; plain says the row holds
+// only default-style ASCII, see line.styled). It allocates nothing in steady
+// state: text and runs go into the arenas.
+func (s *scrollback) compact(cells []Cell, used int, plain, wrapped bool) compactLine {
 	n := min(used, len(cells))
+	if plain {
+		return s.compactPlain(cells[:n], wrapped)
+	}
 	for n > 0 && cells[n-1] == (Cell{}) {
 		n--
 	}
@@ -78,6 +82,22 @@ func (s *scrollback) compact(cells []Cell, used int, wrapped bool) compactLine {
 		cl.runs = s.keepRuns(runs)
 	}
 	return cl
+}
+
+// compactPlain is compact for a row of default-style ASCII and empty cells,
+// where a cell is empty exactly when its character is 0: the row is its
+// text.
+func (s *scrollback) compactPlain(cells []Cell, wrapped bool) compactLine {
+	n := len(cells)
+	for n > 0 && cells[n-1].r == 0 {
+		n--
+	}
+	text := slices.Grow(s.text[:0], n)[:n]
+	for i, c := range cells[:n] {
+		text[i] = byte(max(c.r, ' '))
+	}
+	s.text = text
+	return compactLine{text: s.keepText(text), wrapped: wrapped}
 }
 
 // appendASCIICells appends the characters of the run of narrow ASCII cells
@@ -188,12 +208,12 @@ type scrollback struct {
 }
 
 // push compacts a row leaving the top of the screen.
-func (s *scrollback) push(cells []Cell, used int, wrapped bool) {
+func (s *scrollback) push(cells []Cell, used int, plain, wrapped bool) {
 	s.pushed++
 	if s.max == 0 {
 		return
 	}
-	cl := s.compact(cells, used, wrapped)
+	cl := s.compact(cells, used, plain, wrapped)
 	if len(s.ring) < s.max {
 		s.ring = append(s.ring, cl)
 		return

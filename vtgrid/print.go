@@ -37,15 +37,19 @@ func (t *Terminal) fillRow(run []byte) []byte {
 	cells := l.cells[x : x+n]
 	src := run[:len(cells)] // same length: lets the compiler drop bounds checks
 	c := Cell{style: t.cur.st, link: t.cur.link, flags: t.cur.prot}
-	if c != (Cell{}) {
+	if c == (Cell{}) {
+		for i := range cells { // the common case: stores of constants and the character
+			cells[i] = Cell{r: rune(src[i])}
+		}
+	} else {
 		l.styled = true
-	}
-	for i := range cells {
-		// The whole template, then its character: setting c.r first and
-		// copying c made every cell a store-forwarding stall (a 4-byte
-		// store read back as 16), the flood's largest cost.
-		cells[i] = c
-		cells[i].r = rune(src[i])
+		for i := range cells {
+			// The whole template, then its character: setting c.r first
+			// and copying c made every cell a store-forwarding stall (a
+			// 4-byte store read back as 16), the flood's largest cost.
+			cells[i] = c
+			cells[i].r = rune(src[i])
+		}
 	}
 	l.mark(x + n)
 	l.ver = t.ver

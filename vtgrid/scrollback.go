@@ -92,12 +92,26 @@ func (s *scrollback) compactPlain(cells []Cell, wrapped bool) compactLine {
 	for n > 0 && cells[n-1].r == 0 {
 		n--
 	}
-	text := slices.Grow(s.text[:0], n)[:n]
+	if n == 0 {
+		return compactLine{wrapped: wrapped}
+	}
+	text := s.arenaText(n) // straight into the arena: no scratch copy
 	for i, c := range cells[:n] {
 		text[i] = byte(max(c.r, ' '))
 	}
-	s.text = text
-	return compactLine{text: s.keepText(text), wrapped: wrapped}
+	// The arena's bytes below its length are never written again.
+	return compactLine{text: unsafe.String(&text[0], n), wrapped: wrapped}
+}
+
+// arenaText reserves n bytes at the end of the text arena for the caller
+// to fill.
+func (s *scrollback) arenaText(n int) []byte {
+	if cap(s.textArena)-len(s.textArena) < n {
+		s.textArena = make([]byte, 0, max(arenaChunk, n))
+	}
+	start := len(s.textArena)
+	s.textArena = s.textArena[:start+n]
+	return s.textArena[start : start+n : start+n]
 }
 
 // appendASCIICells appends the characters of the run of narrow ASCII cells
@@ -122,13 +136,10 @@ func (s *scrollback) keepText(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
-	if cap(s.textArena)-len(s.textArena) < len(b) {
-		s.textArena = make([]byte, 0, max(arenaChunk, len(b)))
-	}
-	start := len(s.textArena)
-	s.textArena = append(s.textArena, b...)
-	// The arena's bytes below len are never written again.
-	return unsafe.String(&s.textArena[start], len(b))
+	text := s.arenaText(len(b))
+	copy(text, b)
+	// The arena's bytes below its length are never written again.
+	return unsafe.String(&text[0], len(b))
 }
 
 // keepRuns copies runs into the run arena.

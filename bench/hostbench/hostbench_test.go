@@ -10,6 +10,7 @@ import (
 
 	"clowder/bench/streamgen"
 	"clowder/bench/throughput"
+	"clowder/supervisor/proto"
 )
 
 func TestFloodCountsEveryByte(t *testing.T) {
@@ -95,4 +96,56 @@ func benchmarkFlood(b *testing.B, data []byte) {
 		}
 	}
 	b.ReportMetric(float64(len(data))*float64(b.N)/1e6/(throughput.ProcessCPU()-cpu).Seconds(), "MB/CPU-s")
+}
+
+// BenchmarkPlainFloodSubscribed is BenchmarkPlainFlood with a client
+// subscribed to the pane's screen frames, reading them as the TUI does:
+// the host's side of an attached flood.
+func BenchmarkPlainFloodSubscribed(b *testing.B) {
+	data := streamgen.PlainText(1, 20e6)
+	ctx := context.Background()
+	file := filepath.Join(b.TempDir(), "stream")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	h, err := Start(ctx, int64(len(data))+1<<20)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	cpu := throughput.ProcessCPU()
+	frames := 0
+	for range b.N {
+		id, err := h.spawn(ctx, 200, 50, "sh", "-c", `stty raw -echo; read _; exec cat "$1"`, "sh", file)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sub, err := h.Client.Subscribe(ctx, proto.SubscribeReq{Pane: id, Screen: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := h.Client.Input(ctx, proto.InputReq{Pane: id, Data: []byte("\n")}); err != nil {
+			b.Fatal(err)
+		}
+		drained := make(chan int)
+		go func() {
+			n := 0
+			for range sub.C { // until Close below
+				n++
+			}
+			drained <- n
+		}()
+		if _, err := h.Client.Wait(ctx, proto.WaitReq{Pane: id, Exit: true, TimeoutMS: 600000}); err != nil {
+			b.Fatal(err)
+		}
+		_ = sub.Close() // the frames of the flood have been read or dropped for newer ones
+		frames += <-drained
+		if err := h.Client.Remove(ctx, id); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(data))*float64(b.N)/1e6/(throughput.ProcessCPU()-cpu).Seconds(), "MB/CPU-s")
+	b.ReportMetric(float64(frames)/float64(b.N), "frames/op")
 }

@@ -35,15 +35,18 @@ func (r FloodResult) Net() time.Duration { return r.Raw - r.Overhead }
 func (r FloodResult) MBps() float64 { return float64(r.Bytes) / 1e6 / r.Net().Seconds() }
 
 // Flood runs `cat FILE` in a raw-mode pane of cols x rows: the host reads
-// every byte, parses it into the pane's screen and keeps it in the ring
-// (sized to hold it all). The host reports the exit only after the final
-// output is drained and parsed, so spawn-to-exit covers all of it.
+// every byte, parses it into the pane's screen and keeps it in the ring (of
+// the default size, as a real host's: a ring sized to the whole file would
+// bill the host for faulting in tens of MB of fresh pages). The host reports
+// the exit only after the final output is drained and parsed, so
+// spawn-to-exit covers all of it, and the pane's seq proves every byte was
+// read.
 func Flood(ctx context.Context, file string, cols, rows int) (FloodResult, error) {
 	st, err := os.Stat(file)
 	if err != nil {
 		return FloodResult{}, err
 	}
-	b, err := Start(ctx, st.Size()+1<<20)
+	b, err := Start(ctx, DefaultRing)
 	if err != nil {
 		return FloodResult{}, err
 	}

@@ -82,7 +82,7 @@ func benchmarkFlood(b *testing.B, data []byte) {
 	if err := os.WriteFile(file, data, 0o644); err != nil {
 		b.Fatal(err)
 	}
-	h, err := Start(ctx, int64(len(data))+1<<20)
+	h, err := Start(ctx, DefaultRing)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func BenchmarkPlainFloodSubscribed(b *testing.B) {
 	if err := os.WriteFile(file, data, 0o644); err != nil {
 		b.Fatal(err)
 	}
-	h, err := Start(ctx, int64(len(data))+1<<20)
+	h, err := Start(ctx, DefaultRing)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -3,8 +3,32 @@ package vtgrid
 import (
 	"fmt"
 	"math/rand"
+	"syscall"
 	"testing"
+	"time"
 )
+
+// processCPU is this process's user plus system CPU time (0 where getrusage
+// fails).
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// cpuTimer reports MB/CPU-s next to MB/s: on a shared machine wall clock
+// figures swing with the load, CPU time much less.
+func cpuTimer(b *testing.B, bytes int) func() {
+	b.Helper()
+	start := processCPU()
+	return func() {
+		if cpu := processCPU() - start; cpu > 0 {
+			b.ReportMetric(float64(bytes)*float64(b.N)/1e6/cpu.Seconds(), "MB/CPU-s")
+		}
+	}
+}
 
 // mixedStream makes n bytes of agent-like output: text lines, SGR colours,
 // cursor moves and erases, some UTF-8.
@@ -39,6 +63,7 @@ func BenchmarkWriteMixed(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
+	defer cpuTimer(b, len(data))()
 	for i := 0; i < b.N; i++ {
 		for off := 0; off < len(data); off += 4096 {
 			t.Write(data[off:min(off+4096, len(data))])
@@ -60,7 +85,53 @@ func BenchmarkWritePlainLines(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
+	defer cpuTimer(b, len(data))()
 	for i := 0; i < b.N; i++ {
 		t.Write(data)
+	}
+}
+
+// plainLines makes n bytes of plain ASCII lines of varied length, as builds
+// and agents print them: some blank, most shorter than the screen, some
+// wrapping (the shape of bench/streamgen.PlainText).
+func plainLines(n int, seed int64) []byte {
+	r := rand.New(rand.NewSource(seed))
+	words := []string{"func", "return", "err", "nil", "the", "build", "main.go", "passed", "ok", "src/parser/state.rs", "--save-dev", "42"}
+	b := make([]byte, 0, n+512)
+	for len(b) < n {
+		var want int
+		switch k := r.Intn(100); {
+		case k < 8:
+		case k < 40:
+			want = 1 + r.Intn(40)
+		case k < 85:
+			want = 41 + r.Intn(80)
+		default:
+			want = 121 + r.Intn(280)
+		}
+		for start := len(b); len(b)-start < want; {
+			b = append(b, words[r.Intn(len(words))]...)
+			b = append(b, ' ')
+		}
+		b = append(b, '\r', '\n')
+	}
+	return b[:n]
+}
+
+// BenchmarkWritePlainVaried is plain text lines of varied length in 4 KiB
+// writes (a PTY read), into a 10,000-line scrollback: the flood builds and
+// agents cause, where scrolling into the scrollback costs as much as
+// printing.
+func BenchmarkWritePlainVaried(b *testing.B) {
+	data := plainLines(8<<20, 1)
+	t := New(200, 50, Options{})
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	defer cpuTimer(b, len(data))()
+	for i := 0; i < b.N; i++ {
+		for off := 0; off < len(data); off += 4096 {
+			t.Write(data[off:min(off+4096, len(data))])
+		}
 	}
 }

@@ -81,6 +81,7 @@ func (t *Terminal) alignmentTest() {
 		for x := range l.cells {
 			l.cells[x] = Cell{r: 'E'}
 		}
+		l.mark(len(l.cells))
 		l.wrapped = false
 		l.ver = t.ver
 	}

@@ -61,7 +61,7 @@ func (t *Terminal) keepScreenInScrollback() {
 	}
 	for y := 0; y <= last; y++ {
 		l := &t.scr.lines[y]
-		t.sb.push(l.cells, l.wrapped)
+		t.sb.push(l.cells, l.used, !l.styled, l.wrapped)
 	}
 }
 

@@ -20,11 +20,31 @@ func checkInvariants(t *testing.T, term *Terminal) {
 	for y := 0; y < s.Rows(); y++ {
 		checkRow(t, s.Row(y), s.Cols(), y)
 	}
+	checkUsed(t, term.main, "main")
+	checkUsed(t, term.alt, "alternate")
 	for i := 0; i < s.HistoryLen(); i++ {
 		checkRow(t, s.HistoryRow(i), -1, -i-1)
 	}
 	_ = s.Text()
 	_ = s.ANSI()
+}
+
+// checkUsed checks that every cell at or after a row's used bound is the
+// zero Cell (line.used), which compact and erase rely on to skip the tail.
+func checkUsed(t *testing.T, s *screen, name string) {
+	t.Helper()
+	for y, l := range s.lines {
+		for x, c := range l.cells {
+			if !l.styled && c != (Cell{}) && (c.r < 0x20 || c.r > 0x7e || c != Cell{r: c.r}) {
+				t.Fatalf("%s screen row %d counts as plain, but cell %d is %+v", name, y, x, c)
+			}
+		}
+		for x := l.used; x < len(l.cells); x++ {
+			if l.cells[x] != (Cell{}) {
+				t.Fatalf("%s screen row %d: cell %d is %+v, past the row's used bound %d", name, y, x, l.cells[x], l.used)
+			}
+		}
+	}
 }
 
 func checkRow(t *testing.T, row []Cell, cols, y int) {

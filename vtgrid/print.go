@@ -37,10 +37,21 @@ func (t *Terminal) fillRow(run []byte) []byte {
 	cells := l.cells[x : x+n]
 	src := run[:len(cells)] // same length: lets the compiler drop bounds checks
 	c := Cell{style: t.cur.st, link: t.cur.link, flags: t.cur.prot}
-	for i := range cells {
-		c.r = rune(src[i])
-		cells[i] = c
+	if c == (Cell{}) {
+		for i := range cells { // the common case: stores of constants and the character
+			cells[i] = Cell{r: rune(src[i])}
+		}
+	} else {
+		l.styled = true
+		for i := range cells {
+			// The whole template, then its character: setting c.r first
+			// and copying c made every cell a store-forwarding stall (a
+			// 4-byte store read back as 16), the flood's largest cost.
+			cells[i] = c
+			cells[i].r = rune(src[i])
+		}
 	}
+	l.mark(x + n)
 	l.ver = t.ver
 	run = run[n:]
 	if x+n < t.cols {
@@ -55,6 +66,7 @@ func (t *Terminal) fillRow(run []byte) []byte {
 	if len(run) > 0 { // no autowrap: the last column takes each further character
 		c.r = rune(run[len(run)-1])
 		l.cells[t.cols-1] = c
+		l.mark(t.cols)
 	}
 	return nil
 }
@@ -128,6 +140,8 @@ func (t *Terminal) setCell(l *line, r rune, w int) {
 		l.cells[x+1] = Cell{style: t.cur.st, link: t.cur.link, flags: flagCont | t.cur.prot}
 	}
 	l.cells[x] = c
+	l.mark(x + w)
+	l.styled = true
 	l.ver = t.ver
 }
 
@@ -153,6 +167,8 @@ func (t *Terminal) prevCell() *Cell {
 	if l.cells[x].flags&flagCont != 0 && x > 0 {
 		x--
 	}
+	l.mark(x + 1) // combine may give an empty cell a character
+	l.styled = true
 	l.ver = t.ver
 	return &l.cells[x]
 }

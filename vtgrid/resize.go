@@ -29,6 +29,8 @@ func (t *Terminal) Resize(cols, rows int) {
 	t.resizeTabs(cols)
 	t.main.touch(0, rows-1, t.ver)
 	t.alt.touch(0, rows-1, t.ver)
+	t.main.markAll()
+	t.alt.markAll()
 }
 
 func (t *Terminal) resizeTabs(cols int) {
@@ -89,7 +91,7 @@ func (t *Terminal) reflowMain(cols, rows int, c *cursor) (cx, cy int) {
 	first := max(len(phys)-rows, 0)
 	first = min(first, curRow)
 	for _, l := range phys[:first] {
-		t.sb.push(l.cells, l.wrapped)
+		t.sb.push(l.cells, len(l.cells), false, l.wrapped)
 	}
 	shown := phys[first:]
 	shown = shown[:min(len(shown), rows)]

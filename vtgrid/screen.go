@@ -9,6 +9,34 @@ type line struct {
 	cells   []Cell
 	wrapped bool   // the text continues on the next row (autowrap happened here)
 	ver     uint64 // Terminal.ver when last modified
+	// used bounds the written part of the row: every cell at and after it
+	// is the zero Cell. It may be larger than needed, never smaller; every
+	// write that can leave a non-zero cell raises it (mark). Erasing and
+	// compacting a row then skip its untouched tail, which on a flood of
+	// short lines is most of the row.
+	used int
+	// styled is false only while every cell of the row is either empty (the
+	// zero Cell) or a narrow printable ASCII character in the default style
+	// with no link: then compact copies its characters without comparing
+	// styles. Writes of anything else set it; an erase that leaves the row
+	// empty clears it.
+	styled bool
+}
+
+// mark records that cells before to may be non-zero.
+func (l *line) mark(to int) {
+	if to > l.used {
+		l.used = min(to, len(l.cells))
+	}
+}
+
+// markAll makes every cell count as written (after a resize or reflow
+// rebuilt the rows).
+func (s *screen) markAll() {
+	for i := range s.lines {
+		s.lines[i].used = len(s.lines[i].cells)
+		s.lines[i].styled = true
+	}
 }
 
 // screen is one buffer (main or alternate).
@@ -65,6 +93,10 @@ func (l *line) eraseUnprotected(from, to int, ver uint64, st Style) {
 		}
 	}
 	b := blank(st)
+	if b != (Cell{}) {
+		l.mark(to)
+		l.styled = true
+	}
 	for x := from; x < to; x++ {
 		if !l.cells[x].Protected() {
 			l.cells[x] = b
@@ -76,14 +108,20 @@ func (l *line) eraseUnprotected(from, to int, ver uint64, st Style) {
 // blankRange blanks cells [from, to) as they are: the caller has kept wide
 // characters whole (after a shift, the range holds stale copies).
 func (l *line) blankRange(from, to int, ver uint64, st Style) {
-	cells := l.cells[from:to]
 	if st.Bg == 0 {
-		clear(cells) // the blank cell is the zero Cell
+		clear(l.cells[from:min(to, max(l.used, from))]) // the blank cell is the zero Cell; past used they all are
+		if to >= l.used {
+			l.used = min(l.used, from)
+			l.styled = l.styled && l.used > 0 // an empty row is plain again
+		}
 	} else {
+		cells := l.cells[from:to]
 		c := blank(st)
 		for i := range cells {
 			cells[i] = c
 		}
+		l.mark(to)
+		l.styled = true
 	}
 	l.ver = ver
 }
@@ -107,10 +145,12 @@ func (l *line) insertBlanks(x, n, right int, ver uint64, st Style) {
 	n = min(n, right-x)
 	l.breakAt(x)
 	l.breakAt(right)
+	l.mark(min(right, l.used+n))
 	copy(l.cells[x+n:right], l.cells[x:right-n])
 	l.blankRange(x, x+n, ver, st)
 	if last := &l.cells[right-1]; last.flags&flagWide != 0 {
 		*last = blank(st) // its second half was pushed out
+		l.styled = true
 	}
 	l.ver = ver
 }
@@ -136,7 +176,7 @@ func (s *screen) scrollUp(top, bot, n int, ver uint64, st Style, out *scrollback
 	for i := 0; i < n; i++ {
 		gone := s.lines[top]
 		if out != nil {
-			out.push(gone.cells, gone.wrapped)
+			out.push(gone.cells, gone.used, !gone.styled, gone.wrapped)
 		}
 		copy(s.lines[top:bot], s.lines[top+1:bot+1])
 		gone.erase(0, len(gone.cells), ver, st)

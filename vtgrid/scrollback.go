@@ -6,6 +6,7 @@ package vtgrid
 // keep their cells as they are (rare).
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -39,10 +40,15 @@ type compactExtra struct {
 // order they came, so a block is freed once its last row is gone.
 const arenaChunk = 64 << 10
 
-// compact encodes the cells of a row, dropping trailing empty default cells.
-// It allocates nothing in steady state: text and runs go into the arenas.
-func (s *scrollback) compact(cells []Cell, wrapped bool) compactLine {
-	n := len(cells)
+// compact encodes the cells of a row, dropping trailing empty default cells
+// (used bounds the non-empty ones: see line.used; plain says the row holds
+// only default-style ASCII, see line.styled). It allocates nothing in steady
+// state: text and runs go into the arenas.
+func (s *scrollback) compact(cells []Cell, used int, plain, wrapped bool) compactLine {
+	n := min(used, len(cells))
+	if plain {
+		return s.compactPlain(cells[:n], wrapped)
+	}
 	for n > 0 && cells[n-1] == (Cell{}) {
 		n--
 	}
@@ -53,10 +59,8 @@ func (s *scrollback) compact(cells []Cell, wrapped bool) compactLine {
 			return compactLine{ext: &compactExtra{cells: append([]Cell(nil), cells[:n]...)}, wrapped: wrapped}
 		}
 		if c.flags == 0 && c.r < utf8.RuneSelf { // the common case: a run of narrow ASCII in one style
-			end := asciiCells(cells[:n], x)
-			for _, d := range cells[x:end] {
-				text = append(text, byte(max(d.r, ' ')))
-			}
+			var end int
+			text, end = appendASCIICells(text, cells[:n], x)
 			runs = addRun(runs, c, end-x, false)
 			x = end
 			continue
@@ -80,17 +84,51 @@ func (s *scrollback) compact(cells []Cell, wrapped bool) compactLine {
 	return cl
 }
 
-// asciiCells returns the end of the run of narrow ASCII cells from x that
-// share cells[x]'s style and link.
-func asciiCells(cells []Cell, x int) int {
+// compactPlain is compact for a row of default-style ASCII and empty cells,
+// where a cell is empty exactly when its character is 0: the row is its
+// text.
+func (s *scrollback) compactPlain(cells []Cell, wrapped bool) compactLine {
+	n := len(cells)
+	for n > 0 && cells[n-1].r == 0 {
+		n--
+	}
+	if n == 0 {
+		return compactLine{wrapped: wrapped}
+	}
+	text := s.arenaText(n) // straight into the arena: no scratch copy
+	for i, c := range cells[:n] {
+		text[i] = byte(max(c.r, ' '))
+	}
+	// The arena's bytes below its length are never written again.
+	return compactLine{text: unsafe.String(&text[0], n), wrapped: wrapped}
+}
+
+// arenaText reserves n bytes at the end of the text arena for the caller
+// to fill.
+func (s *scrollback) arenaText(n int) []byte {
+	if cap(s.textArena)-len(s.textArena) < n {
+		s.textArena = make([]byte, 0, max(arenaChunk, n))
+	}
+	start := len(s.textArena)
+	s.textArena = s.textArena[:start+n]
+	return s.textArena[start : start+n : start+n]
+}
+
+// appendASCIICells appends the characters of the run of narrow ASCII cells
+// from x that share cells[x]'s style and link (empty cells as ' ') and
+// returns the run's end. Checking and copying in one pass reads each cell
+// once.
+func appendASCIICells(text []byte, cells []Cell, x int) ([]byte, int) {
 	st, link := cells[x].style, cells[x].link
+	text = slices.Grow(text, len(cells)-x)
 	for ; x < len(cells); x++ {
 		d := &cells[x]
 		if d.flags != 0 || d.r >= utf8.RuneSelf || d.link != link || d.style != st {
 			break
 		}
+		text = append(text, byte(max(d.r, ' ')))
 	}
-	return x
+	return text, x
 }
 
 // keepText copies b into the text arena.
@@ -98,13 +136,10 @@ func (s *scrollback) keepText(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
-	if cap(s.textArena)-len(s.textArena) < len(b) {
-		s.textArena = make([]byte, 0, max(arenaChunk, len(b)))
-	}
-	start := len(s.textArena)
-	s.textArena = append(s.textArena, b...)
-	// The arena's bytes below len are never written again.
-	return unsafe.String(&s.textArena[start], len(b))
+	text := s.arenaText(len(b))
+	copy(text, b)
+	// The arena's bytes below its length are never written again.
+	return unsafe.String(&text[0], len(b))
 }
 
 // keepRuns copies runs into the run arena.
@@ -184,12 +219,12 @@ type scrollback struct {
 }
 
 // push compacts a row leaving the top of the screen.
-func (s *scrollback) push(cells []Cell, wrapped bool) {
+func (s *scrollback) push(cells []Cell, used int, plain, wrapped bool) {
 	s.pushed++
 	if s.max == 0 {
 		return
 	}
-	cl := s.compact(cells, wrapped)
+	cl := s.compact(cells, used, plain, wrapped)
 	if len(s.ring) < s.max {
 		s.ring = append(s.ring, cl)
 		return

@@ -57,7 +57,7 @@ func TestCompactRoundTrip(t *testing.T) {
 			s := screenOf(30, 1, in).Snapshot()
 			row := s.Row(0)
 			var sb scrollback
-			cl := sb.compact(row, false)
+			cl := sb.compact(row, len(row), false, false)
 			back := cl.expand()
 			for x := range row {
 				var b Cell
@@ -256,4 +256,30 @@ func TestScrollbackRowsByAbsoluteNumber(t *testing.T) {
 	if o, e := term.ScrollbackBounds(); o != 3 || e != 6 {
 		t.Fatalf("after reflow bounds %d-%d want 3-6", o, e)
 	}
+}
+
+// TestUsedBoundsEveryWrittenCell drives every kind of write that can leave
+// a non-empty cell (print, wide, combining mark on an empty cell, insert,
+// erase and ECH in a background colour, DECALN, the last column without
+// autowrap, REP, scrolling, resize) and checks that no row holds a
+// non-empty cell past its used bound: compact and erase skip that tail, so
+// a write that forgot to mark it would lose text from the scrollback.
+func TestUsedBoundsEveryWrittenCell(t *testing.T) {
+	steps := []string{
+		"hello", "\x1b[10G\u0301", "\x1b[2;1Habc\x1b[1G\x1b[5@", "\x1b[3;1H\x1b[44m\x1b[K\x1b[0m",
+		"\x1b[4;5H\x1b[45m\x1b[3X\x1b[0m", "\x1b[5;1H世界", "\x1b[6;1H\x1b[?7lwxyz0123456789abcdefghijklmnop\x1b[?7h",
+		"\x1b[7;1Hq\x1b[30b", "\x1b[8;1H\x1b[42m\x1b[2P\x1b[0m", "\x1b[?1049h\x1b[43m\x1b[2J\x1b[?1049l", "\x1b[1;1H\x1b[44m\x1b[1K\x1b[0m",
+	}
+	term := New(20, 8, Options{ScrollbackLines: 50})
+	for i, s := range steps {
+		term.Write([]byte(s))
+		checkUsed(t, term.main, fmt.Sprintf("main after step %d", i))
+		checkUsed(t, term.alt, fmt.Sprintf("alternate after step %d", i))
+	}
+	term.Write([]byte("\x1b#8"))
+	checkUsed(t, term.main, "main after DECALN")
+	term.Resize(13, 5)
+	checkUsed(t, term.main, "main after resize")
+	term.Write([]byte("\x1b[8;1H\r\n\r\n\r\n\x1b[41m\r\n\r\n"))
+	checkUsed(t, term.main, "main after scrolling in a background colour")
 }

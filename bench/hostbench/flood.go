@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"clowder/bench/throughput"
 	"clowder/supervisor/proto"
 )
 
@@ -14,6 +15,17 @@ type FloodResult struct {
 	Bytes    int64
 	Raw      time.Duration // spawn until the pane's exit, after every byte was parsed
 	Overhead time.Duration // the same for an empty file
+	// CPU is this process's CPU time during the file's run: the host
+	// (reader, parser, ring) and its idle client, not cat.
+	CPU time.Duration
+}
+
+// MBperCPUs is megabytes per CPU second of the host.
+func (r FloodResult) MBperCPUs() float64 {
+	if r.CPU <= 0 {
+		return 0
+	}
+	return float64(r.Bytes) / 1e6 / r.CPU.Seconds()
 }
 
 // Net is the time spent on the stream itself.
@@ -23,15 +35,18 @@ func (r FloodResult) Net() time.Duration { return r.Raw - r.Overhead }
 func (r FloodResult) MBps() float64 { return float64(r.Bytes) / 1e6 / r.Net().Seconds() }
 
 // Flood runs `cat FILE` in a raw-mode pane of cols x rows: the host reads
-// every byte, parses it into the pane's screen and keeps it in the ring
-// (sized to hold it all). The host reports the exit only after the final
-// output is drained and parsed, so spawn-to-exit covers all of it.
+// every byte, parses it into the pane's screen and keeps it in the ring (of
+// the default size, as a real host's: a ring sized to the whole file would
+// bill the host for faulting in tens of MB of fresh pages). The host reports
+// the exit only after the final output is drained and parsed, so
+// spawn-to-exit covers all of it, and the pane's seq proves every byte was
+// read.
 func Flood(ctx context.Context, file string, cols, rows int) (FloodResult, error) {
 	st, err := os.Stat(file)
 	if err != nil {
 		return FloodResult{}, err
 	}
-	b, err := Start(ctx, st.Size()+1<<20)
+	b, err := Start(ctx, DefaultRing)
 	if err != nil {
 		return FloodResult{}, err
 	}
@@ -40,8 +55,10 @@ func Flood(ctx context.Context, file string, cols, rows int) (FloodResult, error
 	if err != nil {
 		return FloodResult{}, err
 	}
+	cpu := throughput.ProcessCPU()
 	raw, err := b.timeCat(ctx, file, cols, rows)
-	return FloodResult{Bytes: st.Size(), Raw: raw, Overhead: overhead}, err
+	cpu = throughput.ProcessCPU() - cpu
+	return FloodResult{Bytes: st.Size(), Raw: raw, Overhead: overhead, CPU: cpu}, err
 }
 
 // timeCat times one cat of file through a pane, checking that the ring got

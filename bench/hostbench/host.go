@@ -26,6 +26,9 @@ type Host struct {
 	done   chan error
 }
 
+// DefaultRing is the ring size of a host with the default configuration.
+var DefaultRing = persist.DefaultConfig().Host.RingBytes
+
 // Start runs a host with a ring of ringBytes per pane.
 func Start(ctx context.Context, ringBytes int64) (*Host, error) {
 	dir, err := os.MkdirTemp("", "clwbench")

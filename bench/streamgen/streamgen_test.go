@@ -62,3 +62,29 @@ func TestStreamHasTheAdvertisedMix(t *testing.T) {
 		t.Error("stream is not valid UTF-8")
 	}
 }
+
+func TestPlainTextIsPrintableASCIILines(t *testing.T) {
+	b := PlainText(1, 100_000)
+	if len(b) != 100_000 {
+		t.Fatalf("len %d", len(b))
+	}
+	if !bytes.Equal(PlainText(1, 1000), b[:1000]) {
+		t.Fatal("a shorter plain stream is not a prefix of a longer one")
+	}
+	lines := 0
+	for i, c := range b {
+		switch {
+		case c == '\n':
+			lines++
+			if i == 0 || b[i-1] != '\r' {
+				t.Fatalf("LF at %d without CR", i)
+			}
+		case c == '\r':
+		case c < 0x20 || c > 0x7e:
+			t.Fatalf("byte %#x at %d is not printable ASCII", c, i)
+		}
+	}
+	if lines < 1000 {
+		t.Fatalf("only %d lines in 100 kB", lines)
+	}
+}

@@ -5,10 +5,10 @@ import (
 	"time"
 )
 
-// processCPU returns the user plus system CPU time this process has used,
+// ProcessCPU returns the user plus system CPU time this process has used,
 // or 0 where getrusage fails. It counts every thread, so the garbage
 // collector's work is billed to the emulator that caused it.
-func processCPU() time.Duration {
+func ProcessCPU() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0

@@ -53,11 +53,11 @@ func Parse(e adapter.Emulator, data []byte, cols, rows, scrollback int) (Result,
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	start, cpu := time.Now(), processCPU()
+	start, cpu := time.Now(), ProcessCPU()
 	if err := adapter.Feed(t, data, ChunkSize); err != nil {
 		return Result{}, fmt.Errorf("parse with %s: %w", e.Name, err)
 	}
-	elapsed, cpu := time.Since(start), processCPU()-cpu
+	elapsed, cpu := time.Since(start), ProcessCPU()-cpu
 	runtime.ReadMemStats(&after)
 	if _, err := t.Write([]byte{0x18}); err != nil { // CAN: end a sequence the cut left open
 		return Result{}, fmt.Errorf("parse with %s: %w", e.Name, err)

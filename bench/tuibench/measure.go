@@ -15,10 +15,35 @@ func commandContext(ctx context.Context, bin string, args ...string) *exec.Cmd {
 	return exec.CommandContext(ctx, bin, args...)
 }
 
-// Idle is CPU used over an idle period.
+// Idle is CPU used over an idle period, and how many times the processes'
+// threads were woken (voluntary context switches, all threads).
 type Idle struct {
-	UI, Server time.Duration
-	Over       time.Duration
+	UI, Server               time.Duration
+	UIWakeups, ServerWakeups int64
+	Over                     time.Duration
+}
+
+// PerSecond is n wake-ups over the idle period as a rate.
+func (i Idle) PerSecond(n int64) float64 { return float64(n) / i.Over.Seconds() }
+
+// idleOver measures the CPU and the wake-ups of ui and server over d.
+func idleOver(ctx context.Context, d time.Duration, ui, server int) (Idle, error) {
+	w0, err0 := wakeups(ui)
+	s0, err1 := wakeups(server)
+	cpu, err := cpuOver(ctx, d, ui, server)
+	if err != nil {
+		return Idle{}, err
+	}
+	w1, err2 := wakeups(ui)
+	s1, err3 := wakeups(server)
+	r := Idle{UI: cpu[0], Server: cpu[1], Over: d, UIWakeups: -1, ServerWakeups: -1}
+	if err0 == nil && err2 == nil {
+		r.UIWakeups = w1 - w0
+	}
+	if err1 == nil && err3 == nil {
+		r.ServerWakeups = s1 - s0
+	}
+	return r, nil
 }
 
 // ClowderIdle measures the TUI's and the host's CPU over d with panes idle
@@ -43,11 +68,7 @@ func ClowderIdle(ctx context.Context, bin string, panes int, d time.Duration) (I
 	if err := w.waitQuiet(ctx); err != nil {
 		return Idle{}, err
 	}
-	cpu, err := cpuOver(ctx, d, ui, host)
-	if err != nil {
-		return Idle{}, err
-	}
-	return Idle{UI: cpu[0], Server: cpu[1], Over: d}, nil
+	return idleOver(ctx, d, ui, host)
 }
 
 // innerTmux starts a tmux server with panes windows, each running cmd, and
@@ -60,12 +81,12 @@ func innerTmux(ctx context.Context, panes int, cmd string) (string, func(), erro
 	if err := run("new-session", "-d", "-x", "160", "-y", "47", cmd); err != nil {
 		return "", nil, fmt.Errorf("start inner tmux: %w", err)
 	}
-	for i := 1; i < panes; i++ {
-		if err := run("split-window", "-d", cmd); err != nil {
-			return "", nil, err
+	for i := 1; i < panes; i++ { // tiled after each split, so eight fit
+		if err := run("split-window", "-d", cmd, ";", "select-layout", "tiled"); err != nil {
+			_ = exec.Command("tmux", "-L", sock, "kill-server").Run() // best effort: already failing
+			return "", nil, fmt.Errorf("split inner tmux for pane %d: %w", i+1, err)
 		}
 	}
-	_ = run("select-layout", "tiled")
 	return sock, func() { _ = exec.Command("tmux", "-L", sock, "kill-server").Run() }, nil
 }
 
@@ -102,11 +123,7 @@ func TmuxIdle(ctx context.Context, panes int, d time.Duration) (Idle, error) {
 	if err := o.waitForCount(ctx, strings.TrimSpace(prompt), panes); err != nil { // every shell at its prompt (capture-pane trims trailing blanks)
 		return Idle{}, err
 	}
-	cpu, err := cpuOver(ctx, d, client, server)
-	if err != nil {
-		return Idle{}, err
-	}
-	return Idle{UI: cpu[0], Server: cpu[1], Over: d}, nil
+	return idleOver(ctx, d, client, server)
 }
 
 // echoDriver types into the outer terminal and reads the first row of the

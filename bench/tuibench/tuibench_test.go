@@ -2,11 +2,14 @@ package tuibench
 
 import (
 	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"clowder/bench/hostbench"
+	"clowder/bench/streamgen"
 )
 
 func TestTheWholeStackMeasures(t *testing.T) {
@@ -31,4 +34,61 @@ func TestTheWholeStackMeasures(t *testing.T) {
 	if err != nil || idle.Over == 0 {
 		t.Fatalf("clowder idle: %+v %v", idle, err)
 	}
+}
+
+func TestControlModeTimesKeysAndCountsBytes(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("needs tmux")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	bin, err := hostbench.BuildClowder(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, panes := range []int{2, 8} {
+		r, err := ClowderControlKeys(ctx, bin, panes, 10)
+		if err != nil || len(r.Samples) != 10 || r.BytesPerKey < 1 {
+			t.Fatalf("clowder, %d panes: %+v %v", panes, r, err)
+		}
+		m, err := TmuxControlKeys(ctx, panes, 10)
+		if err != nil || len(m.Samples) != 10 || m.BytesPerKey < 1 {
+			t.Fatalf("tmux, %d panes: %+v %v", panes, m, err)
+		}
+		t.Logf("%d panes: clowder %v %.1f B/key, tmux %v %.1f B/key", panes, r.Samples.Median(), r.BytesPerKey, m.Samples.Median(), m.BytesPerKey)
+	}
+}
+
+func TestUnescapeDecodesControlModeOctal(t *testing.T) {
+	if got := string(unescape(`a\033[1mb\\c\134`)); got != "a\x1b[1mb\\\\c\\" {
+		t.Fatalf("unescape: %q", got)
+	}
+	if got := visibleText([]byte("\x1b[?25l\x1b[2;5Hq\x1b]0;title\x07\r\n")); got != "q" {
+		t.Fatalf("visible text: %q", got)
+	}
+}
+
+func TestAttachedFloodMeasuresBothSides(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("needs tmux")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	bin, err := hostbench.BuildClowder(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "plain")
+	if err := os.WriteFile(file, streamgen.PlainText(1, 2e6), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := ClowderAttachedFlood(ctx, bin, file)
+	if err != nil || c.Bytes != 2e6 || c.Wall <= 0 {
+		t.Fatalf("clowder: %+v %v", c, err)
+	}
+	m, err := TmuxAttachedFlood(ctx, file)
+	if err != nil || m.Wall <= 0 {
+		t.Fatalf("tmux: %+v %v", m, err)
+	}
+	t.Logf("clowder %+v\ntmux %+v", c, m)
 }

@@ -61,11 +61,17 @@ func screenFrame(pane string, seq uint64, s, prev *vtgrid.Snapshot) *proto.Scree
 	m := s.Modes()
 	f.Cursor = proto.FrameCursor{X: uint16(x), Y: uint16(y), Visible: visible, Style: uint8(m.CursorStyle)}
 	f.Modes = frameModes(m)
+	var slab []proto.FrameCell // one allocation for the frame's rows, not one per row
 	for row := 0; row < s.Rows(); row++ {
 		if !full && sameRow(s.Row(row), prev.Row(row)) {
 			continue
 		}
-		f.Lines = append(f.Lines, proto.FrameRow{Y: uint16(row), Wrapped: s.Wrapped(row), Cells: frameCells(s.Row(row), s.Cols())})
+		if len(slab) < s.Cols() {
+			slab = make([]proto.FrameCell, s.Cols()*(s.Rows()-row))
+		}
+		cells := frameCellsInto(slab[:s.Cols():s.Cols()], s.Row(row))
+		slab = slab[s.Cols():]
+		f.Lines = append(f.Lines, proto.FrameRow{Y: uint16(row), Wrapped: s.Wrapped(row), Cells: cells})
 	}
 	return f
 }
@@ -100,7 +106,15 @@ func frameModes(m vtgrid.Modes) proto.FrameModes {
 
 // frameCells converts a row, padded with blanks to cols.
 func frameCells(row []vtgrid.Cell, cols int) []proto.FrameCell {
-	out := make([]proto.FrameCell, max(cols, len(row)))
+	return frameCellsInto(make([]proto.FrameCell, max(cols, len(row))), row)
+}
+
+// frameCellsInto converts a row into out, padded with blanks; a row longer
+// than out gets cells of its own.
+func frameCellsInto(out []proto.FrameCell, row []vtgrid.Cell) []proto.FrameCell {
+	if len(row) > len(out) {
+		out = make([]proto.FrameCell, len(row))
+	}
 	for i := range out {
 		if i >= len(row) {
 			out[i] = proto.FrameCell{Width: 1}
@@ -112,6 +126,15 @@ func frameCells(row []vtgrid.Cell, cols int) []proto.FrameCell {
 }
 
 func frameCell(c vtgrid.Cell) proto.FrameCell {
+	st := c.Style()
+	if st == (vtgrid.Style{}) && c.LinkID() == 0 { // plain text: the common case of a flood
+		return proto.FrameCell{Text: c.Text(), Width: uint8(c.Width())}
+	}
+	return styledFrameCell(c)
+}
+
+// styledFrameCell is frameCell for any cell.
+func styledFrameCell(c vtgrid.Cell) proto.FrameCell {
 	st := c.Style()
 	return proto.FrameCell{
 		Text: c.Text(), Width: uint8(c.Width()),

@@ -14,7 +14,7 @@ import (
 
 // runHost floods the same stream through a clowder pane and times spawn to
 // first output. tmuxMBps is tmux's figure on the stream, for the ratio.
-func runHost(w io.Writer, c config, tmuxMBps float64) error {
+func runHost(w io.Writer, c config, tmuxMBps float64, sum *summary) error {
 	ctx, cancel := context.WithTimeout(context.Background(), c.tmuxTimeout)
 	defer cancel()
 	dir, err := os.MkdirTemp("", "clowder-bench-host-")
@@ -36,7 +36,7 @@ func runHost(w io.Writer, c config, tmuxMBps float64) error {
 		return fmt.Errorf("spawn to first output: %w", err)
 	}
 	printHost(w, fl, tmuxMBps, spawn)
-	return runRSS(ctx, w, dir)
+	return runRSS(ctx, w, dir, sum)
 }
 
 // idlePanes is how many idle shells the memory comparison opens.
@@ -44,7 +44,7 @@ const idlePanes = 10
 
 // runRSS compares the resident memory of the real host binary and of a tmux
 // server, each with idlePanes idle shells.
-func runRSS(ctx context.Context, w io.Writer, dir string) error {
+func runRSS(ctx context.Context, w io.Writer, dir string, sum *summary) error {
 	fmt.Fprintf(os.Stderr, "measuring host memory with %d idle panes\n", idlePanes)
 	bin, err := hostbench.BuildClowder(ctx, dir)
 	if err != nil {
@@ -60,6 +60,7 @@ func runRSS(ctx context.Context, w io.Writer, dir string) error {
 	if err != nil {
 		return fmt.Errorf("tmux RSS: %w", err)
 	}
+	sum.rss, sum.rssTmux = ours, theirs
 	fmt.Fprintf(w, "\n## Resident memory with %d idle shell panes (80x24), smallest of 3 runs\n\n| process | RSS | vs tmux |\n|---|--:|--:|\n", idlePanes)
 	fmt.Fprintf(w, "| clowder host | %.1f MB | %s |\n| tmux server | %.1f MB | 1.00x |\n",
 		float64(ours)/1e6, ratio(float64(ours), float64(theirs)), float64(theirs)/1e6)

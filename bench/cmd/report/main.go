@@ -34,6 +34,13 @@ type config struct {
 	memLines    int
 	skipTmux    bool
 	skipMemory  bool
+	skipPlain   bool
+	skipTUI     bool
+	skipCLI     bool
+	plainMB     int
+	attachedMB  int
+	cliRuns     int
+	coldRuns    int
 	keys        int
 	idle        time.Duration
 	tmuxTimeout time.Duration
@@ -51,6 +58,13 @@ func parseFlags() config {
 	flag.IntVar(&c.memLines, "mem-lines", memory.Default.Lines, "scrollback lines per terminal in the memory benchmark")
 	flag.BoolVar(&c.skipTmux, "skip-tmux", false, "do not run tmux")
 	flag.BoolVar(&c.skipMemory, "skip-memory", false, "do not run the memory benchmark")
+	flag.BoolVar(&c.skipPlain, "skip-plain", false, "do not run the plain-text flood")
+	flag.BoolVar(&c.skipTUI, "skip-tui", false, "do not run the whole stack in an outer tmux (idle, keys, attached flood)")
+	flag.BoolVar(&c.skipCLI, "skip-cli", false, "do not time the CLI (ls, capture, cold start)")
+	flag.IntVar(&c.plainMB, "plain-mb", 60, "plain-text flood size in MB")
+	flag.IntVar(&c.attachedMB, "attached-mb", 20, "plain-text flood size in MB with the UI attached")
+	flag.IntVar(&c.cliRuns, "cli-runs", 20, "runs of each CLI command timed")
+	flag.IntVar(&c.coldRuns, "cold-runs", 10, "cold starts timed")
 	flag.IntVar(&c.keys, "keys", 200, "keystroke round trips to time (0: skip)")
 	flag.DurationVar(&c.idle, "idle", 10*time.Second, "how long idle CPU is measured")
 	flag.DurationVar(&c.tmuxTimeout, "tmux-timeout", 5*time.Minute, "give up on tmux after this long")
@@ -73,23 +87,37 @@ func run(w io.Writer, c config) error {
 	}
 	printEnvironment(w)
 	printParse(w, c, rows)
-	if err := runHost(w, c, tmuxRate(rows)); err != nil {
+	var sum summary
+	if err := runHost(w, c, tmuxRate(rows), &sum); err != nil {
 		return err
+	}
+	if !c.skipPlain {
+		if err := runPlain(w, c, &sum); err != nil {
+			return err
+		}
 	}
 	if c.keys > 0 {
 		if err := runLatency(w, c); err != nil {
 			return err
 		}
-		if !c.skipTmux {
-			if err := runTUI(w, c); err != nil {
-				return err
-			}
+	}
+	if !c.skipTmux && !c.skipTUI {
+		if err := runTUI(w, c, &sum); err != nil {
+			return err
 		}
 	}
-	if c.skipMemory {
-		return nil
+	if !c.skipTmux && !c.skipCLI {
+		if err := runCLI(w, c, &sum); err != nil {
+			return err
+		}
 	}
-	return runMemory(w, c) // after runParse returned, so the stream is garbage
+	if !c.skipMemory {
+		if err := runMemory(w, c); err != nil { // after runParse returned, so the stream is garbage
+			return err
+		}
+	}
+	printSummary(w, &sum)
+	return nil
 }
 
 // runParse generates the stream and times tmux and each emulator on it.

@@ -10,7 +10,8 @@ import (
 func TestRunPrintsEveryTableOnATinyStream(t *testing.T) {
 	c := config{
 		mb: 1, xvtMB: 1, seed: 1, cols: 200, rows: 50, scrollback: 1000,
-		memTerms: 2, memLines: 100, keys: 5, idle: 100 * time.Millisecond, tmuxTimeout: time.Minute,
+		memTerms: 2, memLines: 100, keys: 5, idle: 100 * time.Millisecond, tmuxTimeout: 2 * time.Minute,
+		plainMB: 1, attachedMB: 1, cliRuns: 2, coldRuns: 1,
 	}
 	if _, err := exec.LookPath("tmux"); err != nil {
 		c.skipTmux = true
@@ -22,12 +23,22 @@ func TestRunPrintsEveryTableOnATinyStream(t *testing.T) {
 	for _, want := range []string{
 		"### Parse throughput", "| clowder vtgrid |", "| hinshun/vt10x ", "| charmbracelet/x/vt ",
 		"### Keystroke round trip", "### Memory", "n/a: keeps no scrollback",
+		"## Plain-text flood", "| bare PTY reader", "## Summary", "| plain text lines, no client",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
 	}
-	if !c.skipTmux && !strings.Contains(out.String(), "| tmux ") {
-		t.Errorf("report lacks the tmux row:\n%s", out.String())
+	if c.skipTmux {
+		return
+	}
+	for _, want := range []string{
+		"| tmux ", "control-mode client", "| 8 panes |", "with the UI attached", "## The CLI", "cold start",
+		"| keystroke to screen through the UI, 8 panes", "| bytes the UI writes to the terminal per echoed key",
+		"| `capture --scrollback 10000`", "| server wake-ups per second",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, out.String())
+		}
 	}
 }

@@ -5,16 +5,20 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"clowder/bench/hostbench"
 	"clowder/bench/latency"
+	"clowder/bench/streamgen"
 	"clowder/bench/tuibench"
 )
 
-// runTUI measures the whole stack in an outer tmux: idle CPU with 4 idle
-// panes and keystroke to screen, for clowder's TUI and for nested tmux.
-func runTUI(w io.Writer, c config) error {
+// runTUI measures the whole stack in an outer tmux, for clowder's TUI and
+// for nested tmux: idle CPU and wake-ups with 4 idle panes, keystroke to
+// screen (capture-pane polling, then a control-mode client with 2 and 8
+// panes, and the bytes written per key), and a plain-text flood attached.
+func runTUI(w io.Writer, c config, sum *summary) error {
 	ctx, cancel := context.WithTimeout(context.Background(), c.tmuxTimeout)
 	defer cancel()
 	dir, err := os.MkdirTemp("", "clowder-bench-tui-")
@@ -26,7 +30,7 @@ func runTUI(w io.Writer, c config) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "measuring idle CPU over %s, twice\n", c.idle)
+	fmt.Fprintf(os.Stderr, "measuring idle CPU and wake-ups over %s, twice\n", c.idle)
 	ours, err := tuibench.ClowderIdle(ctx, bin, 4, c.idle)
 	if err != nil {
 		return fmt.Errorf("clowder idle: %w", err)
@@ -35,6 +39,22 @@ func runTUI(w io.Writer, c config) error {
 	if err != nil {
 		return fmt.Errorf("tmux idle: %w", err)
 	}
+	sum.idle, sum.idleTmux = &ours, &theirs
+	printIdle(w, ours, theirs)
+	if c.keys > 0 {
+		if err := runTUIKeys(ctx, w, c, bin, sum); err != nil {
+			return err
+		}
+	}
+	if c.attachedMB > 0 {
+		return runAttached(ctx, w, c, bin, dir, sum)
+	}
+	return nil
+}
+
+// runTUIKeys times keystrokes through both stacks, by capture-pane polling
+// and by a control-mode client.
+func runTUIKeys(ctx context.Context, w io.Writer, c config, bin string, sum *summary) error {
 	fmt.Fprintf(os.Stderr, "timing %d keystrokes through each whole stack\n", c.keys)
 	ck, err := tuibench.ClowderKeys(ctx, bin, c.keys)
 	if err != nil {
@@ -44,18 +64,77 @@ func runTUI(w io.Writer, c config) error {
 	if err != nil {
 		return fmt.Errorf("tmux keys: %w", err)
 	}
-	printTUI(w, ours, theirs, ck, tk)
+	printPolledKeys(w, ck, tk)
+	sum.keys, sum.keysTmux = map[int]tuibench.ControlKeys{}, map[int]tuibench.ControlKeys{}
+	for _, panes := range []int{2, 8} {
+		fmt.Fprintf(os.Stderr, "timing %d keystrokes by control mode, %d panes\n", c.keys, panes)
+		k, err := tuibench.ClowderControlKeys(ctx, bin, panes, c.keys)
+		if err != nil {
+			return fmt.Errorf("clowder control-mode keys, %d panes: %w", panes, err)
+		}
+		t, err := tuibench.TmuxControlKeys(ctx, panes, c.keys)
+		if err != nil {
+			return fmt.Errorf("tmux control-mode keys, %d panes: %w", panes, err)
+		}
+		sum.keys[panes], sum.keysTmux[panes] = k, t
+	}
+	printControlKeys(w, c.keys, sum)
 	return nil
 }
 
-func printTUI(w io.Writer, ours, theirs tuibench.Idle, ck, tk latency.Samples) {
+// runAttached floods plain text through each stack with the UI attached.
+func runAttached(ctx context.Context, w io.Writer, c config, bin, dir string, sum *summary) error {
+	file := filepath.Join(dir, "plain")
+	if err := os.WriteFile(file, streamgen.PlainText(c.seed, c.attachedMB*1e6), 0o600); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "flooding %d MB of plain text with each UI attached\n", c.attachedMB)
+	a, err := tuibench.ClowderAttachedFlood(ctx, bin, file)
+	if err != nil {
+		return fmt.Errorf("clowder attached flood: %w", err)
+	}
+	t, err := tuibench.TmuxAttachedFlood(ctx, file)
+	if err != nil {
+		return fmt.Errorf("tmux attached flood: %w", err)
+	}
+	sum.attached, sum.attachedTmx = &a, &t
+	fmt.Fprintf(w, "\nPlain-text flood of %d MB in the focused pane with the UI attached (160x48 outer terminal):\n\n", c.attachedMB)
+	fmt.Fprintln(w, "| | MB/s | server CPU | UI CPU | server CPU per MB | UI CPU per MB | both per MB |\n|---|--:|--:|--:|--:|--:|--:|")
+	for _, f := range []tuibench.AttachedFlood{a, t} {
+		fmt.Fprintf(w, "| %s, %s | %.1f | %s | %s | %s | %s | %s |\n", f.ServerName, f.UIName, f.MBps(), f.ServerCPU, f.UICPU,
+			msOf(f.PerMB(f.ServerCPU)), msOf(f.PerMB(f.UICPU)), msOf(f.PerMB(f.ServerCPU+f.UICPU)))
+	}
+	return nil
+}
+
+func printIdle(w io.Writer, ours, theirs tuibench.Idle) {
 	fmt.Fprintf(w, "\n## The whole stack, inside an outer tmux\n\n")
-	fmt.Fprintf(w, "Idle CPU over %s with 4 idle shell panes (160x48):\n\n| | UI process | server process |\n|---|--:|--:|\n", ours.Over)
-	fmt.Fprintf(w, "| clowder (TUI, host) | %s (%.2f%%) | %s (%.2f%%) |\n", ours.UI, pct(ours.UI, ours.Over), ours.Server, pct(ours.Server, ours.Over))
-	fmt.Fprintf(w, "| tmux (client, server) | %s (%.2f%%) | %s (%.2f%%) |\n", theirs.UI, pct(theirs.UI, theirs.Over), theirs.Server, pct(theirs.Server, theirs.Over))
-	fmt.Fprintf(w, "\nKeystroke to screen: `send-keys -l` to the outer pane, then `capture-pane -p` until the echo shows (the outer tmux's own cost is in both rows), %d keys:\n\n| | median | p99 | median vs tmux |\n|---|--:|--:|--:|\n", len(ck))
+	fmt.Fprintf(w, "Idle over %s with 4 idle shell panes (160x48): CPU, and wake-ups (voluntary context switches of all threads, /proc/PID/task/*/status):\n\n", ours.Over)
+	fmt.Fprintln(w, "| | UI CPU | server CPU | UI wake-ups | server wake-ups |\n|---|--:|--:|--:|--:|")
+	for _, r := range []struct {
+		name string
+		i    tuibench.Idle
+	}{{"clowder (TUI, host)", ours}, {"tmux (client, server)", theirs}} {
+		fmt.Fprintf(w, "| %s | %s (%.2f%%) | %s (%.2f%%) | %s | %s |\n", r.name, r.i.UI, pct(r.i.UI, r.i.Over), r.i.Server, pct(r.i.Server, r.i.Over),
+			wakeRate(r.i, r.i.UIWakeups), wakeRate(r.i, r.i.ServerWakeups))
+	}
+}
+
+func printPolledKeys(w io.Writer, ck, tk latency.Samples) {
+	fmt.Fprintf(w, "\nKeystroke to screen: `send-keys -l` to the outer pane, then `capture-pane -p` until the echo shows (two tmux client processes per sample, in both rows), %d keys:\n\n| | median | p99 | median vs tmux |\n|---|--:|--:|--:|\n", len(ck))
 	fmt.Fprintf(w, "| clowder TUI → master → cat → host → frame → TUI | %s | %s | %s |\n", ms(ck.Median()), ms(ck.P99()), ratio(float64(ck.Median()), float64(tk.Median())))
 	fmt.Fprintf(w, "| tmux nested in tmux | %s | %s | 1.00x |\n", ms(tk.Median()), ms(tk.P99()))
+}
+
+func printControlKeys(w io.Writer, n int, sum *summary) {
+	fmt.Fprintf(w, "\nKeystroke to screen timed by a control-mode client of the outer tmux (`send-keys -l` on its stdin, until a `%%output` of the UI carries the key as text; no process per sample), %d keys, and every byte the UI wrote to the outer terminal meanwhile per key:\n\n", n)
+	fmt.Fprintln(w, "| layout | clowder median | p99 | tmux median | p99 | median vs tmux | clowder bytes/key | tmux bytes/key |\n|---|--:|--:|--:|--:|--:|--:|--:|")
+	for _, panes := range []int{2, 8} {
+		k, t := sum.keys[panes], sum.keysTmux[panes]
+		fmt.Fprintf(w, "| %d panes | %s | %s | %s | %s | %s | %.1f | %.1f |\n", panes, ms(k.Samples.Median()), ms(k.Samples.P99()),
+			ms(t.Samples.Median()), ms(t.Samples.P99()), ratio(float64(k.Samples.Median()), float64(t.Samples.Median())), k.BytesPerKey, t.BytesPerKey)
+	}
+	fmt.Fprintln(w, "\nclowder's 2 panes are its default layout (the agent pane, where cat runs, and its companion shell); tmux's are two panes of cat, the first focused. 8 panes: six more idle shells (clowder) or cats (tmux), tiled.")
 }
 
 func pct(d, over time.Duration) float64 { return 100 * d.Seconds() / over.Seconds() }

@@ -1,0 +1,167 @@
+package clibench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"clowder/bench/latency"
+)
+
+// historyLines is what the scrollback capture asks for; the pane printed
+// more than that, so the history is full.
+const historyLines = 10000
+
+// fillScript prints numbered lines past a 10,000-line history and a
+// screen, then idles.
+const fillScript = `i=0; while [ $i -lt 10100 ]; do echo "line $i of the history, as a build prints it"; i=$((i+1)); done; echo filled; exec sleep 2147483647`
+
+// CLI is one side's whole-process command times.
+type CLI struct {
+	Ls, Capture, CaptureHistory latency.Samples
+	// ServerCPU is the server's CPU time per history capture (0 where
+	// unknown).
+	ServerCPU time.Duration
+}
+
+// ClowderCLI starts a host with a pane whose history is full and times n
+// runs of `ls`, `capture` and `capture --scrollback 10000`.
+func ClowderCLI(ctx context.Context, bin string, n int) (CLI, error) {
+	w, err := NewWorld(bin)
+	if err != nil {
+		return CLI{}, err
+	}
+	defer w.Close()
+	id, err := w.Run(ctx, "new", "--size", "200x50", "--", "sh", "-c", fillScript)
+	if err != nil {
+		return CLI{}, err
+	}
+	id = strings.TrimSpace(id)
+	if _, err := w.Run(ctx, "wait", id, "--text", "filled", "--timeout", "60s"); err != nil {
+		return CLI{}, err
+	}
+	pid, err := w.HostPID(ctx)
+	if err != nil {
+		return CLI{}, err
+	}
+	run := func(args ...string) func() error {
+		return func() error { _, err := w.Run(ctx, args...); return err }
+	}
+	var r CLI
+	if r.Ls, err = timeN(n, run("ls")); err != nil {
+		return r, err
+	}
+	if r.Capture, err = timeN(n, run("capture", id)); err != nil {
+		return r, err
+	}
+	before, _ := cpuOf(pid)
+	if r.CaptureHistory, err = timeN(n, run("capture", id, "--scrollback", fmt.Sprint(historyLines))); err != nil {
+		return r, err
+	}
+	after, _ := cpuOf(pid)
+	r.ServerCPU = (after - before) / time.Duration(n)
+	return r, nil
+}
+
+// TmuxCLI does the same with tmux: `tmux ls`, `capture-pane -p` and
+// `capture-pane -p -S -10000`, history-limit 10000.
+func TmuxCLI(ctx context.Context, n int) (CLI, error) {
+	t, err := startTmux(ctx)
+	if err != nil {
+		return CLI{}, err
+	}
+	defer t.close()
+	if _, err := t.run(ctx, "set", "-g", "history-limit", fmt.Sprint(historyLines), ";",
+		"new-window", "-d", "-t", ":1", fillScript); err != nil {
+		return CLI{}, err
+	}
+	if err := t.waitFor(ctx, ":1", "filled"); err != nil {
+		return CLI{}, err
+	}
+	pid, err := t.serverPID(ctx)
+	if err != nil {
+		return CLI{}, err
+	}
+	run := func(args ...string) func() error {
+		return func() error { _, err := t.run(ctx, args...); return err }
+	}
+	var r CLI
+	if r.Ls, err = timeN(n, run("ls")); err != nil {
+		return r, err
+	}
+	if r.Capture, err = timeN(n, run("capture-pane", "-p", "-t", ":1")); err != nil {
+		return r, err
+	}
+	before, _ := cpuOf(pid)
+	if r.CaptureHistory, err = timeN(n, run("capture-pane", "-p", "-t", ":1", "-S", fmt.Sprint(-historyLines))); err != nil {
+		return r, err
+	}
+	after, _ := cpuOf(pid)
+	r.ServerCPU = (after - before) / time.Duration(n)
+	return r, nil
+}
+
+// tmux is a private tmux server.
+type tmux struct {
+	sock string
+	env  []string
+}
+
+func startTmux(ctx context.Context) (*tmux, error) {
+	t := &tmux{sock: fmt.Sprintf("clwcli-%d-%d", os.Getpid(), time.Now().UnixNano()), env: withoutTMUX(os.Environ())}
+	_, err := t.run(ctx, "new-session", "-d", "-x", "200", "-y", "50", "sleep 2147483647")
+	return t, err
+}
+
+func (t *tmux) run(ctx context.Context, args ...string) (string, error) {
+	c := exec.CommandContext(ctx, "tmux", append([]string{"-L", t.sock, "-f", "/dev/null"}, args...)...)
+	c.Env = t.env
+	out, err := c.Output()
+	if err != nil {
+		return "", fmt.Errorf("tmux %s: %w: %s", strings.Join(args, " "), err, stderrOf(err))
+	}
+	return string(out), nil
+}
+
+func (t *tmux) close() { _, _ = t.run(context.Background(), "kill-server") }
+
+func (t *tmux) serverPID(ctx context.Context) (int, error) {
+	out, err := t.run(ctx, "display-message", "-p", "#{pid}")
+	if err != nil {
+		return 0, err
+	}
+	var pid int
+	_, err = fmt.Sscan(out, &pid)
+	return pid, err
+}
+
+// waitFor polls a pane's screen until a line starts with want; each poll is
+// a client round trip, so it needs no sleep.
+func (t *tmux) waitFor(ctx context.Context, pane, want string) error {
+	for {
+		out, err := t.run(ctx, "capture-pane", "-p", "-t", pane)
+		if err != nil {
+			return err
+		}
+		if strings.Contains("\n"+out, "\n"+want) {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("tmux pane %s never showed %q: %w", pane, want, ctx.Err())
+		}
+	}
+}
+
+// withoutTMUX drops TMUX from env, so tmux does not refuse to nest.
+func withoutTMUX(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "TMUX=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}

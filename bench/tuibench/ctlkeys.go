@@ -1,0 +1,158 @@
+package tuibench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"clowder/bench/latency"
+)
+
+// ControlKeys is keystroke to screen timed by a control-mode client of the
+// outer tmux, and what the UI wrote to the outer terminal for them.
+type ControlKeys struct {
+	Samples latency.Samples
+	// BytesPerKey is every byte the UI wrote to its terminal while the keys
+	// were typed and echoed, over the number of keys.
+	BytesPerKey float64
+	Panes       int
+}
+
+// keyLetters are the keys typed, in turn: letters that no redraw of an idle
+// layout prints by itself.
+const keyLetters = "qzxjvkwy"
+
+// catScript runs in the timed pane: cat in raw mode without tty echo.
+const catScript = "stty raw -echo; printf cat-ready; exec cat"
+
+// timeControlKeys types n keys into the outer pane through c, each once
+// the previous one's echo was written, and times from the send-keys until
+// the UI's output carries the key as text.
+func timeControlKeys(ctx context.Context, c *control, n int) (ControlKeys, error) {
+	if _, err := c.drain(ctx, 300*time.Millisecond); err != nil {
+		return ControlKeys{}, err
+	}
+	r := ControlKeys{Samples: make(latency.Samples, 0, n)}
+	total := 0
+	for i := 0; i < n; i++ {
+		key := string(keyLetters[i%len(keyLetters)])
+		start := time.Now()
+		if err := c.send("send-keys -l " + key); err != nil {
+			return r, err
+		}
+		got, err := c.waitEcho(ctx, key)
+		total += got.bytes
+		if err != nil {
+			return r, fmt.Errorf("key %d (%q): %w", i, key, err)
+		}
+		r.Samples = append(r.Samples, got.at.Sub(start))
+	}
+	rest, err := c.drain(ctx, 300*time.Millisecond)
+	r.BytesPerKey = float64(total+rest) / float64(n)
+	return r, err
+}
+
+type echo struct {
+	at    time.Time
+	bytes int
+}
+
+// waitEcho reads output until its visible text holds key.
+func (c *control) waitEcho(ctx context.Context, key string) (echo, error) {
+	var e echo
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case o := <-c.lines:
+			e.bytes += len(o.data)
+			if strings.Contains(visibleText(o.data), key) {
+				e.at = o.at
+				return e, nil
+			}
+		case <-timeout:
+			return e, fmt.Errorf("no echo within 10s")
+		case <-c.done:
+			return e, fmt.Errorf("the control-mode client ended")
+		case <-ctx.Done():
+			return e, ctx.Err()
+		}
+	}
+}
+
+// typedTail is the last keys of n typed, as the echo pane shows them.
+func typedTail(n int) string {
+	var b strings.Builder
+	for i := max(n-6, 0); i < n; i++ {
+		b.WriteByte(keyLetters[i%len(keyLetters)])
+	}
+	return b.String()
+}
+
+// ClowderControlKeys times n keys through the whole clowder stack with
+// panes panes on the layout (the agent pane running cat, its companion
+// shell, and panes-2 more shells), by a control-mode client of the outer
+// tmux.
+func ClowderControlKeys(ctx context.Context, bin string, panes, n int) (ControlKeys, error) {
+	w, err := startClowder(ctx, bin, 160, 48, catScript, max(panes-2, 0))
+	if err != nil {
+		return ControlKeys{}, err
+	}
+	defer w.close()
+	if err := w.o.waitFor(ctx, "cat-ready"); err != nil {
+		return ControlKeys{}, err
+	}
+	if err := w.waitQuiet(ctx); err != nil {
+		return ControlKeys{}, err
+	}
+	return controlKeys(ctx, w.o, panes, n)
+}
+
+// TmuxControlKeys does the same through tmux nested in the outer tmux,
+// with panes panes (each running cat; the first has the focus).
+func TmuxControlKeys(ctx context.Context, panes, n int) (ControlKeys, error) {
+	_, o, stop, err := nestedTmux(ctx, panes, catScript)
+	if err != nil {
+		return ControlKeys{}, err
+	}
+	defer stop()
+	if err := o.waitForCount(ctx, "cat-ready", panes); err != nil {
+		return ControlKeys{}, err
+	}
+	return controlKeys(ctx, o, panes, n)
+}
+
+// controlKeys attaches a control-mode client to o, times n keys and checks
+// that they reached the echo pane.
+func controlKeys(ctx context.Context, o *outer, panes, n int) (ControlKeys, error) {
+	c, err := startControl(ctx, o)
+	if err != nil {
+		return ControlKeys{}, err
+	}
+	defer c.close()
+	r, err := timeControlKeys(ctx, c, n)
+	if err != nil {
+		return r, err
+	}
+	r.Panes = panes
+	if err := o.waitFor(ctx, typedTail(n)); err != nil {
+		return r, fmt.Errorf("the keys did not reach the echo pane: %w", err)
+	}
+	return r, nil
+}
+
+// nestedTmux starts an inner tmux with panes panes running cmd, attached
+// in an outer tmux of 160x48.
+func nestedTmux(ctx context.Context, panes int, cmd string) (sock string, o *outer, stop func(), err error) {
+	sock, stopInner, err := innerTmux(ctx, panes, cmd)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	o, err = startOuter(ctx, os.Environ(), 160, 48, "exec env -u TMUX tmux -L "+sock+" attach")
+	if err != nil {
+		stopInner()
+		return "", nil, nil, err
+	}
+	return sock, o, func() { o.close(); stopInner() }, nil
+}

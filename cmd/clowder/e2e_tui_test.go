@@ -197,3 +197,53 @@ func zombieExit(pid int) (string, bool) {
 	}
 	return fmt.Sprintf("status=%d signal=", st.ExitStatus()), true
 }
+
+// TestE2ETUISIGKILLedDuringAFloodLosesNothing is issue 10 §5's first
+// fault: the TUI is SIGKILLed while a pane floods. The agent never gets
+// SIGHUP and never stalls (it finishes), the pane's output is whole and
+// in order (every line once: no gap, no duplicate in the ring's sequence),
+// and a new TUI shows the end of it.
+func TestE2ETUISIGKILLedDuringAFloodLosesNothing(t *testing.T) {
+	e := newE2E(t)
+	hup, goFile := filepath.Join(e.dir, "hup"), filepath.Join(e.dir, "go")
+	const n = 100 * 2000
+	// 100 bursts of 2,000 lines, paced, so the TUI dies in the middle.
+	script := fmt.Sprintf(`trap 'echo HUP >> %s' HUP; echo READY; while [ ! -e %s ]; do sleep 0.05; done; `+
+		`i=0; while [ $i -lt 100 ]; do seq $((i*2000+1)) $((i*2000+2000)); i=$((i+1)); sleep 0.02; done; echo FLOOD-DONE; exec cat`, hup, goFile)
+	id := strings.TrimSpace(e.must("new", "--", "sh", "-c", script))
+	e.must("wait", id, "--text", "READY", "--timeout", "20s")
+	o := startTmux(t, e, 120, 40)
+	o.waitScreen("READY")
+	if err := os.WriteFile(goFile, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.must("wait", id, "--text", `\d{4}`, "--timeout", "20s") // the flood runs
+	if err := syscall.Kill(o.pid(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(e.must("capture", id), "FLOOD-DONE") {
+		t.Log("the flood ended before the TUI was killed; the kill did not fall in the middle this time")
+	}
+	e.must("wait", id, "--text", "FLOOD-DONE", "--timeout", "60s")
+	lines := strings.Split(strings.ReplaceAll(e.must("log", id, "--raw"), "\r\n", "\n"), "\n")
+	next := 1
+	for _, l := range lines {
+		if v, err := strconv.Atoi(l); err == nil {
+			if v != next {
+				t.Fatalf("line %d where %d was due: the output has a gap or a duplicate", v, next)
+			}
+			next++
+		}
+	}
+	if next != n+1 {
+		t.Fatalf("the log holds lines 1..%d; want 1..%d", next-1, n)
+	}
+	if b, err := os.ReadFile(hup); err == nil {
+		t.Fatalf("the agent got SIGHUP when the TUI died: %q", b)
+	}
+	if p := e.pane(id); p.State != "running" {
+		t.Fatalf("after the TUI's SIGKILL the pane is %s", p.State)
+	}
+	o.run("respawn-pane", "-k", "-t", "0", o.lastCommand)
+	o.waitScreen("FLOOD-DONE")
+}

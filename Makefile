@@ -57,7 +57,7 @@ bench:
 # The fault-injection suite in full (docs/testing.md): crashes, full disks,
 # spawn/kill cycles, each at its full count (CLOWDER_FAULTS=full); `make
 # test` runs the same tests at a fast count. A fault test matches FAULTS.
-FAULTS ?= Killed|Crash|SIGKILL|FullDisk|Cycles|AgentsJSON|Secret|CheckArgs
+FAULTS ?= Killed|Crash|SIGKILL|FullDisk|Cycles|AgentsJSON|Secret|CheckArgs|PIDReuse|Escrow
 # The whole output is kept in bin/faults.log; the figures and failures are
 # printed.
 faults:

@@ -73,6 +73,8 @@ func (c *conn) handleOp(id uint32, m proto.Message) {
 		c.setColors(id, req)
 	case *proto.RespawnReq:
 		c.respawnPane(id, req)
+	case *proto.UpgradeReq:
+		c.upgrade(id, req)
 	case *proto.HookReq:
 		c.hook(id, req)
 	case *proto.EscrowReq:

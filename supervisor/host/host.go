@@ -52,6 +52,9 @@ type Options struct {
 	// hook.go); "" installs no hooks (agents still get a session id at
 	// launch where they take one).
 	HookBinary string
+	// Handover, when set, is the state an upgrading host image handed this
+	// one (upgrade.go): Serve takes its panes, socket and lock over.
+	Handover *os.File
 }
 
 // DefaultIdleExit is how long a host with nothing to do stays up, so a
@@ -87,9 +90,12 @@ type Server struct {
 	colors      hostColors // the user's terminal colours, as the newest client told them (colors.go)
 	orphans     orphanSet  // watchers of trees earlier hosts left (orphans.go)
 
-	resumeAfter []string   // panes that ran when agents.json was saved, to resume at start (respawn.go)
-	escrowMu    sync.Mutex // one re-adoption from escrow at a time (escrow.go)
-	holders     escrowBook // which clients hold which panes' masters (escrow.go)
+	resumeAfter []string          // panes that ran when agents.json was saved, to resume at start (respawn.go)
+	escrowMu    sync.Mutex        // one re-adoption from escrow at a time (escrow.go)
+	holders     escrowBook        // which clients hold which panes' masters (escrow.go)
+	gate        upgradeGate       // holds starts and ends subscriptions for an upgrade (upgrade.go)
+	ln          *net.UnixListener // the listening socket, kept across an upgrade
+	lock        *persist.Lockfile // the host lock, kept across an upgrade
 
 	beforeRequest func(proto.Message) // tests only: runs before each request's handler
 	spawnStep     func(step string)   // tests only: runs at each step of a spawn (spawnSteps)
@@ -153,6 +159,7 @@ func (h *Server) Serve(ctx context.Context) error {
 	}
 	defer lock.Close()
 	defer h.orphans.stop()
+	h.ln, h.lock = ln, lock
 	h.log.Printf("host %d serving on %s (build %s)", os.Getpid(), h.opts.Paths.SocketFile(), h.opts.Build)
 	return h.acceptLoop(ctx, ln)
 }
@@ -162,6 +169,9 @@ func (h *Server) Serve(ctx context.Context) error {
 // socket; the caller keeps the lock while it serves.
 func (h *Server) listen(ctx context.Context) (*net.UnixListener, *persist.Lockfile, error) {
 	p := h.opts.Paths
+	if h.opts.Handover != nil {
+		return h.takeOver(h.opts.Handover)
+	}
 	if err := p.EnsureRuntimeDir(); err != nil {
 		return nil, nil, err
 	}

@@ -37,6 +37,9 @@ type pane struct {
 	idleTick *time.Timer   // re-evaluates attention once output stops
 	launch   *launch       // what the run was started with (memory only); nil if adopted from agents.json
 	orphan   *orphan       // the tree an earlier host left, while adopted (orphans.go)
+	// handedOver marks a pane an earlier image of this host ran (upgrade.go):
+	// its output and screen are this host's even once its run is gone.
+	handedOver bool
 
 	// onTextCheck, when set, runs as a wait matches its regexp against a
 	// screen: a test seam that proves the match runs outside mu.
@@ -140,7 +143,7 @@ func (p *pane) onTermEvent(e vtgrid.Event) {
 func (p *pane) hasRun() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.run != nil
+	return p.run != nil || p.handedOver
 }
 
 // ours reports whether this host runs the pane's tree.

@@ -52,6 +52,8 @@ type clientEnv struct {
 // respawn starts p again in place. It refuses a pane that runs, and an
 // orphan whose process still runs.
 func (h *Server) respawn(ctx context.Context, p *pane, fallback clientEnv) (*proto.RespawnedReply, error) {
+	h.gate.starts.RLock() // an upgrade waits for this respawn (upgrade.go)
+	defer h.gate.starts.RUnlock()
 	plan, err := p.planRespawn(fallback)
 	if err != nil {
 		return nil, err

@@ -75,6 +75,7 @@ func goldenCases() []goldenCase {
 		{20, FlagReply, &RespawnedReply{Pane: samplePane(), ClientEnv: true, Notes: []string{"the environment p3 started with went with the host's restart; it runs with this client's"}}},
 		{20, 0, &EscrowReq{Pane: "p3", Pid: 41277, PidStart: 8812345, BootID: "6f1c3a0e-8a11-4a5e-9d9b-2f5c1f3e0b7a", Screen: mustScreenBody(sampleScreen())}},
 		{20, FlagReply, &EscrowedReply{Pane: samplePane()}},
+		{21, 0, &UpgradeReq{Binary: "/home/u/go/bin/clowder"}},
 		{2, FlagReply, &PaneListReply{Panes: []PaneInfo{samplePane(), exited}}},
 		{3, FlagReply, &SpawnedReply{Pane: samplePane(), Existing: true}},
 		{4, FlagReply, &SubscribedReply{Pane: "p3", Seq: 98211, Oldest: 12, Fd: true}},

@@ -19,3 +19,14 @@ func (c *Client) Upgrade(ctx context.Context, binary string) error {
 	}
 	return err
 }
+
+// Resumable reports whether err ended a stream because the host upgraded
+// in place (CodeUpgrading) or its connection dropped: connect again and
+// resume from the sequence number reached.
+func Resumable(err error) bool {
+	var e *proto.ErrorReply
+	if errors.As(err, &e) && e.Code == proto.CodeUpgrading {
+		return true
+	}
+	return errors.Is(err, ErrConnectionLost)
+}

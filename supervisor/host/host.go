@@ -238,6 +238,9 @@ func (h *Server) acceptLoop(ctx context.Context, ln *net.UnixListener) error {
 			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
 				break
 			}
+			if h.gate.waitAccept(ctx) {
+				continue // an upgrade paused accepting (upgrade.go)
+			}
 			// Out of fds (EMFILE, ENFILE) or another passing failure: the
 			// panes must not pay for it. Wait and go on.
 			backoff.wait(ctx, h.log, err)

@@ -97,6 +97,40 @@ type upgradeGate struct {
 	cond   *sync.Cond
 	subs   int
 	ending chan struct{} // closed while subscriptions must end
+	paused chan struct{} // non-nil while accepting is paused; closed to resume
+}
+
+// pauseAccept stops accepting connections without closing the socket:
+// clients that connect meanwhile wait in its backlog for the new image.
+func (h *Server) pauseAccept() {
+	h.gate.mu.Lock()
+	h.gate.paused = make(chan struct{})
+	h.gate.mu.Unlock()
+	_ = h.ln.SetDeadline(time.Now()) // best effort: wakes the accept loop into waitAccept
+}
+
+// resumeAccept undoes pauseAccept (after a failed exec).
+func (h *Server) resumeAccept() {
+	_ = h.ln.SetDeadline(time.Time{}) // best effort: as above
+	h.gate.mu.Lock()
+	close(h.gate.paused)
+	h.gate.paused = nil
+	h.gate.mu.Unlock()
+}
+
+// waitAccept blocks while accepting is paused; it reports whether it was.
+func (g *upgradeGate) waitAccept(ctx context.Context) bool {
+	g.mu.Lock()
+	paused := g.paused
+	g.mu.Unlock()
+	if paused == nil {
+		return false
+	}
+	select {
+	case <-paused:
+	case <-ctx.Done():
+	}
+	return true
 }
 
 // upgrading returns a channel closed while subscriptions must end.
@@ -180,6 +214,8 @@ func (h *Server) upgradeTo(binary string) error {
 		return err
 	}
 	defer mem.Close()
+	h.pauseAccept()
+	defer h.resumeAccept()
 	h.gate.endSubs()
 	defer h.gate.reopen()
 	h.saveRegistry()

@@ -1,0 +1,226 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"clowder/supervisor/proto"
+)
+
+// fakeStreamEnv makes the test binary a fake agent that writes a
+// deterministic stream of lines (argv: its name, the file it records what
+// it wrote in, the file whose existence stops it) at a steady pace, then
+// "done", and exits 0.
+const fakeStreamEnv = "CLOWDER_E2E_FAKE_STREAM"
+
+// fakeStream is the fake agent of fakeStreamEnv.
+func fakeStream() int {
+	if len(os.Args) < 4 {
+		return 2
+	}
+	name, record, stop := os.Args[1], os.Args[2], os.Args[3]
+	rec, err := os.Create(record)
+	if err != nil {
+		return 3
+	}
+	defer rec.Close()
+	write := func(s string) {
+		_, _ = os.Stdout.WriteString(s)
+		_, _ = rec.WriteString(s)
+	}
+	for i := 0; ; i++ {
+		write(fmt.Sprintf("%s %05d %s\x1b[1mbold\x1b[0m\n", name, i, strings.Repeat(string(rune('a'+i%26)), i%40)))
+		if _, err := os.Stat(stop); err == nil {
+			break
+		}
+		time.Sleep(5 * time.Millisecond) // the pace of the stream, not a wait for a condition
+	}
+	write("done\n")
+	return 0
+}
+
+// buildStamped builds the clowder source again with another version stamp,
+// as `make build` does, so the host's build visibly changes.
+func buildStamped(t *testing.T, dir, stamp string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "clowder-"+stamp)
+	out, err := exec.Command("go", "build", "-ldflags", "-X main.version="+stamp, "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("build %s: %v\n%s", stamp, err, out)
+	}
+	return bin
+}
+
+// TestE2EHostUpgradeKeepsEveryPane proves issue 10 §2: three upgrades in
+// place (to another build and back) while four panes write: the host keeps
+// its pid, each pane keeps its pid, its output and sequence numbers carry
+// on (log --raw has exactly the bytes written, and a log --follow started
+// before the first upgrade got them all, none twice), its screen and
+// scrollback are what it wrote, and its exit code is read as from any
+// child of the host.
+func TestE2EHostUpgradeKeepsEveryPane(t *testing.T) {
+	e := newE2E(t)
+	other := buildStamped(t, e.dir, "upgrade-e2e")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := filepath.Join(e.dir, "stop")
+	var ids []string
+	for i := range 4 {
+		name := fmt.Sprintf("s%d", i)
+		ids = append(ids, strings.TrimSpace(e.must("new", "--name", name, "--", "env", fakeStreamEnv+"=1", self, name, filepath.Join(e.dir, name+".rec"), stop)))
+	}
+	follows := e.startFollows(ids)
+	before := e.panes()
+	first, _ := e.hostInfo()
+	for round, bin := range []string{other, e2eBinary, other} {
+		seqs := e.seqs(ids)
+		old, _ := e.hostInfo()
+		out := e.must("host", "upgrade", "--binary", bin)
+		now, ok := e.hostInfo()
+		if !ok || now.Pid != first.Pid || now.Build == old.Build {
+			t.Fatalf("upgrade %d: %q; host now pid %d build %q, was pid %d build %q", round+1, out, now.Pid, now.Build, first.Pid, old.Build)
+		}
+		e.eventually(30*time.Second, fmt.Sprintf("output of every pane going on after upgrade %d", round+1), func() bool {
+			return e.allGrew(ids, seqs)
+		})
+		if after := e.panes(); !samePids(before, after) {
+			t.Fatalf("upgrade %d changed the panes:\n%v\nbefore:\n%v", round+1, after, before)
+		}
+	}
+	if err := os.WriteFile(stop, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.eventually(60*time.Second, "every pane exited", func() bool { return len(e.livePanes()) == 0 })
+	for i, id := range ids {
+		want := e.written(fmt.Sprintf("s%d", i))
+		p := e.pane(id)
+		if p.ExitReason != "completed" || p.ExitCode != 0 {
+			t.Errorf("%s ended %s (code %d); want completed with code 0, read by its parent", id, p.ExitReason, p.ExitCode)
+		}
+		if got := e.must("log", "--raw", id); sha256.Sum256([]byte(got)) != sha256.Sum256(want) {
+			t.Errorf("%s: log --raw has %d bytes (seq %d), not the %d written", id, len(got), p.Seq, len(want))
+		}
+		if got := follows[i].wait(t); !bytes.Equal(got, want) {
+			t.Errorf("%s: log --follow across the upgrades got %d bytes, not the %d written", id, len(got), len(want))
+		}
+		e.checkScreen(id, want)
+	}
+}
+
+// samePids reports whether after lists the panes of before with the same
+// leaders.
+func samePids(before, after []proto.PaneInfo) bool {
+	if len(before) != len(after) {
+		return false
+	}
+	for i := range before {
+		if before[i].ID != after[i].ID || before[i].Pid != after[i].Pid || before[i].PidStart != after[i].PidStart || after[i].State != "running" {
+			return false
+		}
+	}
+	return true
+}
+
+// seqs is each pane's next sequence number.
+func (e *e2eEnv) seqs(ids []string) map[string]uint64 {
+	out := map[string]uint64{}
+	for _, p := range e.panes() {
+		out[p.ID] = p.Seq
+	}
+	return out
+}
+
+// allGrew reports whether every pane's sequence number passed was.
+func (e *e2eEnv) allGrew(ids []string, was map[string]uint64) bool {
+	now := e.seqs(ids)
+	for _, id := range ids {
+		if now[id] <= was[id] {
+			return false
+		}
+	}
+	return true
+}
+
+// written is what the fake agent name wrote, as the PTY passes it on
+// (onlcr: each \n becomes \r\n).
+func (e *e2eEnv) written(name string) []byte {
+	e.t.Helper()
+	b, err := os.ReadFile(filepath.Join(e.dir, name+".rec"))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n"))
+}
+
+// checkScreen compares the pane's screen and scrollback, as text, with the
+// lines written.
+func (e *e2eEnv) checkScreen(id string, written []byte) {
+	e.t.Helper()
+	lines := strings.Split(strings.TrimSuffix(string(written), "\r\n"), "\r\n")
+	for i, l := range lines {
+		lines[i] = strings.ReplaceAll(strings.ReplaceAll(l, "\x1b[1m", ""), "\x1b[0m", "")
+	}
+	got := strings.Split(strings.TrimRight(e.must("capture", "--scrollback", "100000", id), "\n"), "\n")
+	if len(got) < len(lines) {
+		e.t.Errorf("%s: screen and scrollback hold %d lines; want the %d written", id, len(got), len(lines))
+		return
+	}
+	got = got[:len(lines)]
+	for i := range lines {
+		if strings.TrimRight(got[i], " ") != lines[i] {
+			e.t.Errorf("%s: line %d of screen and scrollback is %q; want %q", id, i, got[i], lines[i])
+			return
+		}
+	}
+}
+
+// follow is a `clowder log --raw --follow` running in the background.
+type follow struct {
+	cmd *exec.Cmd
+	out bytes.Buffer
+}
+
+// startFollows starts one follow per pane; each ends when its pane exits.
+func (e *e2eEnv) startFollows(ids []string) []*follow {
+	var fs []*follow
+	for _, id := range ids {
+		f := &follow{cmd: e.command(context.Background(), "log", "--raw", "--follow", id)}
+		f.cmd.Stdout, f.cmd.Stderr = &f.out, os.Stderr
+		if err := f.cmd.Start(); err != nil {
+			e.t.Fatal(err)
+		}
+		e.t.Cleanup(func() { _ = f.cmd.Process.Kill(); _ = f.cmd.Wait() })
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+// wait waits (30 s at most) for the follow to end and returns its output.
+func (f *follow) wait(t *testing.T) []byte {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- f.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("log --follow: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Errorf("log --follow still running 30 s after its pane exited")
+		_ = f.cmd.Process.Kill()
+		<-done
+	}
+	return f.out.Bytes()
+}

@@ -104,6 +104,7 @@ func printHostInfo(a *app, info proto.HostInfoReply) error {
 		{"orphans", strings.Join(info.Orphans, "; ")},           // panes a dead host left, with their live pids
 		{"stale cgroups", strings.Join(info.StaleCgroups, " ")}, // a dead host's leaves still holding processes of no pane
 		{"escrow", escrowLine(info.Escrow)},
+		{"upgraded", info.Upgrade}, // the last upgrade in place: from which build, or why it was refused
 	}
 	for _, l := range lines {
 		if l[1] == "" {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -96,6 +97,9 @@ func reportUpgrade(ctx context.Context, a *app, pid int, build string) error {
 	if info.Pid != pid {
 		return fmt.Errorf("the host pid %d is gone and pid %d serves instead; see %s", pid, info.Pid, p.LogFile())
 	}
+	if strings.HasPrefix(info.Upgrade, "refused") {
+		return fmt.Errorf("the new binary %s; every pane kept running", info.Upgrade)
+	}
 	_, err = fmt.Fprintf(a.stdout, "host upgraded in place (pid %d): build %s -> %s, %d panes kept\n", info.Pid, safe(build), safe(info.Build), info.Panes)
 	return err
 }
@@ -103,6 +107,6 @@ func reportUpgrade(ctx context.Context, a *app, pid int, build string) error {
 // printStateFormat answers `clowder host --state-format`: the state
 // format an upgrading host checks before it execs this binary.
 func printStateFormat(a *app) error {
-	_, err := fmt.Fprintln(a.stdout, host.StateFormat)
+	_, err := fmt.Fprintln(a.stdout, host.StateFormat())
 	return err
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"clowder/persist"
 	"clowder/supervisor/proto"
 )
 
@@ -223,4 +224,104 @@ func (f *follow) wait(t *testing.T) []byte {
 		<-done
 	}
 	return f.out.Bytes()
+}
+
+// tickPane starts a pane that prints a line every 50 ms and returns its id.
+func (e *e2eEnv) tickPane() string {
+	e.t.Helper()
+	id := strings.TrimSpace(e.must("new", "--name", "tick", "--", "sh", "-c", "while :; do echo tick; sleep 0.05; done"))
+	e.eventually(30*time.Second, "the ticking pane's first output", func() bool { return e.pane(id).Seq > 0 })
+	return id
+}
+
+// stillServes checks that the host is the one before (pid and build), its
+// pane the same process, and its output going on.
+func (e *e2eEnv) stillServes(id string, host proto.HostInfoReply, pane proto.PaneInfo) {
+	e.t.Helper()
+	now, ok := e.hostInfo()
+	if !ok || now.Pid != host.Pid || now.Build != host.Build {
+		e.t.Fatalf("host now pid %d build %q (ok %v); want pid %d build %q serving on", now.Pid, now.Build, ok, host.Pid, host.Build)
+	}
+	if p := e.pane(id); p.Pid != pane.Pid || p.PidStart != pane.PidStart || p.State != "running" {
+		e.t.Fatalf("pane now %+v; want pid %d running on", p, pane.Pid)
+	}
+	seq := e.pane(id).Seq
+	e.eventually(30*time.Second, "the pane's output going on", func() bool { return e.pane(id).Seq > seq })
+}
+
+// TestE2EHostUpgradeRefusesWhatCannotTakeOver proves issue 10 §2's
+// failure paths with the real binary: a missing binary, one that reads
+// another state format (checked before anything stops), one that cannot be
+// executed at the moment of the exec (the request's error says why, after
+// the host had frozen its panes and ended subscriptions), and one that
+// passes the check but then refuses the state (it execs the old binary
+// back): each time the old host serves on, with the same pane.
+func TestE2EHostUpgradeRefusesWhatCannotTakeOver(t *testing.T) {
+	e := newE2E(t)
+	id := e.tickPane()
+	host, _ := e.hostInfo()
+	pane := e.pane(id)
+	other := e.buildFormat(99)
+	script := func(name, body string) string {
+		p := filepath.Join(e.dir, name)
+		if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	answer := `if [ "$1 $2" = "host --state-format" ]; then echo 1; `
+	cases := []struct{ name, bin, want string }{
+		{"missing", filepath.Join(e.dir, "nothing-here"), "no such file"},
+		{"another format", other, "state format \"99\""},
+		{"not executable at exec", script("vanishing", answer+`chmod -x "$0"; exit 0; fi; exit 1`), "permission denied"},
+		{"refuses the state", script("liar", answer+`exit 0; fi; exec `+other+` "$@"`), "cannot take over"},
+	}
+	for _, c := range cases {
+		_, errOut, code := e.run("host", "upgrade", "--binary", c.bin)
+		if code != 1 || !strings.Contains(errOut, c.want) {
+			t.Fatalf("%s: host upgrade exit %d: %q; want exit 1 saying %q", c.name, code, errOut, c.want)
+		}
+		e.stillServes(id, host, pane)
+	}
+	if st, _ := e.hostInfo(); !strings.HasPrefix(st.Upgrade, "refused") {
+		t.Errorf("host status upgrade = %q; want why the last new binary refused", st.Upgrade)
+	}
+}
+
+// buildFormat builds the clowder source as a binary that reads state
+// format n.
+func (e *e2eEnv) buildFormat(n int) string {
+	e.t.Helper()
+	bin := filepath.Join(e.dir, fmt.Sprintf("clowder-format-%d", n))
+	out, err := exec.Command("go", "build", "-ldflags", fmt.Sprintf("-X clowder/supervisor/host.stateFormat=%d", n), "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		e.t.Fatalf("build format %d: %v\n%s", n, err, out)
+	}
+	return bin
+}
+
+// TestE2EHostUpgradeKeepsTheTimeoutDeadline proves that an upgrade carries
+// a pane's overall timeout over at its original time: a restarted timer
+// could not fire before the upgrade's time plus the whole timeout.
+func TestE2EHostUpgradeKeepsTheTimeoutDeadline(t *testing.T) {
+	e := newE2E(t)
+	const timeout = 8 * time.Second
+	id := strings.TrimSpace(e.must("new", "--timeout", timeout.String(), "--", "sleep", "1000"))
+	created := time.UnixMilli(e.pane(id).CreatedMS)
+	e.eventually(30*time.Second, "half the timeout gone", func() bool { return time.Since(created) > timeout/2 })
+	upgraded := time.Now()
+	e.must("host", "upgrade")
+	e.eventually(60*time.Second, "the pane's timeout", func() bool { return e.pane(id).State == "exited" })
+	if p := e.pane(id); p.ExitReason != "timeout" {
+		t.Fatalf("the pane ended %s; want timeout", p.ExitReason)
+	}
+	reg, err := persist.LoadRegistry(filepath.Join(e.dir, "state", persist.AgentsFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range reg.Panes {
+		if r.ID == id && !r.Exit.At.Before(upgraded.Add(timeout)) {
+			t.Fatalf("the timeout fired at %s, %s after the upgrade: it restarted instead of carrying over (created %s)", r.Exit.At, r.Exit.At.Sub(upgraded), created)
+		}
+	}
 }

@@ -223,7 +223,7 @@ func (c *conn) status(id uint32) {
 	r := &proto.HostInfoReply{
 		Pid: os.Getpid(), Build: h.opts.Build, Protocol: proto.MaxVersion, StartedMS: h.started.UnixMilli(),
 		Panes: len(h.panes), Clients: h.clients, Socket: h.opts.Paths.SocketFile(),
-		Registry: h.regIssue, Containment: h.containment,
+		Registry: h.regIssue, Containment: h.containment, Upgrade: h.upgradeNote,
 	}
 	h.mu.Unlock()
 	r.StaleCgroups = h.orphans.staleLeaves()

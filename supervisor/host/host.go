@@ -55,6 +55,9 @@ type Options struct {
 	// Handover, when set, is the state an upgrading host image handed this
 	// one (upgrade.go): Serve takes its panes, socket and lock over.
 	Handover *os.File
+	// UpgradeBack is the previous image's binary, which a Handover this
+	// image cannot read goes back to (upgrade.go); nil for none.
+	UpgradeBack *os.File
 }
 
 // DefaultIdleExit is how long a host with nothing to do stays up, so a
@@ -94,6 +97,7 @@ type Server struct {
 	escrowMu    sync.Mutex        // one re-adoption from escrow at a time (escrow.go)
 	holders     escrowBook        // which clients hold which panes' masters (escrow.go)
 	gate        upgradeGate       // holds starts and ends subscriptions for an upgrade (upgrade.go)
+	upgradeNote string            // how the last upgrade in place went, for host status (upgrade.go)
 	ln          *net.UnixListener // the listening socket, kept across an upgrade
 	lock        *persist.Lockfile // the host lock, kept across an upgrade
 

@@ -42,9 +42,29 @@ import (
 	"clowder/vtgrid"
 )
 
+// stateFormat is the version of the state an upgrading host hands its new
+// binary. A string so that tests can build a binary that reads another
+// (-ldflags -X clowder/supervisor/host.stateFormat=N).
+var stateFormat = "1"
+
 // StateFormat is the version of the state an upgrading host hands its new
 // binary; `clowder host --state-format` prints it.
-const StateFormat = 1
+func StateFormat() int {
+	n, err := strconv.Atoi(stateFormat)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// EnvUpgradeRefused carries, to an old image the new one went back to,
+// why the new one refused the state (host status shows it).
+const EnvUpgradeRefused = "CLOWDER_UPGRADE_REFUSED"
+
+// EnvUpgradeBack names, in the new image's environment, a descriptor of
+// the old image's own binary: a new image that cannot read the state
+// execs it again (ExecBack), so the old host carries on.
+const EnvUpgradeBack = "CLOWDER_UPGRADE_BACK"
 
 // EnvUpgradeState names, in the new image's environment, the descriptor
 // of the memory file holding the handed-over state.
@@ -219,13 +239,19 @@ func (h *Server) upgradeTo(binary string) error {
 	h.gate.endSubs()
 	defer h.gate.reopen()
 	h.saveRegistry()
-	fds := []int{int(mem.Fd()), st.Listener, st.Lock}
+	self, err := os.Open("/proc/self/exe") // where a new image that refuses the state comes back to
+	if err != nil {
+		return fmt.Errorf("upgrade: open this host's own binary to come back to: %w", err)
+	}
+	defer self.Close()
+	fds := []int{int(mem.Fd()), int(self.Fd()), st.Listener, st.Lock}
 	for _, p := range st.Panes {
 		if p.Run != nil {
 			fds = append(fds, p.Run.MasterFD)
 		}
 	}
-	env := append(withoutEnv(os.Environ(), EnvUpgradeState), EnvUpgradeState+"="+strconv.Itoa(int(mem.Fd())))
+	env := append(withoutEnv(withoutEnv(os.Environ(), EnvUpgradeState), EnvUpgradeBack),
+		EnvUpgradeState+"="+strconv.Itoa(int(mem.Fd())), EnvUpgradeBack+"="+strconv.Itoa(int(self.Fd())))
 	h.log.Printf("upgrading in place: exec %s with %d panes", binary, len(st.Panes))
 	err = supervisor.ExecKeeping(binary, append([]string{binary}, os.Args[1:]...), env, fds)
 	for _, f := range st.files {
@@ -251,8 +277,8 @@ func checkStateFormat(binary string) error {
 		return fmt.Errorf("upgrade the host to %s: it could not say which state format it reads (%v), so it cannot take over these panes; the host keeps running", binary, err)
 	}
 	got, err := strconv.Atoi(strings.TrimSpace(string(out)))
-	if err != nil || got != StateFormat {
-		return fmt.Errorf("upgrade the host to %s: it reads state format %q, but this host writes %d; the host keeps running (stop it to switch, which ends its panes)", binary, strings.TrimSpace(string(out)), StateFormat)
+	if err != nil || got != StateFormat() {
+		return fmt.Errorf("upgrade the host to %s: it reads state format %q, but this host writes %d; the host keeps running (stop it to switch, which ends its panes)", binary, strings.TrimSpace(string(out)), StateFormat())
 	}
 	return nil
 }
@@ -277,7 +303,7 @@ func thaw(runs []*supervisor.Run) {
 
 // freeze freezes every run and describes the host for the new image.
 func (h *Server) freeze() (*handover, error) {
-	st := &handover{Format: StateFormat, Build: h.opts.Build, Started: h.started}
+	st := &handover{Format: StateFormat(), Build: h.opts.Build, Started: h.started}
 	for _, p := range h.allPanes() {
 		if run := p.runOf(); run != nil {
 			run.Freeze()
@@ -485,7 +511,8 @@ func (h *Server) takeOver(mem *os.File) (*net.UnixListener, *persist.Lockfile, e
 	defer mem.Close()
 	st, err := readState(mem)
 	if err != nil {
-		return nil, nil, fmt.Errorf("take over from the upgraded host: %w", err)
+		h.log.Printf("cannot take over from the upgrading host: %v; going back to its binary", err)
+		return nil, nil, h.execBack(mem, err)
 	}
 	lock := persist.InheritLock(h.opts.Paths.LockFile(), os.NewFile(uintptr(st.Lock), "host.lock"))
 	lf := os.NewFile(uintptr(st.Listener), "host.sock")
@@ -496,6 +523,14 @@ func (h *Server) takeOver(mem *os.File) (*net.UnixListener, *persist.Lockfile, e
 	}
 	ln := l.(*net.UnixListener)
 	ln.SetUnlinkOnClose(true)
+	if b := h.opts.UpgradeBack; b != nil {
+		_ = b.Close() // best effort: taken over, no way back needed
+	}
+	h.upgradeNote = "from build " + st.Build
+	if why, ok := os.LookupEnv(EnvUpgradeRefused); ok {
+		_ = os.Unsetenv(EnvUpgradeRefused) // cannot fail for a valid name
+		h.upgradeNote = "refused: " + why + "; the host went back to build " + h.opts.Build
+	}
 	h.started = st.Started
 	h.regLoad, h.regIssue, h.regReadOnly, h.regKeepBak = st.RegLoad, st.RegLoad, st.ReadOnly, st.KeepBak
 	runs := h.restorePanes(st)
@@ -507,6 +542,22 @@ func (h *Server) takeOver(mem *os.File) (*net.UnixListener, *persist.Lockfile, e
 	}
 	h.log.Printf("took over %d panes from build %s", len(st.Panes), st.Build)
 	return ln, lock, nil
+}
+
+// execBack execs the old image's binary again with the state this image
+// could not read (EnvUpgradeBack), so the old host carries on with every
+// pane; the sockets, lock and masters were not touched. It returns only if
+// that fails too.
+func (h *Server) execBack(mem *os.File, why error) error {
+	back := h.opts.UpgradeBack
+	if back == nil {
+		return fmt.Errorf("take over from the upgrading host: %w; and there is no binary to go back to", why)
+	}
+	env := append(withoutEnv(withoutEnv(withoutEnv(os.Environ(), EnvUpgradeState), EnvUpgradeBack), EnvUpgradeRefused),
+		EnvUpgradeState+"="+strconv.Itoa(int(mem.Fd())), EnvUpgradeRefused+"="+h.opts.Build+" cannot take over: "+why.Error())
+	path := "/proc/self/fd/" + strconv.Itoa(int(back.Fd()))
+	err := supervisor.ExecKeeping(path, append([]string{os.Args[0]}, os.Args[1:]...), env, []int{int(mem.Fd()), int(back.Fd())})
+	return fmt.Errorf("take over from the upgrading host: %w; and going back failed: %v", why, err)
 }
 
 // readState reads what writeState wrote.
@@ -531,8 +582,8 @@ func readState(mem *os.File) (*handover, error) {
 	if err := json.Unmarshal(hdr, st); err != nil {
 		return nil, fmt.Errorf("decode the state's header: %w", err)
 	}
-	if st.Format != StateFormat {
-		return nil, fmt.Errorf("state format %d, but this binary reads %d", st.Format, StateFormat)
+	if st.Format != StateFormat() {
+		return nil, fmt.Errorf("state format %d, but this binary reads %d", st.Format, StateFormat())
 	}
 	st.blobs = r
 	return st, nil

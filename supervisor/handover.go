@@ -102,12 +102,19 @@ func (r *Run) parkIfHeld(f *os.File, err error) bool {
 	h.cond.Broadcast()
 	thaw := h.thaw
 	h.mu.Unlock()
-	<-thaw
+	thawed := true
+	select {
+	case <-thaw:
+	case <-r.stopWatch: // a finalize claimed just before the freeze: it drains this reader
+		thawed = false
+	}
 	h.mu.Lock()
 	h.parked--
 	h.mu.Unlock()
-	_ = f.SetReadDeadline(time.Time{}) // best effort: a failed read ends the reader as before
-	return true
+	if thawed {
+		_ = f.SetReadDeadline(time.Time{}) // best effort: a failed read ends the reader as before
+	}
+	return thawed
 }
 
 // readerDone records that a reader returned for good.

@@ -325,3 +325,37 @@ func TestE2EHostUpgradeKeepsTheTimeoutDeadline(t *testing.T) {
 		}
 	}
 }
+
+// TestE2ETUIRedrawsAfterHostUpgrade proves issue 10 §2's "clients
+// reconnect by themselves" for the TUI, in real tmux: after the host
+// upgrades in place, the TUI connects again by itself, shows the same
+// screen, holds the panes' terminals again, and typing reaches the pane.
+func TestE2ETUIRedrawsAfterHostUpgrade(t *testing.T) {
+	e, o := tuiEnv(t, 160, 48)
+	other := buildStamped(t, e.dir, "upgrade-tui")
+	marker := fmt.Sprintf("up%06d", time.Now().UnixNano()%1e6)
+	o.waitScreen("$")
+	o.keys("-l", "echo "+marker)
+	o.keys("Enter")
+	o.waitCount(marker, 2)
+	before := e.livePanes()
+	e.eventually(10*time.Second, "the TUI holding both panes' terminals", func() bool {
+		st, ok := e.hostInfo()
+		return ok && len(st.Escrow) == len(before)
+	})
+	screen := o.settled()
+	e.must("host", "upgrade", "--binary", other)
+	e.eventually(30*time.Second, "the TUI holding both panes' terminals from the upgraded host", func() bool {
+		st, ok := e.hostInfo()
+		return ok && st.Build == "upgrade-tui" && len(st.Escrow) == len(before)
+	})
+	if !samePids(before, e.livePanes()) {
+		t.Fatalf("the upgrade changed the panes: %v, before %v", e.livePanes(), before)
+	}
+	if got := o.settled(); got != screen {
+		t.Fatalf("the TUI after the upgrade:\n%s\nbefore:\n%s", got, screen)
+	}
+	o.keys("-l", "echo again-"+marker)
+	o.keys("Enter")
+	o.waitCount("again-"+marker, 2)
+}

@@ -52,7 +52,7 @@ func TestPaintTerminalRedrawsScreenScrollbackAndModes(t *testing.T) {
 	for i := range 12 {
 		fmt.Fprintf(&in, "line %d \x1b[1;31mred\x1b[0m \x1b[48;5;42mbg\x1b[0m\r\n", i)
 	}
-	in.WriteString(strings.Repeat("w", 47) + "\r\n")    // wraps twice
+	in.WriteString(strings.Repeat("w", 47) + "\r\n")       // wraps twice
 	in.WriteString("\x1b[?2004h\x1b[?1h\x1b[4 q\x1b[3;7H") // bracketed paste, app cursor, a cursor shape and place
 	_, _ = old.Write(in.Bytes())
 

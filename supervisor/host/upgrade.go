@@ -86,6 +86,7 @@ type handover struct {
 	RegLoad  string       `json:"reg_load,omitempty"`
 	ReadOnly bool         `json:"reg_read_only,omitempty"`
 	KeepBak  bool         `json:"reg_keep_bak,omitempty"`
+	Contain  string       `json:"containment,omitempty"`
 	Panes    []paneHanded `json:"panes"`
 	blobs    io.Reader    // the rings' bytes, in pane order, after the header
 	files    []*os.File   // kept open across the exec
@@ -314,7 +315,7 @@ func (h *Server) freeze() (*handover, error) {
 		}
 	}
 	h.mu.Lock()
-	st.RegLoad, st.ReadOnly, st.KeepBak = h.regLoad, h.regReadOnly, h.regKeepBak
+	st.RegLoad, st.ReadOnly, st.KeepBak, st.Contain = h.regLoad, h.regReadOnly, h.regKeepBak, h.containment
 	h.mu.Unlock()
 	for _, p := range h.allPanes() {
 		ph, err := p.handed()
@@ -531,7 +532,7 @@ func (h *Server) takeOver(mem *os.File) (*net.UnixListener, *persist.Lockfile, e
 		_ = os.Unsetenv(EnvUpgradeRefused) // cannot fail for a valid name
 		h.upgradeNote = "refused: " + why + "; the host went back to build " + h.opts.Build
 	}
-	h.started = st.Started
+	h.started, h.containment = st.Started, st.Contain
 	h.regLoad, h.regIssue, h.regReadOnly, h.regKeepBak = st.RegLoad, st.RegLoad, st.ReadOnly, st.KeepBak
 	runs := h.restorePanes(st)
 	if err := supervisor.StartSubreaper(); err != nil { // after Resume: the reaper must know the leaders as owned

@@ -226,7 +226,7 @@ func (h *Server) upgradeTo(binary string) error {
 	h.gate.starts.Lock() // no spawn, respawn or re-adoption from here on
 	defer h.gate.starts.Unlock()
 	st, err := h.freeze()
-	defer thaw(st.runs)
+	defer st.release()
 	if err != nil {
 		return err
 	}
@@ -240,6 +240,21 @@ func (h *Server) upgradeTo(binary string) error {
 	h.gate.endSubs()
 	defer h.gate.reopen()
 	h.saveRegistry()
+	return h.exec(binary, st, mem)
+}
+
+// release thaws every frozen run and closes the descriptors kept for the
+// exec: after a failed one, the old image carries on.
+func (st *handover) release() {
+	thaw(st.runs)
+	for _, f := range st.files {
+		_ = f.Close() // best effort: the dups only served the exec
+	}
+}
+
+// exec execs binary with st's descriptors and the state in mem; it
+// returns only on failure.
+func (h *Server) exec(binary string, st *handover, mem *os.File) error {
 	self, err := os.Open("/proc/self/exe") // where a new image that refuses the state comes back to
 	if err != nil {
 		return fmt.Errorf("upgrade: open this host's own binary to come back to: %w", err)
@@ -255,9 +270,6 @@ func (h *Server) upgradeTo(binary string) error {
 		EnvUpgradeState+"="+strconv.Itoa(int(mem.Fd())), EnvUpgradeBack+"="+strconv.Itoa(int(self.Fd())))
 	h.log.Printf("upgrading in place: exec %s with %d panes", binary, len(st.Panes))
 	err = supervisor.ExecKeeping(binary, append([]string{binary}, os.Args[1:]...), env, fds)
-	for _, f := range st.files {
-		_ = f.Close() // best effort: the dups only served the exec
-	}
 	return fmt.Errorf("upgrade the host to %s: %w", binary, err)
 }
 

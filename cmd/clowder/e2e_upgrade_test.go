@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -358,4 +359,39 @@ func TestE2ETUIRedrawsAfterHostUpgrade(t *testing.T) {
 	o.keys("-l", "echo again-"+marker)
 	o.keys("Enter")
 	o.waitCount("again-"+marker, 2)
+}
+
+// TestE2EHostUpgradeKeepsPanesReadoptedFromEscrow proves that panes a
+// host re-adopted from the TUI's escrow (not its children: their exit is
+// unverifiable) survive an upgrade as they were: SIGKILL the host, let the
+// TUI hand the panes to a new one, upgrade that one, and the panes still
+// run under the same pids and take keys.
+func TestE2EHostUpgradeKeepsPanesReadoptedFromEscrow(t *testing.T) {
+	e, o := tuiEnv(t, 160, 48)
+	o.waitScreen("$")
+	before := e.livePanes()
+	st, _ := e.hostInfo()
+	e.eventually(10*time.Second, "the TUI holding both panes' terminals", func() bool {
+		st, _ = e.hostInfo()
+		return len(st.Escrow) == len(before)
+	})
+	if err := syscall.Kill(st.Pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	e.eventually(30*time.Second, "a new host running the same panes, re-adopted from escrow", func() bool {
+		now, ok := e.hostInfo()
+		return ok && now.Pid != st.Pid && samePids(before, e.livePanes())
+	})
+	e.must("host", "upgrade")
+	e.eventually(30*time.Second, "the TUI holding both panes' terminals from the upgraded host", func() bool {
+		now, ok := e.hostInfo()
+		return ok && strings.HasPrefix(now.Upgrade, "from build") && len(now.Escrow) == len(before)
+	})
+	if !samePids(before, e.livePanes()) {
+		t.Fatalf("the upgrade changed the re-adopted panes: %v, before %v", e.livePanes(), before)
+	}
+	marker := fmt.Sprintf("re%06d", time.Now().UnixNano()%1e6)
+	o.keys("-l", "echo "+marker)
+	o.keys("Enter")
+	o.waitCount(marker, 2)
 }

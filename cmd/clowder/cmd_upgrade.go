@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"clowder/supervisor/host"
+	"clowder/supervisor/proto"
 )
 
 func newHostUpgrade(a *app) *cobra.Command {
@@ -57,6 +59,10 @@ func upgradeHost(ctx context.Context, a *app, binary string) error {
 	}
 	err = c.Upgrade(ctx, path)
 	_ = c.Close() // best effort: the old image's connection is over either way
+	var e *proto.ErrorReply
+	if errors.As(err, &e) && e.Code == proto.CodeUnknownType {
+		return fmt.Errorf("the running host (build %s) cannot upgrade in place; `clowder host stop` it when its panes may end, and the next client starts the new binary", safe(before.Build))
+	}
 	if err != nil {
 		return err
 	}

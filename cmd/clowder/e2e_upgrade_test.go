@@ -395,3 +395,25 @@ func TestE2EHostUpgradeKeepsPanesReadoptedFromEscrow(t *testing.T) {
 	o.keys("Enter")
 	o.waitCount(marker, 2)
 }
+
+// TestE2EPanesStartedAfterAnUpgradeInheritNothingOfIt pins a leak: the
+// descriptors an upgrade keeps open across its exec (the host lock, the
+// state's memory file, the old binary) must not reach panes the new image
+// starts, or an agent would hold the host lock after the host died.
+func TestE2EPanesStartedAfterAnUpgradeInheritNothingOfIt(t *testing.T) {
+	e := newE2E(t)
+	e.tickPane()
+	e.must("host", "upgrade")
+	id := strings.TrimSpace(e.must("new", "--", "sleep", "1000"))
+	pid := e.pane(id).Pid
+	ents, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ent := range ents {
+		target, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, ent.Name()))
+		if strings.Contains(target, "host.lock") || strings.Contains(target, "clowder-upgrade") || strings.Contains(target, "host.sock") || strings.HasPrefix(target, "socket:") {
+			t.Errorf("the pane inherited fd %s -> %s from the upgrade", ent.Name(), target)
+		}
+	}
+}

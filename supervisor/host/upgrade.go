@@ -34,6 +34,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"clowder/persist"
@@ -527,10 +528,14 @@ func (h *Server) takeOver(mem *os.File) (*net.UnixListener, *persist.Lockfile, e
 		h.log.Printf("cannot take over from the upgrading host: %v; going back to its binary", err)
 		return nil, nil, h.execBack(mem, err)
 	}
-	lock := persist.InheritLock(h.opts.Paths.LockFile(), os.NewFile(uintptr(st.Lock), "host.lock"))
-	lf := os.NewFile(uintptr(st.Listener), "host.sock")
-	l, err := net.FileListener(lf)
-	_ = lf.Close() // best effort: FileListener made its own copy
+	lf := os.NewFile(uintptr(st.Lock), "host.lock")
+	if err := closeOnExec(lf); err != nil { // kept open for the exec only: no pane may inherit the lock
+		return nil, nil, fmt.Errorf("take over the host lock: %w", err)
+	}
+	lock := persist.InheritLock(h.opts.Paths.LockFile(), lf)
+	sf := os.NewFile(uintptr(st.Listener), "host.sock")
+	l, err := net.FileListener(sf)
+	_ = sf.Close() // best effort: FileListener made its own copy
 	if err != nil {
 		return nil, nil, fmt.Errorf("take over the socket: %w", err)
 	}
@@ -571,6 +576,15 @@ func (h *Server) execBack(mem *os.File, why error) error {
 	path := "/proc/self/fd/" + strconv.Itoa(int(back.Fd()))
 	err := supervisor.ExecKeeping(path, append([]string{os.Args[0]}, os.Args[1:]...), env, []int{int(mem.Fd()), int(back.Fd())})
 	return fmt.Errorf("take over from the upgrading host: %w; and going back failed: %v", why, err)
+}
+
+// closeOnExec sets close-on-exec on f again.
+func closeOnExec(f *os.File) error {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	return rc.Control(func(fd uintptr) { syscall.CloseOnExec(int(fd)) })
 }
 
 // readState reads what writeState wrote.

@@ -52,6 +52,8 @@ type Run struct {
 	stopWatch chan struct{} // closed by finalize
 	done      chan struct{} // closed after the final record
 
+	hold runHold // parks readers and finalize during a handover (handover.go)
+
 	sigMu  sync.Mutex // orders group signals before the reap
 	reaped bool
 

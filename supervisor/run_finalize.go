@@ -30,11 +30,13 @@ type ending struct {
 
 // startLoops starts the readers, the waiter and the watchdog.
 func (r *Run) startLoops() {
+	r.hold.init(len(r.readers))
 	var wg sync.WaitGroup
 	for i, f := range r.readers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer r.readerDone()
 			r.readLoop(f, r.sinks[i])
 		}()
 	}
@@ -66,6 +68,7 @@ func (r *Run) waitLoop() {
 // finalize records the run's end once; see the file comment. Safe to call
 // from any goroutine, any number of times.
 func (r *Run) finalize(e ending) {
+	r.waitThawed() // a handover in progress decides who finalizes
 	if !r.claimFinalize() {
 		return
 	}

@@ -120,7 +120,7 @@ func (r *Run) readLoop(f *os.File, sink io.Writer) {
 			r.lastOutput.Store(time.Now().UnixNano())
 			_, _ = sink.Write(buf[:n]) // best effort: the sink owns its errors
 		}
-		if err != nil {
+		if err != nil && !r.parkIfHeld(f, err) {
 			return
 		}
 	}

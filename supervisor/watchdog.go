@@ -70,7 +70,7 @@ func (w *watchdog) run() {
 		return
 	}
 	overall := w.timer(w.limits.Timeout)
-	idle := w.timer(w.limits.IdleTimeout)
+	idle := w.timer(w.firstIdle())
 	defer overall.Stop()
 	defer idle.Stop()
 	for {
@@ -89,6 +89,17 @@ func (w *watchdog) run() {
 			idle.Reset(w.limits.IdleTimeout - quiet)
 		}
 	}
+}
+
+// firstIdle is when the idle timer first looks: the idle timeout counted
+// from the latest output, which a run handed over from an earlier image of
+// the host (handover.go) had before it started.
+func (w *watchdog) firstIdle() time.Duration {
+	if w.limits.IdleTimeout <= 0 {
+		return 0
+	}
+	quiet := time.Since(time.Unix(0, w.lastOutput.Load()))
+	return max(w.limits.IdleTimeout-quiet, time.Millisecond)
 }
 
 // timer returns a timer for d, or one that never fires when d is 0.

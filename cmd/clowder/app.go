@@ -108,7 +108,7 @@ func callDeadline(m proto.Message) time.Duration {
 			return 0
 		}
 		return time.Duration(r.TimeoutMS)*time.Millisecond + quickCallTimeout
-	case proto.SpawnReq, proto.HostStopReq:
+	case proto.SpawnReq, proto.HostStopReq, proto.UpgradeReq:
 		return slowCallTimeout
 	case proto.KillReq:
 		return time.Duration(r.GraceMS)*time.Millisecond + defaultKillGrace + killSlack

@@ -16,15 +16,18 @@ import (
 )
 
 func newHost(a *app) *cobra.Command {
-	var foreground bool
+	var foreground, stateFormat bool
 	c := &cobra.Command{
-		Use:   "host [--foreground] | host status | host stop [--force]",
+		Use:   "host [--foreground] | host status | host stop [--force] | host upgrade [--binary PATH]",
 		Short: "run the host (started on demand by every client), show its status or stop it",
 		Long: "Without a subcommand, start the host in the background if none runs and print its\n" +
 			"pid. With --foreground, be the host: serve until SIGINT/SIGTERM, host stop, or (when\n" +
 			"started on demand) a while with no panes and no clients. Its log goes to stderr.",
 		Args: exactArgs(0, "no arguments (or the subcommand status or stop)"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if stateFormat {
+				return printStateFormat(a)
+			}
 			if foreground {
 				return runHost(cmd.Context(), a)
 			}
@@ -32,7 +35,9 @@ func newHost(a *app) *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&foreground, "foreground", false, "serve in this process instead of starting a background host")
-	c.AddCommand(newHostStatus(a), newHostStop(a))
+	c.Flags().BoolVar(&stateFormat, "state-format", false, "print the upgrade state format this binary reads, and exit (host upgrade checks it)")
+	_ = c.Flags().MarkHidden("state-format") // for host upgrade, not for people
+	c.AddCommand(newHostStatus(a), newHostStop(a), newHostUpgrade(a))
 	return c
 }
 
@@ -99,6 +104,7 @@ func printHostInfo(a *app, info proto.HostInfoReply) error {
 		{"orphans", strings.Join(info.Orphans, "; ")},           // panes a dead host left, with their live pids
 		{"stale cgroups", strings.Join(info.StaleCgroups, " ")}, // a dead host's leaves still holding processes of no pane
 		{"escrow", escrowLine(info.Escrow)},
+		{"upgraded", info.Upgrade}, // the last upgrade in place: from which build, or why it was refused
 	}
 	for _, l := range lines {
 		if l[1] == "" {

@@ -77,9 +77,35 @@ func (o *logOpts) run(ctx context.Context, a *app, c *client.Client, pane string
 	if _, err := a.stdout.Write(client.LastLines(hist.Bytes(), o.tail)); err != nil || !o.follow {
 		return err
 	}
-	_, err = c.ReadOutput(ctx, pane, client.ReadOptions{From: res.Next, Follow: true},
-		func(ch *proto.OutputChunk) error { return out.chunk(a.stdout, ch) })
-	return err
+	return followOutput(ctx, a, c, pane, res.Next, out)
+}
+
+// maxResumes bounds how often one follow connects again without getting
+// a byte in between.
+const maxResumes = 20
+
+// followOutput prints the pane's output from seq until it exits. When the
+// host upgrades in place (or the connection drops while a host still
+// answers the socket), it connects again and resumes from the sequence
+// number it reached: nothing is lost or printed twice.
+func followOutput(ctx context.Context, a *app, c *client.Client, pane string, seq uint64, out *outputPrinter) error {
+	for tries := 0; ; tries++ {
+		res, err := c.ReadOutput(ctx, pane, client.ReadOptions{From: seq, Follow: true},
+			func(ch *proto.OutputChunk) error { return out.chunk(a.stdout, ch) })
+		if res.Next > seq {
+			tries = 0
+		}
+		if err == nil || ctx.Err() != nil || !(client.Resumable(err) || c.Err() != nil) || tries >= maxResumes {
+			return err
+		}
+		seq = res.Next
+		nc, derr := a.dial(ctx)
+		if derr != nil {
+			return fmt.Errorf("%w; and connecting again failed: %v", err, derr)
+		}
+		defer func() { _ = nc.Close() }() // best effort: the follow is over
+		c = nc
+	}
 }
 
 // outputPrinter turns chunks into what log and poll print, and reports

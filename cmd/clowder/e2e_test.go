@@ -39,6 +39,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(fakeKeysEnv) != "" {
 		os.Exit(fakeKeys()) // re-executed as a fake agent, not as tests
 	}
+	if os.Getenv(fakeStreamEnv) != "" {
+		os.Exit(fakeStream()) // e2e_upgrade_test.go
+	}
 	if os.Getenv(fakePasteEnv) != "" {
 		os.Exit(fakePaste())
 	}

@@ -37,7 +37,7 @@ func runHost(parent context.Context, a *app) error {
 	ready := readyPipe()
 	exe, _ := a.exe() // "" on error: agents then run without clowder's hooks
 	h, err := host.New(host.Options{Paths: p, Config: cfg, Build: version, Log: logger, HookBinary: exe,
-		Listening: func(err error) { tellStarter(ready, err) }})
+		Listening: func(err error) { tellStarter(ready, err) }, Handover: handedState(host.EnvUpgradeState), UpgradeBack: handedState(host.EnvUpgradeBack)})
 	if err != nil {
 		return err
 	}
@@ -65,6 +65,25 @@ func readyPipe() *os.File {
 	}
 	syscall.CloseOnExec(fd)
 	return os.NewFile(uintptr(fd), "host-ready")
+}
+
+// handedState is the descriptor an upgrading host image handed this one
+// under env (host.EnvUpgradeState: the state's memory file;
+// host.EnvUpgradeBack: its own binary), else nil. Like the ready pipe it
+// is taken out of the environment and made close-on-exec, so no pane
+// inherits it.
+func handedState(env string) *os.File {
+	v, ok := os.LookupEnv(env)
+	if !ok {
+		return nil
+	}
+	_ = os.Unsetenv(env) // cannot fail for a valid name
+	fd, err := strconv.Atoi(v)
+	if err != nil || fd < 3 {
+		return nil
+	}
+	syscall.CloseOnExec(fd)
+	return os.NewFile(uintptr(fd), env)
 }
 
 // tellStarter writes the client's line on the ready pipe and closes it:

@@ -111,6 +111,8 @@ func (c *conn) escrow(id uint32, req *proto.EscrowReq) {
 // runs it already (existing). It owns master: kept by the adopted run, or
 // closed.
 func (h *Server) readopt(p *pane, req *proto.EscrowReq, frame *proto.ScreenFrame, master *os.File) (existing bool, err error) {
+	h.gate.starts.RLock() // an upgrade waits for this re-adoption (upgrade.go)
+	defer h.gate.starts.RUnlock()
 	h.escrowMu.Lock() // one re-adoption at a time: two clients may hand back the same pane
 	defer h.escrowMu.Unlock()
 	p.mu.Lock()

@@ -73,6 +73,8 @@ func (c *conn) handleOp(id uint32, m proto.Message) {
 		c.setColors(id, req)
 	case *proto.RespawnReq:
 		c.respawnPane(id, req)
+	case *proto.UpgradeReq:
+		c.upgrade(id, req)
 	case *proto.HookReq:
 		c.hook(id, req)
 	case *proto.EscrowReq:
@@ -235,7 +237,7 @@ func (c *conn) status(id uint32) {
 	r := &proto.HostInfoReply{
 		Pid: os.Getpid(), Build: h.opts.Build, Protocol: proto.MaxVersion, StartedMS: h.started.UnixMilli(),
 		Panes: len(h.panes), Clients: h.clients, Socket: h.opts.Paths.SocketFile(),
-		Registry: h.regIssue, Containment: h.containment,
+		Registry: h.regIssue, Containment: h.containment, Upgrade: h.upgradeNote,
 	}
 	h.mu.Unlock()
 	r.StaleCgroups = h.orphans.staleLeaves()

@@ -52,6 +52,12 @@ type Options struct {
 	// hook.go); "" installs no hooks (agents still get a session id at
 	// launch where they take one).
 	HookBinary string
+	// Handover, when set, is the state an upgrading host image handed this
+	// one (upgrade.go): Serve takes its panes, socket and lock over.
+	Handover *os.File
+	// UpgradeBack is the previous image's binary, which a Handover this
+	// image cannot read goes back to (upgrade.go); nil for none.
+	UpgradeBack *os.File
 }
 
 // DefaultIdleExit is how long a host with nothing to do stays up, so a
@@ -87,9 +93,13 @@ type Server struct {
 	colors      hostColors // the user's terminal colours, as the newest client told them (colors.go)
 	orphans     orphanSet  // watchers of trees earlier hosts left (orphans.go)
 
-	resumeAfter []string   // panes that ran when agents.json was saved, to resume at start (respawn.go)
-	escrowMu    sync.Mutex // one re-adoption from escrow at a time (escrow.go)
-	holders     escrowBook // which clients hold which panes' masters (escrow.go)
+	resumeAfter []string          // panes that ran when agents.json was saved, to resume at start (respawn.go)
+	escrowMu    sync.Mutex        // one re-adoption from escrow at a time (escrow.go)
+	holders     escrowBook        // which clients hold which panes' masters (escrow.go)
+	gate        upgradeGate       // holds starts and ends subscriptions for an upgrade (upgrade.go)
+	upgradeNote string            // how the last upgrade in place went, for host status (upgrade.go)
+	ln          *net.UnixListener // the listening socket, kept across an upgrade
+	lock        *persist.Lockfile // the host lock, kept across an upgrade
 
 	beforeRequest func(proto.Message) // tests only: runs before each request's handler
 	spawnStep     func(step string)   // tests only: runs at each step of a spawn (spawnSteps)
@@ -153,6 +163,7 @@ func (h *Server) Serve(ctx context.Context) error {
 	}
 	defer lock.Close()
 	defer h.orphans.stop()
+	h.ln, h.lock = ln, lock
 	h.log.Printf("host %d serving on %s (build %s)", os.Getpid(), h.opts.Paths.SocketFile(), h.opts.Build)
 	return h.acceptLoop(ctx, ln)
 }
@@ -162,6 +173,9 @@ func (h *Server) Serve(ctx context.Context) error {
 // socket; the caller keeps the lock while it serves.
 func (h *Server) listen(ctx context.Context) (*net.UnixListener, *persist.Lockfile, error) {
 	p := h.opts.Paths
+	if h.opts.Handover != nil {
+		return h.takeOver(h.opts.Handover)
+	}
 	if err := p.EnsureRuntimeDir(); err != nil {
 		return nil, nil, err
 	}
@@ -227,6 +241,9 @@ func (h *Server) acceptLoop(ctx context.Context, ln *net.UnixListener) error {
 		if err != nil {
 			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
 				break
+			}
+			if h.gate.waitAccept(ctx) {
+				continue // an upgrade paused accepting (upgrade.go)
 			}
 			// Out of fds (EMFILE, ENFILE) or another passing failure: the
 			// panes must not pay for it. Wait and go on.

@@ -39,6 +39,9 @@ type pane struct {
 	launch   *launch       // what the run was started with (memory only); nil if adopted from agents.json
 	orphan   *orphan       // the tree an earlier host left, while adopted (orphans.go)
 	tmux     *tmuxLink     // the tmux pane it is, if adopted from tmux (tmux.go)
+	// handedOver marks a pane an earlier image of this host ran (upgrade.go):
+	// its output and screen are this host's even once its run is gone.
+	handedOver bool
 
 	// onTextCheck, when set, runs as a wait matches its regexp against a
 	// screen: a test seam that proves the match runs outside mu.
@@ -143,7 +146,7 @@ func (p *pane) onTermEvent(e vtgrid.Event) {
 func (p *pane) hasRun() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.run != nil || p.tmux != nil
+	return p.run != nil || p.tmux != nil || p.handedOver
 }
 
 // ours reports whether this host runs the pane's tree.

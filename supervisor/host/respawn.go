@@ -55,6 +55,8 @@ func (h *Server) respawn(ctx context.Context, p *pane, fallback clientEnv) (*pro
 	if err := p.tmuxNoRespawn(); err != nil {
 		return nil, err
 	}
+	h.gate.starts.RLock() // an upgrade waits for this respawn (upgrade.go)
+	defer h.gate.starts.RUnlock()
 	plan, err := p.planRespawn(fallback)
 	if err != nil {
 		return nil, err

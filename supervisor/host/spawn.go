@@ -67,6 +67,8 @@ func (h *Server) step(name string) {
 // its nonce) in agents.json and starts its run. existing is set when the
 // nonce had already made p.
 func (h *Server) startPane(ctx context.Context, req *proto.SpawnReq) (p *pane, existing bool, err error) {
+	h.gate.starts.RLock() // an upgrade waits for this spawn (upgrade.go)
+	defer h.gate.starts.RUnlock()
 	kind, err := proto.SpawnKind(req.Kind)
 	if err != nil {
 		return nil, false, err

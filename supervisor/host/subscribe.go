@@ -51,8 +51,10 @@ func (c *conn) subscribe(id uint32, req *proto.SubscribeReq) {
 		}
 		c.reply(id, &proto.SubscribedReply{Pane: p.id, Seq: end, Oldest: start, Fd: len(fds) > 0}, fds...)
 		c.active.Add(1)
+		c.h.gate.subStarted()
 		go func() {
 			defer c.active.Done()
+			defer c.h.gate.subEnded()
 			defer c.endSub(id)
 			defer c.recoverPush(id)
 			c.streamPane(ctx, id, p, req, from)
@@ -100,6 +102,7 @@ func (c *conn) streamPane(ctx context.Context, id uint32, p *pane, req *proto.Su
 	if req.Raw {
 		buf = make([]byte, rawChunk) // screen-only subscribers (the TUI) need none
 	}
+	upgrading := c.h.gate.upgrading()
 	for {
 		changed := p.watch()
 		var err error
@@ -115,6 +118,9 @@ func (c *conn) streamPane(ctx context.Context, id uint32, p *pane, req *proto.Su
 		select {
 		case <-ctx.Done():
 			_ = c.push(id, proto.FlagEnd, &proto.OKReply{}) // best effort: the client may be gone
+			return
+		case <-upgrading:
+			c.pushUpgrading(id)
 			return
 		case <-changed:
 		}
@@ -192,8 +198,10 @@ func (c *conn) eventsSub(id uint32, req *proto.EventsReq) {
 	sub := c.h.events.subscribe(filter)
 	c.reply(id, &proto.OKReply{})
 	c.active.Add(1)
+	c.h.gate.subStarted()
 	go func() {
 		defer c.active.Done()
+		defer c.h.gate.subEnded()
 		defer c.endSub(id)
 		defer c.h.events.unsubscribe(sub)
 		defer c.recoverPush(id)
@@ -204,10 +212,14 @@ func (c *conn) eventsSub(id uint32, req *proto.EventsReq) {
 // pushEvents sends sub's coalesced events until ctx ends or the host
 // drops it, then the end frame: OK, or the error saying it was dropped.
 func (c *conn) pushEvents(ctx context.Context, id uint32, sub *eventSub) {
+	upgrading := c.h.gate.upgrading()
 	for {
 		select {
 		case <-ctx.Done():
 			_ = c.push(id, proto.FlagEnd, &proto.OKReply{}) // best effort
+			return
+		case <-upgrading:
+			c.pushUpgrading(id)
 			return
 		case <-sub.wake:
 		}

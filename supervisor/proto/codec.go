@@ -43,7 +43,7 @@ var msgBodies = map[MsgType]func() Message{
 	MsgWait: func() Message { return new(WaitReq) }, MsgEvents: func() Message { return new(EventsReq) },
 	MsgHostStatus: func() Message { return new(HostStatusReq) }, MsgHostStop: func() Message { return new(HostStopReq) },
 	MsgRename: func() Message { return new(RenameReq) }, MsgSetColors: func() Message { return new(SetColorsReq) },
-	MsgRespawn: func() Message { return new(RespawnReq) }, MsgRespawned: func() Message { return new(RespawnedReply) },
+	MsgRespawn: func() Message { return new(RespawnReq) }, MsgUpgrade: func() Message { return new(UpgradeReq) }, MsgRespawned: func() Message { return new(RespawnedReply) },
 	MsgHook:      func() Message { return new(HookReq) },
 	MsgAdoptTmux: func() Message { return new(AdoptTmuxReq) }, MsgAdopted: func() Message { return new(AdoptedReply) },
 	MsgEscrow: func() Message { return new(EscrowReq) }, MsgEscrowed: func() Message { return new(EscrowedReply) },

@@ -77,6 +77,7 @@ func goldenCases() []goldenCase {
 		{20, FlagReply, &EscrowedReply{Pane: samplePane()}},
 		{21, 0, &AdoptTmuxReq{Socket: "/tmp/tmux-1000/default", Target: "work:1.0", Name: "build"}},
 		{21, FlagReply, &AdoptedReply{Pane: samplePane()}},
+		{21, 0, &UpgradeReq{Binary: "/home/u/go/bin/clowder"}},
 		{2, FlagReply, &PaneListReply{Panes: []PaneInfo{samplePane(), exited}}},
 		{3, FlagReply, &SpawnedReply{Pane: samplePane(), Existing: true}},
 		{4, FlagReply, &SubscribedReply{Pane: "p3", Seq: 98211, Oldest: 12, Fd: true}},

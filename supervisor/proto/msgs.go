@@ -302,6 +302,10 @@ type HostInfoReply struct {
 	// Escrow lists the clients holding a copy of each pane's PTY master
 	// (escrow.go); absent from hosts older than escrow.
 	Escrow []EscrowHolder `json:"escrow,omitempty"`
+	// Upgrade says how the host's last upgrade in place went: "from build
+	// B", or why the new binary refused the state and the host went back
+	// to its own ("refused: ..."); "" when it never upgraded.
+	Upgrade string `json:"upgrade,omitempty"`
 }
 
 // HostStopReq (MsgHostStop) asks the host to exit. With live panes it

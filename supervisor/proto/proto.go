@@ -111,7 +111,7 @@ var msgNames = map[MsgType]string{
 	MsgHistoryRows: "history-rows", MsgWaitDone: "wait-done",
 	MsgHostInfo: "host-info", MsgOutput: "output", MsgScreen: "screen",
 	MsgEvent: "event", MsgRespawn: "respawn", MsgRespawned: "respawned",
-	MsgAdoptTmux: "adopt-tmux", MsgAdopted: "adopted",
+	MsgAdoptTmux: "adopt-tmux", MsgAdopted: "adopted", MsgUpgrade: "upgrade",
 }
 
 // String gives the type's name as docs/protocol.md spells it, or

@@ -1,0 +1,419 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"clowder/persist"
+	"clowder/supervisor/proto"
+)
+
+// fakeStreamEnv makes the test binary a fake agent that writes a
+// deterministic stream of lines (argv: its name, the file it records what
+// it wrote in, the file whose existence stops it) at a steady pace, then
+// "done", and exits 0.
+const fakeStreamEnv = "CLOWDER_E2E_FAKE_STREAM"
+
+// fakeStream is the fake agent of fakeStreamEnv.
+func fakeStream() int {
+	if len(os.Args) < 4 {
+		return 2
+	}
+	name, record, stop := os.Args[1], os.Args[2], os.Args[3]
+	rec, err := os.Create(record)
+	if err != nil {
+		return 3
+	}
+	defer rec.Close()
+	write := func(s string) {
+		_, _ = os.Stdout.WriteString(s)
+		_, _ = rec.WriteString(s)
+	}
+	for i := 0; ; i++ {
+		write(fmt.Sprintf("%s %05d %s\x1b[1mbold\x1b[0m\n", name, i, strings.Repeat(string(rune('a'+i%26)), i%40)))
+		if _, err := os.Stat(stop); err == nil {
+			break
+		}
+		time.Sleep(5 * time.Millisecond) // the pace of the stream, not a wait for a condition
+	}
+	write("done\n")
+	return 0
+}
+
+// buildStamped builds the clowder source again with another version stamp,
+// as `make build` does, so the host's build visibly changes.
+func buildStamped(t *testing.T, dir, stamp string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "clowder-"+stamp)
+	out, err := exec.Command("go", "build", "-ldflags", "-X main.version="+stamp, "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("build %s: %v\n%s", stamp, err, out)
+	}
+	return bin
+}
+
+// TestE2EHostUpgradeKeepsEveryPane proves issue 10 §2: three upgrades in
+// place (to another build and back) while four panes write: the host keeps
+// its pid, each pane keeps its pid, its output and sequence numbers carry
+// on (log --raw has exactly the bytes written, and a log --follow started
+// before the first upgrade got them all, none twice), its screen and
+// scrollback are what it wrote, and its exit code is read as from any
+// child of the host.
+func TestE2EHostUpgradeKeepsEveryPane(t *testing.T) {
+	e := newE2E(t)
+	other := buildStamped(t, e.dir, "upgrade-e2e")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := filepath.Join(e.dir, "stop")
+	var ids []string
+	for i := range 4 {
+		name := fmt.Sprintf("s%d", i)
+		ids = append(ids, strings.TrimSpace(e.must("new", "--name", name, "--", "env", fakeStreamEnv+"=1", self, name, filepath.Join(e.dir, name+".rec"), stop)))
+	}
+	follows := e.startFollows(ids)
+	before := e.panes()
+	first, _ := e.hostInfo()
+	for round, bin := range []string{other, e2eBinary, other} {
+		seqs := e.seqs(ids)
+		old, _ := e.hostInfo()
+		out := e.must("host", "upgrade", "--binary", bin)
+		now, ok := e.hostInfo()
+		if !ok || now.Pid != first.Pid || now.Build == old.Build {
+			t.Fatalf("upgrade %d: %q; host now pid %d build %q, was pid %d build %q", round+1, out, now.Pid, now.Build, first.Pid, old.Build)
+		}
+		e.eventually(30*time.Second, fmt.Sprintf("output of every pane going on after upgrade %d", round+1), func() bool {
+			return e.allGrew(ids, seqs)
+		})
+		if after := e.panes(); !samePids(before, after) {
+			t.Fatalf("upgrade %d changed the panes:\n%v\nbefore:\n%v", round+1, after, before)
+		}
+	}
+	if err := os.WriteFile(stop, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.eventually(60*time.Second, "every pane exited", func() bool { return len(e.livePanes()) == 0 })
+	for i, id := range ids {
+		want := e.written(fmt.Sprintf("s%d", i))
+		p := e.pane(id)
+		if p.ExitReason != "completed" || p.ExitCode != 0 {
+			t.Errorf("%s ended %s (code %d); want completed with code 0, read by its parent", id, p.ExitReason, p.ExitCode)
+		}
+		if got := e.must("log", "--raw", id); sha256.Sum256([]byte(got)) != sha256.Sum256(want) {
+			t.Errorf("%s: log --raw has %d bytes (seq %d), not the %d written", id, len(got), p.Seq, len(want))
+		}
+		if got := follows[i].wait(t); !bytes.Equal(got, want) {
+			t.Errorf("%s: log --follow across the upgrades got %d bytes, not the %d written", id, len(got), len(want))
+		}
+		e.checkScreen(id, want)
+	}
+}
+
+// samePids reports whether after lists the panes of before with the same
+// leaders.
+func samePids(before, after []proto.PaneInfo) bool {
+	if len(before) != len(after) {
+		return false
+	}
+	for i := range before {
+		if before[i].ID != after[i].ID || before[i].Pid != after[i].Pid || before[i].PidStart != after[i].PidStart || after[i].State != "running" {
+			return false
+		}
+	}
+	return true
+}
+
+// seqs is each pane's next sequence number.
+func (e *e2eEnv) seqs(ids []string) map[string]uint64 {
+	out := map[string]uint64{}
+	for _, p := range e.panes() {
+		out[p.ID] = p.Seq
+	}
+	return out
+}
+
+// allGrew reports whether every pane's sequence number passed was.
+func (e *e2eEnv) allGrew(ids []string, was map[string]uint64) bool {
+	now := e.seqs(ids)
+	for _, id := range ids {
+		if now[id] <= was[id] {
+			return false
+		}
+	}
+	return true
+}
+
+// written is what the fake agent name wrote, as the PTY passes it on
+// (onlcr: each \n becomes \r\n).
+func (e *e2eEnv) written(name string) []byte {
+	e.t.Helper()
+	b, err := os.ReadFile(filepath.Join(e.dir, name+".rec"))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n"))
+}
+
+// checkScreen compares the pane's screen and scrollback, as text, with the
+// lines written.
+func (e *e2eEnv) checkScreen(id string, written []byte) {
+	e.t.Helper()
+	lines := strings.Split(strings.TrimSuffix(string(written), "\r\n"), "\r\n")
+	for i, l := range lines {
+		lines[i] = strings.ReplaceAll(strings.ReplaceAll(l, "\x1b[1m", ""), "\x1b[0m", "")
+	}
+	got := strings.Split(strings.TrimRight(e.must("capture", "--scrollback", "100000", id), "\n"), "\n")
+	if len(got) < len(lines) {
+		e.t.Errorf("%s: screen and scrollback hold %d lines; want the %d written", id, len(got), len(lines))
+		return
+	}
+	got = got[:len(lines)]
+	for i := range lines {
+		if strings.TrimRight(got[i], " ") != lines[i] {
+			e.t.Errorf("%s: line %d of screen and scrollback is %q; want %q", id, i, got[i], lines[i])
+			return
+		}
+	}
+}
+
+// follow is a `clowder log --raw --follow` running in the background.
+type follow struct {
+	cmd *exec.Cmd
+	out bytes.Buffer
+}
+
+// startFollows starts one follow per pane; each ends when its pane exits.
+func (e *e2eEnv) startFollows(ids []string) []*follow {
+	var fs []*follow
+	for _, id := range ids {
+		f := &follow{cmd: e.command(context.Background(), "log", "--raw", "--follow", id)}
+		f.cmd.Stdout, f.cmd.Stderr = &f.out, os.Stderr
+		if err := f.cmd.Start(); err != nil {
+			e.t.Fatal(err)
+		}
+		e.t.Cleanup(func() { _ = f.cmd.Process.Kill(); _ = f.cmd.Wait() })
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+// wait waits (30 s at most) for the follow to end and returns its output.
+func (f *follow) wait(t *testing.T) []byte {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- f.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("log --follow: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Errorf("log --follow still running 30 s after its pane exited")
+		_ = f.cmd.Process.Kill()
+		<-done
+	}
+	return f.out.Bytes()
+}
+
+// tickPane starts a pane that prints a line every 50 ms and returns its id.
+func (e *e2eEnv) tickPane() string {
+	e.t.Helper()
+	id := strings.TrimSpace(e.must("new", "--name", "tick", "--", "sh", "-c", "while :; do echo tick; sleep 0.05; done"))
+	e.eventually(30*time.Second, "the ticking pane's first output", func() bool { return e.pane(id).Seq > 0 })
+	return id
+}
+
+// stillServes checks that the host is the one before (pid and build), its
+// pane the same process, and its output going on.
+func (e *e2eEnv) stillServes(id string, host proto.HostInfoReply, pane proto.PaneInfo) {
+	e.t.Helper()
+	now, ok := e.hostInfo()
+	if !ok || now.Pid != host.Pid || now.Build != host.Build {
+		e.t.Fatalf("host now pid %d build %q (ok %v); want pid %d build %q serving on", now.Pid, now.Build, ok, host.Pid, host.Build)
+	}
+	if p := e.pane(id); p.Pid != pane.Pid || p.PidStart != pane.PidStart || p.State != "running" {
+		e.t.Fatalf("pane now %+v; want pid %d running on", p, pane.Pid)
+	}
+	seq := e.pane(id).Seq
+	e.eventually(30*time.Second, "the pane's output going on", func() bool { return e.pane(id).Seq > seq })
+}
+
+// TestE2EHostUpgradeRefusesWhatCannotTakeOver proves issue 10 §2's
+// failure paths with the real binary: a missing binary, one that reads
+// another state format (checked before anything stops), one that cannot be
+// executed at the moment of the exec (the request's error says why, after
+// the host had frozen its panes and ended subscriptions), and one that
+// passes the check but then refuses the state (it execs the old binary
+// back): each time the old host serves on, with the same pane.
+func TestE2EHostUpgradeRefusesWhatCannotTakeOver(t *testing.T) {
+	e := newE2E(t)
+	id := e.tickPane()
+	host, _ := e.hostInfo()
+	pane := e.pane(id)
+	other := e.buildFormat(99)
+	script := func(name, body string) string {
+		p := filepath.Join(e.dir, name)
+		if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	answer := `if [ "$1 $2" = "host --state-format" ]; then echo 1; `
+	cases := []struct{ name, bin, want string }{
+		{"missing", filepath.Join(e.dir, "nothing-here"), "no such file"},
+		{"another format", other, "state format \"99\""},
+		{"not executable at exec", script("vanishing", answer+`chmod -x "$0"; exit 0; fi; exit 1`), "permission denied"},
+		{"refuses the state", script("liar", answer+`exit 0; fi; exec `+other+` "$@"`), "cannot take over"},
+	}
+	for _, c := range cases {
+		_, errOut, code := e.run("host", "upgrade", "--binary", c.bin)
+		if code != 1 || !strings.Contains(errOut, c.want) {
+			t.Fatalf("%s: host upgrade exit %d: %q; want exit 1 saying %q", c.name, code, errOut, c.want)
+		}
+		e.stillServes(id, host, pane)
+	}
+	if st, _ := e.hostInfo(); !strings.HasPrefix(st.Upgrade, "refused") {
+		t.Errorf("host status upgrade = %q; want why the last new binary refused", st.Upgrade)
+	}
+}
+
+// buildFormat builds the clowder source as a binary that reads state
+// format n.
+func (e *e2eEnv) buildFormat(n int) string {
+	e.t.Helper()
+	bin := filepath.Join(e.dir, fmt.Sprintf("clowder-format-%d", n))
+	out, err := exec.Command("go", "build", "-ldflags", fmt.Sprintf("-X clowder/supervisor/host.stateFormat=%d", n), "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		e.t.Fatalf("build format %d: %v\n%s", n, err, out)
+	}
+	return bin
+}
+
+// TestE2EHostUpgradeKeepsTheTimeoutDeadline proves that an upgrade carries
+// a pane's overall timeout over at its original time: a restarted timer
+// could not fire before the upgrade's time plus the whole timeout.
+func TestE2EHostUpgradeKeepsTheTimeoutDeadline(t *testing.T) {
+	e := newE2E(t)
+	const timeout = 8 * time.Second
+	id := strings.TrimSpace(e.must("new", "--timeout", timeout.String(), "--", "sleep", "1000"))
+	created := time.UnixMilli(e.pane(id).CreatedMS)
+	e.eventually(30*time.Second, "half the timeout gone", func() bool { return time.Since(created) > timeout/2 })
+	upgraded := time.Now()
+	e.must("host", "upgrade")
+	e.eventually(60*time.Second, "the pane's timeout", func() bool { return e.pane(id).State == "exited" })
+	if p := e.pane(id); p.ExitReason != "timeout" {
+		t.Fatalf("the pane ended %s; want timeout", p.ExitReason)
+	}
+	reg, err := persist.LoadRegistry(filepath.Join(e.dir, "state", persist.AgentsFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range reg.Panes {
+		if r.ID == id && !r.Exit.At.Before(upgraded.Add(timeout)) {
+			t.Fatalf("the timeout fired at %s, %s after the upgrade: it restarted instead of carrying over (created %s)", r.Exit.At, r.Exit.At.Sub(upgraded), created)
+		}
+	}
+}
+
+// TestE2ETUIRedrawsAfterHostUpgrade proves issue 10 §2's "clients
+// reconnect by themselves" for the TUI, in real tmux: after the host
+// upgrades in place, the TUI connects again by itself, shows the same
+// screen, holds the panes' terminals again, and typing reaches the pane.
+func TestE2ETUIRedrawsAfterHostUpgrade(t *testing.T) {
+	e, o := tuiEnv(t, 160, 48)
+	other := buildStamped(t, e.dir, "upgrade-tui")
+	marker := fmt.Sprintf("up%06d", time.Now().UnixNano()%1e6)
+	o.waitScreen("$")
+	o.keys("-l", "echo "+marker)
+	o.keys("Enter")
+	o.waitCount(marker, 2)
+	before := e.livePanes()
+	e.eventually(10*time.Second, "the TUI holding both panes' terminals", func() bool {
+		st, ok := e.hostInfo()
+		return ok && len(st.Escrow) == len(before)
+	})
+	screen := o.settled()
+	e.must("host", "upgrade", "--binary", other)
+	e.eventually(30*time.Second, "the TUI holding both panes' terminals from the upgraded host", func() bool {
+		st, ok := e.hostInfo()
+		return ok && st.Build == "upgrade-tui" && len(st.Escrow) == len(before)
+	})
+	if !samePids(before, e.livePanes()) {
+		t.Fatalf("the upgrade changed the panes: %v, before %v", e.livePanes(), before)
+	}
+	if got := o.settled(); got != screen {
+		t.Fatalf("the TUI after the upgrade:\n%s\nbefore:\n%s", got, screen)
+	}
+	o.keys("-l", "echo again-"+marker)
+	o.keys("Enter")
+	o.waitCount("again-"+marker, 2)
+}
+
+// TestE2EHostUpgradeKeepsPanesReadoptedFromEscrow proves that panes a
+// host re-adopted from the TUI's escrow (not its children: their exit is
+// unverifiable) survive an upgrade as they were: SIGKILL the host, let the
+// TUI hand the panes to a new one, upgrade that one, and the panes still
+// run under the same pids and take keys.
+func TestE2EHostUpgradeKeepsPanesReadoptedFromEscrow(t *testing.T) {
+	e, o := tuiEnv(t, 160, 48)
+	o.waitScreen("$")
+	before := e.livePanes()
+	st, _ := e.hostInfo()
+	e.eventually(10*time.Second, "the TUI holding both panes' terminals", func() bool {
+		st, _ = e.hostInfo()
+		return len(st.Escrow) == len(before)
+	})
+	if err := syscall.Kill(st.Pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	e.eventually(30*time.Second, "a new host running the same panes, re-adopted from escrow", func() bool {
+		now, ok := e.hostInfo()
+		return ok && now.Pid != st.Pid && samePids(before, e.livePanes())
+	})
+	e.must("host", "upgrade")
+	e.eventually(30*time.Second, "the TUI holding both panes' terminals from the upgraded host", func() bool {
+		now, ok := e.hostInfo()
+		return ok && strings.HasPrefix(now.Upgrade, "from build") && len(now.Escrow) == len(before)
+	})
+	if !samePids(before, e.livePanes()) {
+		t.Fatalf("the upgrade changed the re-adopted panes: %v, before %v", e.livePanes(), before)
+	}
+	marker := fmt.Sprintf("re%06d", time.Now().UnixNano()%1e6)
+	o.keys("-l", "echo "+marker)
+	o.keys("Enter")
+	o.waitCount(marker, 2)
+}
+
+// TestE2EPanesStartedAfterAnUpgradeInheritNothingOfIt pins a leak: the
+// descriptors an upgrade keeps open across its exec (the host lock, the
+// state's memory file, the old binary) must not reach panes the new image
+// starts, or an agent would hold the host lock after the host died.
+func TestE2EPanesStartedAfterAnUpgradeInheritNothingOfIt(t *testing.T) {
+	e := newE2E(t)
+	e.tickPane()
+	e.must("host", "upgrade")
+	id := strings.TrimSpace(e.must("new", "--", "sleep", "1000"))
+	pid := e.pane(id).Pid
+	ents, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ent := range ents {
+		target, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, ent.Name()))
+		if strings.Contains(target, "host.lock") || strings.Contains(target, "clowder-upgrade") || strings.Contains(target, "host.sock") || strings.HasPrefix(target, "socket:") {
+			t.Errorf("the pane inherited fd %s -> %s from the upgrade", ent.Name(), target)
+		}
+	}
+}

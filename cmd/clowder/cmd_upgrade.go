@@ -12,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"clowder/supervisor/host"
 	"clowder/supervisor/proto"
 )
 
@@ -107,12 +106,5 @@ func reportUpgrade(ctx context.Context, a *app, pid int, build string) error {
 		return fmt.Errorf("the new binary %s; every pane kept running", info.Upgrade)
 	}
 	_, err = fmt.Fprintf(a.stdout, "host upgraded in place (pid %d): build %s -> %s, %d panes kept\n", info.Pid, safe(build), safe(info.Build), info.Panes)
-	return err
-}
-
-// printStateFormat answers `clowder host --state-format`: the state
-// format an upgrading host checks before it execs this binary.
-func printStateFormat(a *app) error {
-	_, err := fmt.Fprintln(a.stdout, host.StateFormat())
 	return err
 }

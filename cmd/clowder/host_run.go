@@ -115,3 +115,10 @@ func hostLogWriter(stderr io.Writer, path string) (io.Writer, func()) {
 	}
 	return l, func() { _ = l.Close() } // best effort: the host is exiting
 }
+
+// printStateFormat answers `clowder host --state-format`: the state
+// format an upgrading host checks before it execs this binary.
+func printStateFormat(a *app) error {
+	_, err := fmt.Fprintln(a.stdout, host.StateFormat())
+	return err
+}

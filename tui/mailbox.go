@@ -31,6 +31,7 @@ type mailbox struct {
 	ready  chan struct{} // capacity 1: "something is pending"
 	done   chan struct{} // closed by close
 	closed bool
+	pace   pacer // at most one delivery per frame period (pace.go); used by wait only
 }
 
 // streamEnd says a stream ended: pane "" is the events stream; token tells
@@ -51,7 +52,8 @@ type mailMsg struct {
 
 func newMailbox() *mailbox {
 	return &mailbox{frames: map[string]*proto.ScreenFrame{},
-		ready: make(chan struct{}, 1), done: make(chan struct{})}
+		ready: make(chan struct{}, 1), done: make(chan struct{}),
+		pace: pacer{clock: realClock{}, period: framePeriod}}
 }
 
 // signal wakes the waiter without blocking.
@@ -115,14 +117,21 @@ func (b *mailbox) close() {
 
 // wait blocks until something is pending and returns it as a mailMsg, or
 // returns nil once the mailbox is closed. Update runs exactly one wait at a
-// time (it starts the next when it gets a mailMsg).
+// time (it starts the next when it gets a mailMsg). A delivery comes at
+// most once per frame period: what is filed sooner waits for the period's
+// end, merging with what comes meanwhile, so a flood is one Update and one
+// render per display refresh.
 func (b *mailbox) wait() any {
 	select {
 	case <-b.ready:
-		return b.take()
 	case <-b.done:
 		return nil
 	}
+	if !b.pace.wait(b.done) {
+		return nil
+	}
+	b.pace.mark()
+	return b.take()
 }
 
 // watch files everything a stream delivers until its channel closes. pane

@@ -7,9 +7,17 @@ package tui
 // soon as Update built it and nothing runs between frames, so an idle TUI
 // sleeps and an echo is drawn the moment its frame arrives. Drawing uses
 // ultraviolet's cell-diff renderer, the same one bubbletea uses, so only
-// changed cells are written.
+// changed cells are written (docs/adr/0002).
+//
+// Frames are paced: at most one is drawn per display refresh (framePeriod),
+// the newest; the first after a quiet spell is drawn at once. A small
+// change (an echoed key) is written as it is, a few bytes, as tmux writes
+// it; a bigger one inside a synchronized update with the cursor hidden, so
+// the terminal never shows half a frame.
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"os/signal"
 	"sync"
@@ -27,11 +35,16 @@ import (
 // close is called.
 type terminal struct {
 	in, out *os.File
+	dst     io.Writer // where frames go: out (tests count the writes)
 	saved   *term.State
-	scr     *uv.TerminalRenderer
+	scr     *uv.TerminalRenderer // renders into body
+	body    bytes.Buffer         // what the renderer wrote for the frame being drawn
+	frame   []byte               // the frame's one write: body, wrapped when big
 	buf     uv.ScreenBuffer
 	w, h    int
 	mouse   tea.MouseMode
+	shown   bool // the cursor is visible
+	pace    pacer
 
 	mu   sync.Mutex
 	next *drawing              // the newest frame not yet drawn
@@ -43,12 +56,18 @@ type terminal struct {
 
 // openTerminal puts the outer terminal in raw mode and in the TUI's modes.
 func openTerminal(in, out *os.File, env []string) (*terminal, error) {
+	return startTerminal(in, out, out, env, realClock{})
+}
+
+// startTerminal is openTerminal writing to w, paced by clk.
+func startTerminal(in, out *os.File, w io.Writer, env []string, clk clock) (*terminal, error) {
 	saved, err := term.MakeRaw(in.Fd())
 	if err != nil {
 		return nil, err
 	}
-	t := &terminal{in: in, out: out, saved: saved, scr: uv.NewTerminalRenderer(out, env),
+	t := &terminal{in: in, out: out, dst: w, saved: saved, pace: pacer{clock: clk, period: framePeriod},
 		wake: make(chan struct{}, 1), done: make(chan struct{}), free: make(chan *lipgloss.Canvas, 2)}
+	t.scr = uv.NewTerminalRenderer(&t.body, env)
 	t.w, t.h, _ = term.GetSize(out.Fd())
 	t.buf = uv.NewScreenBuffer(t.w, t.h)
 	t.buf.Method = ansi.GraphemeWidth // as lipgloss's canvas measures
@@ -57,7 +76,7 @@ func openTerminal(in, out *os.File, env []string) (*terminal, error) {
 	_, _ = t.scr.WriteString(ansi.HideCursor + ansi.SetModeBracketedPaste + ansi.SetModeFocusEvent +
 		ansi.SetModifyOtherKeys2 + ansi.PushKittyKeyboard(1))
 	t.setMouse(tea.MouseModeCellMotion)
-	if err := t.scr.Flush(); err != nil {
+	if err := t.flush(); err != nil {
 		_ = term.Restore(in.Fd(), saved) // best effort: already failing
 		return nil, err
 	}
@@ -114,26 +133,29 @@ func (t *terminal) command(seq string) {
 	}
 }
 
-// loop writes queued commands and draws queued frames until close.
+// loop writes queued commands and draws queued frames until close, at
+// most one frame per period: a frame shown sooner waits for the period's
+// end, and a newer one shown meanwhile replaces it.
 func (t *terminal) loop() {
 	defer close(t.done)
 	for range t.wake {
+		t.pace.wait(nil)
 		t.mu.Lock()
 		f, cmds := t.next, t.cmds
 		t.next, t.cmds = nil, ""
 		t.mu.Unlock()
 		if cmds != "" {
 			_, _ = t.scr.WriteString(cmds)
-			_ = t.scr.Flush() // as in draw
+			_ = t.flush() // as in draw
 		}
 		if f != nil {
+			t.pace.mark()
 			t.draw(f)
 		}
 	}
 }
 
-// draw writes what changed since the last frame, inside a synchronized
-// update so the terminal never shows half a frame.
+// draw writes what changed since the last frame in one write.
 func (t *terminal) draw(f *drawing) {
 	v := &f.view
 	if w, h := t.size(); w != t.w || h != t.h {
@@ -142,23 +164,71 @@ func (t *terminal) draw(f *drawing) {
 		t.scr.Resize(w, h)
 		t.scr.Erase()
 	}
-	t.buf.Clear()
 	if f.cells != nil {
+		// Every cell is overwritten, and the buffer marks only the ones
+		// that differ, so the renderer compares only the rows that changed.
 		f.cells.Draw(t.buf, t.buf.Bounds())
 		select { // copied: the model may paint the next frame into it
 		case t.free <- f.cells:
 		default:
 		}
 	}
-	_, _ = t.scr.WriteString(ansi.SetModeSynchronizedOutput + ansi.HideCursor)
 	t.setMouse(v.MouseMode)
 	t.scr.Render(t.buf.RenderBuffer)
 	if c := v.Cursor; c != nil {
 		t.scr.MoveTo(c.X, c.Y)
-		_, _ = t.scr.WriteString(ansi.ShowCursor)
 	}
-	_, _ = t.scr.WriteString(ansi.ResetModeSynchronizedOutput)
-	_ = t.scr.Flush() // a terminal that went away ends the program through its input
+	_ = t.scr.Flush() // into body
+	t.frame = t.wrap(t.frame[:0], t.body.Bytes(), v.Cursor != nil)
+	t.body.Reset()
+	if len(t.frame) > 0 {
+		_, _ = t.dst.Write(t.frame) // a terminal that went away ends the program through its input
+	}
+}
+
+// smallFrame is the most bytes written without a synchronized update: an
+// echo or a status change, which the terminal reads in one go anyway.
+const smallFrame = 256
+
+// wrap appends body to dst as the frame's one write: a small body as it is
+// (the cursor stays where it is shown, as tmux does), a bigger one inside
+// a synchronized update with the cursor hidden; then the cursor shown or
+// hidden as the view wants.
+func (t *terminal) wrap(dst, body []byte, cursor bool) []byte {
+	big := len(body) > smallFrame
+	if big {
+		dst = append(dst, ansi.SetModeSynchronizedOutput...)
+		if t.shown {
+			dst, t.shown = append(dst, ansi.HideCursor...), false
+		}
+	}
+	dst = append(dst, body...)
+	if cursor != t.shown {
+		dst, t.shown = append(dst, cursorMode(cursor)...), cursor
+	}
+	if big {
+		dst = append(dst, ansi.ResetModeSynchronizedOutput...)
+	}
+	return dst
+}
+
+// cursorMode is the sequence that shows or hides the cursor.
+func cursorMode(show bool) string {
+	if show {
+		return ansi.ShowCursor
+	}
+	return ansi.HideCursor
+}
+
+// flush writes what the renderer holds straight to the terminal.
+func (t *terminal) flush() error {
+	_ = t.scr.Flush() // into body: cannot fail
+	if t.body.Len() == 0 {
+		return nil
+	}
+	_, err := t.dst.Write(t.body.Bytes())
+	t.body.Reset()
+	return err
 }
 
 // setMouse queues the sequences for a mouse mode change.
@@ -184,7 +254,7 @@ func (t *terminal) close() {
 	_, _ = t.scr.WriteString(ansi.ResetModeMouseExtSgr + ansi.ResetModeFocusEvent + ansi.ResetModeBracketedPaste +
 		ansi.PopKittyKeyboard(1) + ansi.ResetModifyOtherKeys + ansi.ShowCursor)
 	t.scr.ExitAltScreen()
-	_ = t.scr.Flush()                    // best effort: the terminal may be gone
+	_ = t.flush()                        // best effort: the terminal may be gone
 	_ = term.Restore(t.in.Fd(), t.saved) // best effort, likewise
 }
 

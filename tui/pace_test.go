@@ -1,0 +1,224 @@
+package tui
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/creack/pty"
+
+	"clowder/supervisor/proto"
+)
+
+// fakeClock is a clock that moves only when the test advances it.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []fakeTimer
+}
+
+type fakeTimer struct {
+	at time.Time
+	ch chan time.Time
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{now: time.Unix(1_000_000, 0)} }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) After(d time.Duration) <-chan time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := make(chan time.Time, 1)
+	c.timers = append(c.timers, fakeTimer{at: c.now.Add(d), ch: ch})
+	return ch
+}
+
+// advance moves the clock by d and fires the timers due.
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	kept := c.timers[:0]
+	for _, tm := range c.timers {
+		if tm.at.After(c.now) {
+			kept = append(kept, tm)
+			continue
+		}
+		tm.ch <- c.now
+	}
+	c.timers = kept
+}
+
+// waitTimer waits until someone sleeps on the clock.
+func (c *fakeClock) waitTimer(t *testing.T) {
+	t.Helper()
+	waitUntil(t, "a timer on the fake clock", func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return len(c.timers) > 0
+	})
+}
+
+// waitUntil polls cond until it holds; the deadline only bounds a failure.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("never: %s", what)
+		}
+		time.Sleep(time.Millisecond) // polling a condition with a deadline
+	}
+}
+
+// writeLog records each write to the terminal as one frame.
+type writeLog struct {
+	mu     sync.Mutex
+	writes [][]byte
+}
+
+func (l *writeLog) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.writes = append(l.writes, bytes.Clone(b))
+	return len(b), nil
+}
+
+func (l *writeLog) count() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.writes)
+}
+
+func (l *writeLog) last() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.writes[len(l.writes)-1]
+}
+
+// testTerminal starts a terminal on a real 80x24 PTY whose writes go to a
+// log, paced by a fake clock.
+func testTerminal(t *testing.T) (*terminal, *writeLog, *fakeClock) {
+	t.Helper()
+	ptm, tty := rawPTY(t)
+	if err := pty.Setsize(ptm, &pty.Winsize{Cols: 80, Rows: 24}); err != nil {
+		t.Fatal(err)
+	}
+	log, clk := &writeLog{}, newFakeClock()
+	term, err := startTerminal(tty, tty, log, []string{"TERM=xterm-256color"}, clk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		go clk.advance(time.Hour) // a loop asleep on the clock wakes up to close
+		term.close()
+	})
+	return term, log, clk
+}
+
+// shellFrame is an 80x24 view whose first row is text, with the cursor
+// after it.
+func shellFrame(text string) drawing {
+	cv := lipgloss.NewCanvas(80, 24)
+	putText(cv, 0, 0, 80, text, cellStyle(&blankCell))
+	v := tea.View{MouseMode: tea.MouseModeCellMotion, Cursor: tea.NewCursor(len(text), 0)}
+	return drawing{view: v, cells: cv}
+}
+
+// showAndWait shows a frame and waits for the terminal to write it.
+func showAndWait(t *testing.T, term *terminal, log *writeLog, f drawing) []byte {
+	t.Helper()
+	n := log.count()
+	term.show(f.view, f.cells)
+	waitUntil(t, "the frame written", func() bool { return log.count() > n })
+	return log.last()
+}
+
+// Issue 12: an echoed key cost about 55 bytes to the outer terminal (a
+// synchronized update, the cursor hidden and shown again around one
+// character) where tmux writes the character alone.
+func TestAnEchoedKeyIsAFewBytes(t *testing.T) {
+	term, log, clk := testTerminal(t)
+	showAndWait(t, term, log, shellFrame("$ "))
+	clk.advance(framePeriod)
+	echo := showAndWait(t, term, log, shellFrame("$ a"))
+	if string(echo) != "a" {
+		t.Errorf("an echoed key wrote %d bytes %q, want just the key", len(echo), echo)
+	}
+}
+
+// A frame that changes much is still drawn inside a synchronized update
+// with the cursor hidden, so the terminal never shows half of it.
+func TestABigFrameIsOneSynchronizedUpdate(t *testing.T) {
+	term, log, clk := testTerminal(t)
+	showAndWait(t, term, log, shellFrame("$ "))
+	clk.advance(framePeriod)
+	f := shellFrame("$ ")
+	for y := 1; y < 24; y++ {
+		putText(f.cells, 0, y, 80, strings.Repeat("x", 80), cellStyle(&blankCell))
+	}
+	out := string(showAndWait(t, term, log, f))
+	if !strings.HasPrefix(out, "\x1b[?2026h\x1b[?25l") || !strings.HasSuffix(out, "\x1b[?25h\x1b[?2026l") {
+		t.Errorf("a full repaint is not wrapped in a synchronized update with the cursor hidden: %q...%q",
+			out[:min(len(out), 20)], out[max(len(out)-20, 0):])
+	}
+}
+
+// Issue 12: the TUI drew every frame the host sent, as fast as it came,
+// so a flood cost it more than half the host's CPU. A burst of frames is
+// now one write per display refresh: the newest.
+func TestABurstOfFramesIsOneWritePerRefresh(t *testing.T) {
+	term, log, clk := testTerminal(t)
+	showAndWait(t, term, log, shellFrame("$ "))
+	n := log.count()
+	for _, s := range []string{"$ b", "$ bu", "$ bur", "$ burst"} {
+		f := shellFrame(s)
+		term.show(f.view, f.cells)
+	}
+	clk.waitTimer(t) // the loop waits for the period's end
+	if got := log.count(); got != n {
+		t.Fatalf("%d writes within one refresh period after the first", got-n)
+	}
+	clk.advance(framePeriod)
+	waitUntil(t, "the burst drawn", func() bool { return log.count() > n })
+	if got := string(log.last()); got != "burst" {
+		t.Errorf("the burst drew %q, want the newest frame's change", got)
+	}
+}
+
+// Issue 12: every frame the host sent was an Update and a render of the
+// whole window. A burst filed into the mailbox within one refresh period
+// is delivered once, at the period's end, merged.
+func TestTheMailboxDeliversAtMostOncePerRefresh(t *testing.T) {
+	b, clk := newMailbox(), newFakeClock()
+	b.pace.clock = clk
+	b.putFrame("p1", &proto.ScreenFrame{Cols: 80, Rows: 24, Seq: 1})
+	if m, ok := b.wait().(mailMsg); !ok || m.frames["p1"].Seq != 1 {
+		t.Fatalf("the first frame after a quiet spell was not delivered at once: %#v", m)
+	}
+	got := make(chan any, 1)
+	go func() { got <- b.wait() }()
+	for seq := uint64(2); seq <= 5; seq++ {
+		b.putFrame("p1", &proto.ScreenFrame{Cols: 80, Rows: 24, Seq: seq})
+	}
+	clk.waitTimer(t)
+	select {
+	case m := <-got:
+		t.Fatalf("delivered within the refresh period: %#v", m)
+	default:
+	}
+	clk.advance(framePeriod)
+	m := (<-got).(mailMsg)
+	if len(m.frames) != 1 || m.frames["p1"].Seq != 5 {
+		t.Errorf("the burst was not one delivery of the newest frame: %#v", m.frames)
+	}
+}

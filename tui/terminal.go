@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -68,6 +69,7 @@ func startTerminal(in, out *os.File, w io.Writer, env []string, clk clock) (*ter
 	t := &terminal{in: in, out: out, dst: w, saved: saved, pace: pacer{clock: clk, period: framePeriod},
 		wake: make(chan struct{}, 1), done: make(chan struct{}), free: make(chan *lipgloss.Canvas, 2)}
 	t.scr = uv.NewTerminalRenderer(&t.body, env)
+	t.scr.SetBackspace(true) // raw mode: one byte moves the cursor back, as after an echo
 	t.w, t.h, _ = term.GetSize(out.Fd())
 	t.buf = uv.NewScreenBuffer(t.w, t.h)
 	t.buf.Method = ansi.GraphemeWidth // as lipgloss's canvas measures
@@ -176,7 +178,7 @@ func (t *terminal) draw(f *drawing) {
 	t.setMouse(v.MouseMode)
 	t.scr.Render(t.buf.RenderBuffer)
 	if c := v.Cursor; c != nil {
-		t.scr.MoveTo(c.X, c.Y)
+		t.moveCursor(c.X, c.Y)
 	}
 	_ = t.scr.Flush() // into body
 	t.frame = t.wrap(t.frame[:0], t.body.Bytes(), v.Cursor != nil)
@@ -184,6 +186,20 @@ func (t *terminal) draw(f *drawing) {
 	if len(t.frame) > 0 {
 		_, _ = t.dst.Write(t.frame) // a terminal that went away ends the program through its input
 	}
+}
+
+// moveCursor puts the terminal's cursor at (x, y). The renderer ends an
+// echo's change one cell past the key (it writes the blank after it too)
+// and its MoveTo is always a full cursor position: a backspace or two on
+// the same row is what a terminal needs then.
+func (t *terminal) moveCursor(x, y int) {
+	px, py := t.scr.Position()
+	if py == y && x < px && px-x <= 2 && px < t.w {
+		_, _ = t.scr.WriteString(strings.Repeat("\b", px-x))
+		t.scr.SetPosition(x, y)
+		return
+	}
+	t.scr.MoveTo(x, y)
 }
 
 // smallFrame is the most bytes written without a synchronized update: an

@@ -274,10 +274,9 @@ func (t *terminal) close() {
 	_ = term.Restore(t.in.Fd(), t.saved) // best effort, likewise
 }
 
-// followSize tells the program the terminal's size on every SIGWINCH
-// (bubbletea does not watch it when it does not render), until done is
-// closed.
-func (t *terminal) followSize(p *tea.Program, done <-chan struct{}) {
+// followSize tells the loop the terminal's size on every SIGWINCH, until
+// done is closed.
+func (t *terminal) followSize(send func(tea.Msg), done <-chan struct{}) {
 	winch := make(chan os.Signal, 1)
 	signal.Notify(winch, syscall.SIGWINCH)
 	defer signal.Stop(winch)
@@ -287,7 +286,7 @@ func (t *terminal) followSize(p *tea.Program, done <-chan struct{}) {
 			return
 		case <-winch:
 			w, h := t.size()
-			p.Send(tea.WindowSizeMsg{Width: w, Height: h})
+			send(tea.WindowSizeMsg{Width: w, Height: h})
 		}
 	}
 }

@@ -172,7 +172,28 @@ func ClowderWakeups(ctx context.Context, bin string, panes int, d time.Duration)
 	if err := w.waitQuiet(ctx); err != nil {
 		return Wakeups{}, err
 	}
+	if err := settled(ctx, w.o, panes); err != nil {
+		return Wakeups{}, err
+	}
 	return wakeupsOver(ctx, d, ui, host)
+}
+
+// settled waits until every pane's title shows it idle or waiting for
+// input: the host's last attention change has been drawn.
+func settled(ctx context.Context, o *outer, panes int) error {
+	for {
+		s, err := o.screen(ctx)
+		if err != nil {
+			return err
+		}
+		if strings.Count(s, "○ idle")+strings.Count(s, "● needs input") >= panes {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("the panes never settled:\n%s", s)
+		}
+		time.Sleep(20 * time.Millisecond) // polling a screen, in a benchmark
+	}
 }
 
 // wakeupsOver counts the context switches of ui and server during d.

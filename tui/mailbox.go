@@ -31,7 +31,7 @@ type mailbox struct {
 	ready  chan struct{} // capacity 1: "something is pending"
 	done   chan struct{} // closed by close
 	closed bool
-	pace   pacer // at most one delivery per frame period (pace.go); used by wait only
+	pace   pacer // spaces deliveries (pace.go); wait and handled, under mu
 }
 
 // streamEnd says a stream ended: pane "" is the events stream; token tells
@@ -117,21 +117,44 @@ func (b *mailbox) close() {
 
 // wait blocks until something is pending and returns it as a mailMsg, or
 // returns nil once the mailbox is closed. Update runs exactly one wait at a
-// time (it starts the next when it gets a mailMsg). A delivery comes at
-// most once per frame period: what is filed sooner waits for the period's
-// end, merging with what comes meanwhile, so a flood is one Update and one
-// render per display refresh.
+// time (it starts the next when it gets a mailMsg). Deliveries are paced
+// (pace.go, handled): after a big one, what is filed within a display
+// refresh waits for its end, merging with what comes meanwhile, so a flood
+// is one Update and one render per refresh; a small one goes at once.
 func (b *mailbox) wait() any {
 	select {
 	case <-b.ready:
 	case <-b.done:
 		return nil
 	}
-	if !b.pace.wait(b.done) {
+	b.mu.Lock()
+	pace := b.pace
+	b.mu.Unlock()
+	if !pace.wait(b.done) {
 		return nil
 	}
-	b.pace.mark()
+	b.mu.Lock()
+	b.pace.begin()
+	b.mu.Unlock()
 	return b.take()
+}
+
+// bigRows is how many changed rows make a delivery big (pace.go): more
+// than an echo or a status line, as a scrolling pane or a repaint.
+const bigRows = 4
+
+// handled tells the mailbox that Update has applied and drawn what the
+// last wait delivered, which sets when the next delivery may come.
+func (b *mailbox) handled(m mailMsg) {
+	rows := 0
+	for _, f := range m.frames {
+		rows += len(f.Lines)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.pace.start.IsZero() {
+		b.pace.end(rows > bigRows)
+	}
 }
 
 // watch files everything a stream delivers until its channel closes. pane

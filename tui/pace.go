@@ -1,17 +1,26 @@
 package tui
 
-// This file paces drawing to the display's refresh: the mailbox hands host
-// frames to Update, and the terminal draws, at most once per framePeriod,
-// so a flood in a pane costs the TUI at most 60 frames a second however
-// fast the host sends them. The first frame after a quiet spell goes at
-// once (an echoed key waits for nothing); one that comes sooner waits for
-// the period's end, by which time newer ones have merged into it. Nothing
-// ticks: a pacer only sleeps when something is waiting to go.
+// This file paces drawing. A flood in a pane must not cost the TUI a core:
+// a big change (a scrolling pane, a repaint) is followed by at least one
+// display refresh (framePeriod) before the next one, so the TUI draws at
+// most one of them per refresh, the newest, with everything that came
+// meanwhile merged into it. A small change (an echoed key, a status line)
+// goes at once: typing never waits for a refresh. Either way the next one
+// waits at least costGap times what the last one cost, so the TUI spends
+// at most a fifth of its time drawing even if a program repaints one line
+// a thousand times a second. Pacing is applied twice: by the mailbox
+// (host frames to Update, so a flood is one render per refresh) and by the
+// terminal (frames to the terminal). Nothing ticks: a pacer only sleeps
+// when something is waiting to go.
 
 import "time"
 
 // framePeriod is one refresh of a 60 Hz display.
 const framePeriod = time.Second / 60
+
+// costGap is how many times its own cost the gap after a frame is at least
+// (start to start): 5, so drawing takes at most a fifth of the time.
+const costGap = 5
 
 // clock is the time a pacer reads; tests use a fake one.
 type clock interface {
@@ -25,21 +34,22 @@ type realClock struct{}
 func (realClock) Now() time.Time                         { return time.Now() }
 func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
-// pacer spaces marks at least period apart. Its methods are called from
-// one goroutine at a time.
+// pacer spaces frames: begin and end bracket one, wait blocks until the
+// next may start. Its methods are called from one goroutine at a time.
 type pacer struct {
 	clock  clock
-	period time.Duration
-	last   time.Time // the last mark; zero before the first
+	period time.Duration // the least gap after a big frame
+	start  time.Time     // when the last frame began
+	next   time.Time     // the earliest the next may begin; zero: at once
 }
 
-// wait blocks until period has passed since the last mark, or stop is
-// closed (it then returns false).
+// wait blocks until the next frame may begin, or stop is closed (it then
+// returns false).
 func (p *pacer) wait(stop <-chan struct{}) bool {
-	if p.last.IsZero() || p.period <= 0 {
+	if p.next.IsZero() {
 		return true
 	}
-	d := p.last.Add(p.period).Sub(p.clock.Now())
+	d := p.next.Sub(p.clock.Now())
 	if d <= 0 {
 		return true
 	}
@@ -51,9 +61,15 @@ func (p *pacer) wait(stop <-chan struct{}) bool {
 	}
 }
 
-// mark records that something went now.
-func (p *pacer) mark() {
-	if p.clock != nil {
-		p.last = p.clock.Now()
+// begin records that a frame begins now.
+func (p *pacer) begin() { p.start = p.clock.Now() }
+
+// end records that the frame begun last ended now, big or not, which sets
+// when the next may begin.
+func (p *pacer) end(big bool) {
+	gap := p.clock.Now().Sub(p.start) * costGap
+	if big {
+		gap = max(gap, p.period)
 	}
+	p.next = p.start.Add(gap)
 }

@@ -150,9 +150,8 @@ func showAndWait(t *testing.T, term *terminal, log *writeLog, f drawing) []byte 
 // synchronized update, the cursor hidden and shown again around one
 // character) where tmux writes the character alone.
 func TestAnEchoedKeyIsAFewBytes(t *testing.T) {
-	term, log, clk := testTerminal(t)
+	term, log, _ := testTerminal(t)
 	showAndWait(t, term, log, shellFrame("$ "))
-	clk.advance(framePeriod)
 	echo := showAndWait(t, term, log, shellFrame("$ a"))
 	if len(echo) > 3 || !strings.HasPrefix(string(echo), "a") {
 		t.Errorf("an echoed key wrote %d bytes %q, want the key and at most two more", len(echo), echo)
@@ -162,9 +161,8 @@ func TestAnEchoedKeyIsAFewBytes(t *testing.T) {
 // A frame that changes much is still drawn inside a synchronized update
 // with the cursor hidden, so the terminal never shows half of it.
 func TestABigFrameIsOneSynchronizedUpdate(t *testing.T) {
-	term, log, clk := testTerminal(t)
+	term, log, _ := testTerminal(t)
 	showAndWait(t, term, log, shellFrame("$ "))
-	clk.advance(framePeriod)
 	f := shellFrame("$ ")
 	for y := 1; y < 24; y++ {
 		putText(f.cells, 0, y, 40, strings.Repeat("x", 40), cellStyle(&blankCell))
@@ -176,47 +174,73 @@ func TestABigFrameIsOneSynchronizedUpdate(t *testing.T) {
 	}
 }
 
+// bigFrame is shellFrame with every row of the left pane changed, as a
+// scrolling pane changes them.
+func bigFrame(text string) drawing {
+	f := shellFrame(text)
+	for y := 1; y < 24; y++ {
+		putText(f.cells, 0, y, 40, strings.Repeat(text[len(text)-1:], 40), cellStyle(&blankCell))
+	}
+	return f
+}
+
 // Issue 12: the TUI drew every frame the host sent, as fast as it came,
-// so a flood cost it more than half the host's CPU. A burst of frames is
-// now one write per display refresh: the newest.
-func TestABurstOfFramesIsOneWritePerRefresh(t *testing.T) {
+// so a flood cost it more than half the host's CPU. After a big frame, a
+// burst of them is one write per display refresh: the newest.
+func TestABurstOfBigFramesIsOneWritePerRefresh(t *testing.T) {
 	term, log, clk := testTerminal(t)
-	showAndWait(t, term, log, shellFrame("$ "))
+	showAndWait(t, term, log, bigFrame("$ a"))
 	n := log.count()
-	for _, s := range []string{"$ b", "$ bu", "$ bur", "$ burst"} {
-		f := shellFrame(s)
+	for _, s := range []string{"$ b", "$ c", "$ d", "$ e"} {
+		f := bigFrame(s)
 		term.show(f.view, f.cells)
 	}
-	clk.waitTimer(t) // the loop waits for the period's end
+	clk.waitTimer(t) // the loop waits for the refresh period's end
 	if got := log.count(); got != n {
-		t.Fatalf("%d writes within one refresh period after the first", got-n)
+		t.Fatalf("%d writes within one refresh period after a big frame", got-n)
 	}
 	clk.advance(framePeriod)
 	waitUntil(t, "the burst drawn", func() bool { return log.count() > n })
-	if got := string(log.last()); !strings.HasPrefix(got, "burst") || len(got) > len("burst")+2 {
-		t.Errorf("the burst drew %q, want the newest frame's change", got)
+	if got := string(log.last()); !strings.Contains(got, "eeee") || strings.Contains(got, "bbbb") {
+		t.Errorf("the burst drew %q, want the newest frame only", got)
+	}
+}
+
+// Small frames (echoes) are drawn at once, one after another: typing never
+// waits for a refresh period.
+func TestSmallFramesAreDrawnAtOnce(t *testing.T) {
+	term, log, _ := testTerminal(t)
+	showAndWait(t, term, log, shellFrame("$ "))
+	for _, s := range []string{"$ a", "$ ab", "$ abc"} {
+		echo := showAndWait(t, term, log, shellFrame(s)) // the fake clock never moves
+		if !strings.HasPrefix(string(echo), s[len(s)-1:]) {
+			t.Errorf("typing %q drew %q", s, echo)
+		}
 	}
 }
 
 // Issue 12: every frame the host sent was an Update and a render of the
-// whole window. A burst filed into the mailbox within one refresh period
-// is delivered once, at the period's end, merged.
-func TestTheMailboxDeliversAtMostOncePerRefresh(t *testing.T) {
+// whole window. After a big delivery (a scrolling pane), what is filed
+// within one refresh period is delivered once, at the period's end,
+// merged; after a small one (an echo), the next goes at once.
+func TestTheMailboxPacesDeliveriesAfterABigOne(t *testing.T) {
 	b, clk := newMailbox(), newFakeClock()
 	b.pace.clock = clk
-	b.putFrame("p1", &proto.ScreenFrame{Cols: 80, Rows: 24, Seq: 1})
-	if m, ok := b.wait().(mailMsg); !ok || m.frames["p1"].Seq != 1 {
-		t.Fatalf("the first frame after a quiet spell was not delivered at once: %#v", m)
+	b.putFrame("p1", scrolled(1))
+	first, ok := b.wait().(mailMsg)
+	if !ok || first.frames["p1"].Seq != 1 {
+		t.Fatalf("the first frame was not delivered at once: %#v", first)
 	}
+	b.handled(first)
 	got := make(chan any, 1)
 	go func() { got <- b.wait() }()
 	for seq := uint64(2); seq <= 5; seq++ {
-		b.putFrame("p1", &proto.ScreenFrame{Cols: 80, Rows: 24, Seq: seq})
+		b.putFrame("p1", scrolled(seq))
 	}
 	clk.waitTimer(t)
 	select {
 	case m := <-got:
-		t.Fatalf("delivered within the refresh period: %#v", m)
+		t.Fatalf("delivered within the refresh period after a big delivery: %#v", m)
 	default:
 	}
 	clk.advance(framePeriod)
@@ -224,4 +248,18 @@ func TestTheMailboxDeliversAtMostOncePerRefresh(t *testing.T) {
 	if len(m.frames) != 1 || m.frames["p1"].Seq != 5 {
 		t.Errorf("the burst was not one delivery of the newest frame: %#v", m.frames)
 	}
+	b.handled(mailMsg{frames: map[string]*proto.ScreenFrame{"p1": {Cols: 80, Rows: 24, Lines: []proto.FrameRow{{Y: 0}}}}})
+	b.putFrame("p1", &proto.ScreenFrame{Cols: 80, Rows: 24, Seq: 6, Lines: []proto.FrameRow{{Y: 0}}})
+	if m, ok := b.wait().(mailMsg); !ok || m.frames["p1"].Seq != 6 { // the fake clock never moved
+		t.Errorf("an echo after a small delivery was not delivered at once: %#v", m)
+	}
+}
+
+// scrolled is a frame in which every row changed.
+func scrolled(seq uint64) *proto.ScreenFrame {
+	f := &proto.ScreenFrame{Cols: 80, Rows: 24, Seq: seq}
+	for y := uint16(0); y < 24; y++ {
+		f.Lines = append(f.Lines, proto.FrameRow{Y: y})
+	}
+	return f
 }

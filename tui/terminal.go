@@ -9,8 +9,8 @@ package tui
 // ultraviolet's cell-diff renderer, the same one bubbletea uses, so only
 // changed cells are written (docs/adr/0002).
 //
-// Frames are paced: at most one is drawn per display refresh (framePeriod),
-// the newest; the first after a quiet spell is drawn at once. A small
+// Frames are paced (pace.go): after a big one, at most one more per
+// display refresh, the newest; a small one is drawn at once. A small
 // change (an echoed key) is written as it is, a few bytes, as tmux writes
 // it; a bigger one inside a synchronized update with the cursor hidden, so
 // the terminal never shows half a frame.
@@ -151,14 +151,15 @@ func (t *terminal) loop() {
 			_ = t.flush() // as in draw
 		}
 		if f != nil {
-			t.pace.mark()
-			t.draw(f)
+			t.pace.begin()
+			t.pace.end(t.draw(f) > smallFrame)
 		}
 	}
 }
 
-// draw writes what changed since the last frame in one write.
-func (t *terminal) draw(f *drawing) {
+// draw writes what changed since the last frame in one write, and
+// returns its size.
+func (t *terminal) draw(f *drawing) int {
 	v := &f.view
 	if w, h := t.size(); w != t.w || h != t.h {
 		t.w, t.h = w, h
@@ -186,6 +187,7 @@ func (t *terminal) draw(f *drawing) {
 	if len(t.frame) > 0 {
 		_, _ = t.dst.Write(t.frame) // a terminal that went away ends the program through its input
 	}
+	return len(t.frame)
 }
 
 // moveCursor puts the terminal's cursor at (x, y). The renderer ends an

@@ -21,6 +21,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.draw(m.view, m.canvas) // drawn now, not at a renderer's next tick
 		}
 	}
+	if mail, ok := msg.(mailMsg); ok {
+		m.mail.handled(mail) // paces the next delivery by what this one cost
+	}
 	return m, cmd
 }
 

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"clowder/bench/latency"
 )
 
 // EchoBytes is what the UI wrote to the outer terminal for Keys echoed keys.
@@ -328,4 +330,54 @@ func flood(ctx context.Context, o *outer, ui, server, n int) (Flood, error) {
 	}
 	s1, err := cpuOf(server)
 	return Flood{UI: u1 - u0, Server: s1 - s0, Bytes: seqBytes(n)}, err
+}
+
+// ClowderKeysPanes is ClowderKeys with panes panes in the layout (the
+// focused one running cat, the others idle shells).
+func ClowderKeysPanes(ctx context.Context, bin string, panes, n int) (latency.Samples, error) {
+	w, err := startClowder(ctx, bin, 160, 48, "stty raw -echo; printf cat-ready; exec cat", max(panes-2, 0))
+	if err != nil {
+		return nil, err
+	}
+	defer w.close()
+	if err := w.o.waitFor(ctx, fmt.Sprintf(" %d ", panes)); err != nil { // the last pane's number in its title
+		return nil, err
+	}
+	if err := w.o.waitFor(ctx, "cat-ready"); err != nil {
+		return nil, err
+	}
+	d := &echoDriver{o: w.o, top: 1} // row 0 is the title border
+	if err := d.Reset(ctx); err != nil {
+		return nil, err
+	}
+	return latency.RoundTrip(ctx, d, n)
+}
+
+// TmuxKeysPanes is TmuxKeys with panes panes in the inner window (the
+// first running cat, the others idle shells).
+func TmuxKeysPanes(ctx context.Context, panes, n int) (latency.Samples, error) {
+	sock, stop, err := innerTmux(ctx, 1, "stty raw -echo; printf cat-ready; exec cat")
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	for i := 1; i < panes; i++ {
+		if err := commandContext(ctx, "tmux", "-L", sock, "split-window", "-d", "PS1='"+prompt+"' sh").Run(); err != nil {
+			return nil, fmt.Errorf("split the inner window: %w", err)
+		}
+	}
+	_ = commandContext(ctx, "tmux", "-L", sock, "select-layout", "tiled").Run() // best effort: any layout will do
+	o, err := startOuter(ctx, os.Environ(), 160, 48, "exec env -u TMUX tmux -L "+sock+" attach")
+	if err != nil {
+		return nil, err
+	}
+	defer o.close()
+	if err := o.waitFor(ctx, "cat-ready"); err != nil {
+		return nil, err
+	}
+	d := &echoDriver{o: o, top: 0}
+	if err := d.Reset(ctx); err != nil {
+		return nil, err
+	}
+	return latency.RoundTrip(ctx, d, n)
 }

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	tea "charm.land/bubbletea/v2"
@@ -60,6 +61,11 @@ func Run(ctx context.Context, opts Options) error {
 	defer t.close()
 	m.draw, m.recycle, m.command = t.show, t.reuse, t.command
 	defer m.saver.close() // after the loop: waits for a write under way
+	// The TUI's live heap is a few MB, so at the default GOGC a flood's
+	// decoded frames (a row of cells each, garbage once merged) kept the
+	// GC running: a fifth of the TUI's CPU. Four times the headroom
+	// costs a few MB and halves the TUI's share of a flood (issue 12).
+	debug.SetGCPercent(400)
 	return runLoop(ctx, m, t, uv.Environ(env).Getenv("TERM"))
 }
 

@@ -65,11 +65,13 @@
 //     the program has ended; a write under way ends within drainDeadline.
 //   - Drawing: terminal.loop (terminal.go, started by openTerminal in Run)
 //     draws the newest frame Update handed over (terminal.show, capacity
-//     1, newest wins), at most one per display refresh (pace.go), and the
-//     terminal commands queued between frames, then hands the canvas back
-//     for reuse; it never sees the model. Drawing is off the event loop so
-//     that a slow terminal never holds up keys to the panes. Run ends it
-//     with terminal.close after the loop ends, and waits for it.
+//     1, newest wins, the changed rows of both merged), paced (pace.go),
+//     and the terminal commands queued between frames. It copies the
+//     changed rows out of the model's canvas under the terminal's
+//     canvasMu, which Update holds while it paints (repaint.go), and never
+//     sees the rest of the model. Drawing is off the event loop so that a
+//     slow terminal never holds up keys to the panes. Run ends it with
+//     terminal.close after the loop ends, and waits for it.
 //   - Signals: terminal.followSize (SIGWINCH, as a WindowSizeMsg) and
 //     forwardSignals (SIGHUP, SIGTERM, SIGINT, as signalMsg) send to the
 //     loop; runLoop starts them and closes their done channel when it
@@ -99,8 +101,9 @@
 // keymap), prompt.go and prompts.go, copymode.go and copying.go,
 // helpoverlay.go, mouse.go, input.go and keyconv.go (key encoding),
 // inputqueue.go (ordered delivery per pane), mailbox.go, render.go and
-// view.go (drawing), terminal.go (the outer terminal), pace.go (one frame
-// per display refresh), loop.go (the event loop), layoutfile.go
+// view.go (drawing), repaint.go (only the rows frames changed),
+// terminal.go (the outer terminal), pace.go (one frame per display
+// refresh), loop.go (the event loop), layoutfile.go
 // (layout.json), conn.go and host.go (host I/O), escrow.go (reconnecting, and handing
 // the masters back after a lost host), theme.go, clipboard.go
 // (copy, paste, clowder's buffer), run.go, attach.go and

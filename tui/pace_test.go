@@ -141,7 +141,7 @@ func shellFrame(text string) drawing {
 func showAndWait(t *testing.T, term *terminal, log *writeLog, f drawing) []byte {
 	t.Helper()
 	n := log.count()
-	term.show(f.view, f.cells)
+	term.show(f.view, f.cells, damage{all: true})
 	waitUntil(t, "the frame written", func() bool { return log.count() > n })
 	return log.last()
 }
@@ -193,7 +193,7 @@ func TestABurstOfBigFramesIsOneWritePerRefresh(t *testing.T) {
 	n := log.count()
 	for _, s := range []string{"$ b", "$ c", "$ d", "$ e"} {
 		f := bigFrame(s)
-		term.show(f.view, f.cells)
+		term.show(f.view, f.cells, damage{all: true})
 	}
 	clk.waitTimer(t) // the loop waits for the refresh period's end
 	if got := log.count(); got != n {

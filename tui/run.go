@@ -59,7 +59,7 @@ func Run(ctx context.Context, opts Options) error {
 		return fmt.Errorf("the TUI needs a terminal: %w", err)
 	}
 	defer t.close()
-	m.draw, m.recycle, m.command = t.show, t.reuse, t.command
+	m.draw, m.canvasMu, m.command = t.show, &t.canvasMu, t.command
 	defer m.saver.close() // after the loop: waits for a write under way
 	// The TUI's live heap is a few MB, so at the default GOGC a flood's
 	// decoded frames (a row of cells each, garbage once merged) kept the

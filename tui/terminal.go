@@ -47,12 +47,14 @@ type terminal struct {
 	shown   bool // the cursor is visible
 	pace    pacer
 
-	mu   sync.Mutex
-	next *drawing              // the newest frame not yet drawn
-	cmds string                // terminal commands (OSC 52) to write before it
-	free chan *lipgloss.Canvas // canvases drawn and free for the model to reuse
-	wake chan struct{}         // capacity 1: "next changed"
-	done chan struct{}
+	// canvasMu guards the model's canvas: the model paints it and calls
+	// show under it, the loop copies the damaged rows out under it.
+	canvasMu sync.Mutex
+	mu       sync.Mutex
+	next     *drawing      // the newest frame not yet drawn
+	cmds     string        // terminal commands (OSC 52) to write before it
+	wake     chan struct{} // capacity 1: "next changed"
+	done     chan struct{}
 }
 
 // openTerminal puts the outer terminal in raw mode and in the TUI's modes.
@@ -67,7 +69,7 @@ func startTerminal(in, out *os.File, w io.Writer, env []string, clk clock) (*ter
 		return nil, err
 	}
 	t := &terminal{in: in, out: out, dst: w, saved: saved, pace: pacer{clock: clk, period: framePeriod},
-		wake: make(chan struct{}, 1), done: make(chan struct{}), free: make(chan *lipgloss.Canvas, 2)}
+		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	t.scr = uv.NewTerminalRenderer(&t.body, env)
 	t.scr.SetBackspace(true) // raw mode: one byte moves the cursor back, as after an echo
 	t.w, t.h, _ = term.GetSize(out.Fd())
@@ -95,31 +97,26 @@ func (t *terminal) size() (int, int) {
 	return w, h
 }
 
-// drawing is what draw needs: the cells (never written again once shown)
-// and the view's cursor and mouse mode.
+// drawing is what draw needs: the cells (read under canvasMu), the rows
+// of them that changed, and the view's cursor and mouse mode.
 type drawing struct {
 	cells *lipgloss.Canvas
+	dmg   damage
 	view  tea.View
 }
 
-// show queues a frame to be drawn; a newer one replaces one not yet drawn.
-func (t *terminal) show(v tea.View, cells *lipgloss.Canvas) {
+// show queues a frame to be drawn; a newer one replaces one not yet drawn,
+// with the rows both changed. The caller holds canvasMu.
+func (t *terminal) show(v tea.View, cells *lipgloss.Canvas, d damage) {
 	t.mu.Lock()
-	t.next = &drawing{cells: cells, view: v}
+	if t.next != nil {
+		d = t.next.dmg.merge(d)
+	}
+	t.next = &drawing{cells: cells, dmg: d, view: v}
 	t.mu.Unlock()
 	select {
 	case t.wake <- struct{}{}:
 	default:
-	}
-}
-
-// reuse returns a canvas already drawn, or nil.
-func (t *terminal) reuse() *lipgloss.Canvas {
-	select {
-	case cv := <-t.free:
-		return cv
-	default:
-		return nil
 	}
 }
 
@@ -142,10 +139,15 @@ func (t *terminal) loop() {
 	defer close(t.done)
 	for range t.wake {
 		t.pace.wait(nil)
+		t.canvasMu.Lock()
 		t.mu.Lock()
 		f, cmds := t.next, t.cmds
 		t.next, t.cmds = nil, ""
 		t.mu.Unlock()
+		if f != nil {
+			t.copyCells(f)
+		}
+		t.canvasMu.Unlock()
 		if cmds != "" {
 			_, _ = t.scr.WriteString(cmds)
 			_ = t.flush() // as in draw
@@ -157,25 +159,46 @@ func (t *terminal) loop() {
 	}
 }
 
-// draw writes what changed since the last frame in one write, and
-// returns its size.
-func (t *terminal) draw(f *drawing) int {
-	v := &f.view
+// copyCells copies the frame's changed rows into the terminal's buffer
+// (every row after a resize), which marks only the cells that differ, so
+// the renderer compares only those.
+func (t *terminal) copyCells(f *drawing) {
 	if w, h := t.size(); w != t.w || h != t.h {
 		t.w, t.h = w, h
 		t.buf.Resize(w, h)
 		t.scr.Resize(w, h)
 		t.scr.Erase()
+		f.dmg = damage{all: true}
 	}
-	if f.cells != nil {
-		// Every cell is overwritten, and the buffer marks only the ones
-		// that differ, so the renderer compares only the rows that changed.
+	switch {
+	case f.cells == nil:
+	case f.dmg.all:
 		f.cells.Draw(t.buf, t.buf.Bounds())
-		select { // copied: the model may paint the next frame into it
-		case t.free <- f.cells:
-		default:
+	default:
+		for _, y := range f.dmg.rows {
+			t.copyRow(f.cells, y)
 		}
 	}
+}
+
+// copyRow copies row y of cv into the buffer, as Canvas.Draw does.
+func (t *terminal) copyRow(cv *lipgloss.Canvas, y int) {
+	w := min(cv.Width(), t.w)
+	for x := 0; x < w; {
+		c := cv.CellAt(x, y)
+		if c == nil || c.IsZero() {
+			x++
+			continue
+		}
+		t.buf.SetCell(x, y, c)
+		x += max(c.Width, 1)
+	}
+}
+
+// draw writes what changed since the last frame in one write, and
+// returns its size.
+func (t *terminal) draw(f *drawing) int {
+	v := &f.view
 	t.setMouse(v.MouseMode)
 	t.scr.Render(t.buf.RenderBuffer)
 	if c := v.Cursor; c != nil {

@@ -7,9 +7,12 @@ package tuibench
 // while one pane floods plain text.
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -346,11 +349,7 @@ func ClowderKeysPanes(ctx context.Context, bin string, panes, n int) (latency.Sa
 	if err := w.o.waitFor(ctx, "cat-ready"); err != nil {
 		return nil, err
 	}
-	d := &echoDriver{o: w.o, top: 1} // row 0 is the title border
-	if err := d.Reset(ctx); err != nil {
-		return nil, err
-	}
-	return latency.RoundTrip(ctx, d, n)
+	return narrowRoundTrip(ctx, &echoDriver{o: w.o, top: 1}, n) // row 0 is the title border
 }
 
 // TmuxKeysPanes is TmuxKeys with panes panes in the inner window (the
@@ -365,8 +364,8 @@ func TmuxKeysPanes(ctx context.Context, panes, n int) (latency.Samples, error) {
 		if err := commandContext(ctx, "tmux", "-L", sock, "split-window", "-d", "PS1='"+prompt+"' sh").Run(); err != nil {
 			return nil, fmt.Errorf("split the inner window: %w", err)
 		}
+		_ = commandContext(ctx, "tmux", "-L", sock, "select-layout", "tiled").Run() // room for the next split
 	}
-	_ = commandContext(ctx, "tmux", "-L", sock, "select-layout", "tiled").Run() // best effort: any layout will do
 	o, err := startOuter(ctx, os.Environ(), 160, 48, "exec env -u TMUX tmux -L "+sock+" attach")
 	if err != nil {
 		return nil, err
@@ -375,9 +374,197 @@ func TmuxKeysPanes(ctx context.Context, panes, n int) (latency.Samples, error) {
 	if err := o.waitFor(ctx, "cat-ready"); err != nil {
 		return nil, err
 	}
-	d := &echoDriver{o: o, top: 0}
-	if err := d.Reset(ctx); err != nil {
+	return narrowRoundTrip(ctx, &echoDriver{o: o, top: 0}, n)
+}
+
+// narrowLine is how many keys go on a line before a reset in a layout of
+// many panes, well under a tiled pane's width.
+const narrowLine = 20
+
+// narrowRoundTrip is latency.RoundTrip on lines of narrowLine keys.
+func narrowRoundTrip(ctx context.Context, d *echoDriver, n int) (latency.Samples, error) {
+	samples := make(latency.Samples, 0, n)
+	typed := ""
+	for i := 0; i < n; i++ {
+		if i%narrowLine == 0 {
+			if err := d.Reset(ctx); err != nil {
+				return samples, err
+			}
+			typed = ""
+		}
+		key := string(rune('a' + i%26))
+		typed += key
+		start := time.Now()
+		if err := d.SendKey(ctx, key); err != nil {
+			return samples, err
+		}
+		if err := waitRow(ctx, d, typed); err != nil {
+			return samples, err
+		}
+		samples = append(samples, time.Since(start))
+	}
+	return samples, nil
+}
+
+// ControlKeys times n keystrokes into the cat of a TUI with panes panes
+// through the outer tmux's control mode, which sees the bytes the TUI
+// writes as they come: each key is a send-keys on a control client, and
+// its time ends at the %output that carries its echo. Without a client
+// process per poll, this resolves tenths of a millisecond.
+func ControlKeys(ctx context.Context, bin string, panes, n int) (latency.Samples, error) {
+	w, err := startClowder(ctx, bin, 160, 48, "stty raw -echo; printf cat-ready; exec cat", max(panes-2, 0))
+	if err != nil {
 		return nil, err
 	}
-	return latency.RoundTrip(ctx, d, n)
+	defer w.close()
+	if err := w.o.waitFor(ctx, fmt.Sprintf(" %d ", panes)); err != nil {
+		return nil, err
+	}
+	if err := w.o.waitFor(ctx, "cat-ready"); err != nil {
+		return nil, err
+	}
+	return controlRoundTrip(ctx, w.o, n)
+}
+
+// TmuxControlKeys is ControlKeys through tmux nested in the outer one.
+func TmuxControlKeys(ctx context.Context, panes, n int) (latency.Samples, error) {
+	sock, stop, err := innerTmux(ctx, 1, "stty raw -echo; printf cat-ready; exec cat")
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	for i := 1; i < panes; i++ {
+		if err := commandContext(ctx, "tmux", "-L", sock, "split-window", "-d", "PS1='"+prompt+"' sh").Run(); err != nil {
+			return nil, fmt.Errorf("split the inner window: %w", err)
+		}
+		_ = commandContext(ctx, "tmux", "-L", sock, "select-layout", "tiled").Run() // room for the next split
+	}
+	o, err := startOuter(ctx, os.Environ(), 160, 48, "exec env -u TMUX tmux -L "+sock+" attach")
+	if err != nil {
+		return nil, err
+	}
+	defer o.close()
+	if err := o.waitFor(ctx, "cat-ready"); err != nil {
+		return nil, err
+	}
+	return controlRoundTrip(ctx, o, n)
+}
+
+// controlRoundTrip types n keys through a control client of o, on lines
+// of narrowLine keys, each typed into a cleared pane.
+func controlRoundTrip(ctx context.Context, o *outer, n int) (latency.Samples, error) {
+	cc, err := o.control(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer cc.close()
+	cc.drain(300 * time.Millisecond)
+	samples := make(latency.Samples, 0, n)
+	for i := 0; i < n; i++ {
+		if i%narrowLine == 0 { // cat echoes ESC c: the pane is cleared
+			if err := cc.send("send-keys Escape c"); err != nil {
+				return samples, err
+			}
+			cc.drain(200 * time.Millisecond)
+		}
+		key := string(rune('a' + i%26))
+		start := time.Now()
+		if err := cc.send("send-keys -l " + key); err != nil {
+			return samples, err
+		}
+		if err := cc.waitEcho(ctx, key); err != nil {
+			return samples, err
+		}
+		samples = append(samples, time.Since(start))
+	}
+	return samples, nil
+}
+
+// controlClient is a tmux control-mode client of an outer server.
+type controlClient struct {
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	lines chan string
+}
+
+// control attaches a control-mode client to o.
+func (o *outer) control(ctx context.Context) (*controlClient, error) {
+	c := commandContext(ctx, "tmux", "-L", o.sock, "-f", "/dev/null", "-C", "attach")
+	c.Env = o.env
+	in, err := c.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := c.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Start(); err != nil {
+		return nil, fmt.Errorf("start a control client: %w", err)
+	}
+	cc := &controlClient{cmd: c, in: in, lines: make(chan string, 4096)}
+	go func() {
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			cc.lines <- sc.Text()
+		}
+		close(cc.lines)
+	}()
+	return cc, nil
+}
+
+func (c *controlClient) send(cmd string) error {
+	_, err := io.WriteString(c.in, cmd+"\n")
+	return err
+}
+
+// drain discards what the client reads for d.
+func (c *controlClient) drain(d time.Duration) {
+	end := time.After(d) // a settling window, in a benchmark
+	for {
+		select {
+		case <-c.lines:
+		case <-end:
+			return
+		}
+	}
+}
+
+// waitEcho waits for the %output that carries key's echo.
+func (c *controlClient) waitEcho(ctx context.Context, key string) error {
+	for {
+		select {
+		case l, ok := <-c.lines:
+			if !ok {
+				return fmt.Errorf("the control client ended")
+			}
+			if !strings.HasPrefix(l, "%output ") {
+				continue
+			}
+			if echoes(l, key) {
+				return nil
+			}
+		case <-ctx.Done():
+			return fmt.Errorf("the echo of %q never came: %w", key, ctx.Err())
+		}
+	}
+}
+
+func (c *controlClient) close() {
+	c.in.Close()
+	_ = c.cmd.Wait() // it ends when its stdin closes
+}
+
+// echoes reports whether an %output line carries key's echo: tmux's client
+// writes the key alone, the TUI the key then a backspace or two, or a
+// cursor position when more of the row changed.
+func echoes(line, key string) bool {
+	data := line[strings.Index(line[len("%output "):], " ")+len("%output ")+1:]
+	for _, after := range []string{" \\010", "\\010", " \\033[", "\\033["} {
+		if strings.Contains(data, key+after) {
+			return true
+		}
+	}
+	return strings.HasSuffix(data, key)
 }

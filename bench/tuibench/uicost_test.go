@@ -52,6 +52,14 @@ func TestTheUICostsMeasure(t *testing.T) {
 	if err != nil || tf.Server == 0 {
 		t.Fatalf("tmux flood: %+v %v", tf, err)
 	}
+	ck, err := ControlKeys(ctx, bin, 2, 5)
+	if err != nil || len(ck) != 5 {
+		t.Fatalf("clowder control-mode keys: %v %v", ck, err)
+	}
+	tk, err := TmuxControlKeys(ctx, 2, 5)
+	if err != nil || len(tk) != 5 {
+		t.Fatalf("tmux control-mode keys: %v %v", tk, err)
+	}
 	t.Logf("echo bytes per key: clowder %.1f, tmux %.1f; clowder wake-ups in 2s: UI %d, host %d; flood 0.6MB: clowder UI %v host %v, tmux client %v server %v",
 		eb.PerKey(), tb.PerKey(), wk.UI, wk.Server, fl.UI, fl.Server, tf.UI, tf.Server)
 }

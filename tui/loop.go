@@ -44,6 +44,10 @@ type eventLoop struct {
 	ctx  context.Context
 	msgs chan tea.Msg
 	errs chan error // capacity 1: the first Cmd that panicked
+	// mail, when set, is delivered by the loop itself: a frame goes from
+	// the stream's watcher straight to Update, with no Cmd's goroutine
+	// between (the model's waitMail then returns nil).
+	mail *mailbox
 }
 
 func newEventLoop(ctx context.Context) *eventLoop {
@@ -62,19 +66,34 @@ func (l *eventLoop) send(msg tea.Msg) {
 // first is run first (Init's Cmd, say).
 func (l *eventLoop) run(m tea.Model, first tea.Cmd) error {
 	l.exec(first)
+	var ready <-chan struct{} // the mailbox's signal, while listened to
+	var paced <-chan time.Time
+	if l.mail != nil {
+		ready = l.mail.ready
+	}
 	for {
+		var msg tea.Msg
 		select {
 		case <-l.ctx.Done():
 			return nil
 		case err := <-l.errs:
 			return err
-		case msg := <-l.msgs:
-			quit, cmd := l.handle(m, msg)
-			if quit {
-				return nil
+		case msg = <-l.msgs:
+		case <-ready:
+			if d := l.mail.due(); d > 0 { // paced (pace.go): deliver at the period's end
+				ready, paced = nil, l.mail.pace.clock.After(d)
+				continue
 			}
-			l.exec(cmd)
+			msg = l.mail.deliver()
+		case <-paced:
+			ready, paced = l.mail.ready, nil
+			msg = l.mail.deliver()
 		}
+		quit, cmd := l.handle(m, msg)
+		if quit {
+			return nil
+		}
+		l.exec(cmd)
 	}
 }
 

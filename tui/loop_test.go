@@ -142,3 +142,40 @@ func TestAnImplausibleWindowSizeIsIgnored(t *testing.T) {
 		t.Errorf("Update got %v first", got)
 	}
 }
+
+// Issue 12: a host frame went from the stream's watcher to a Cmd's
+// goroutine waiting on the mailbox, and from there to the loop: a hop
+// for nothing. The loop now takes from the mailbox itself, paced as the
+// Cmd was.
+func TestTheLoopDeliversTheMailboxItself(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	l := newEventLoop(ctx)
+	clk := newFakeClock()
+	l.mail = newMailbox()
+	l.mail.pace.clock = clk
+	r := &recorder{got: make(chan tea.Msg, 16)}
+	r.update = func(msg tea.Msg) tea.Cmd {
+		if mail, ok := msg.(mailMsg); ok {
+			l.mail.handled(mail)
+		}
+		return nil
+	}
+	runRecorder(t, l, r, nil)
+	l.mail.putFrame("p1", scrolled(1))
+	if m, ok := next(t, r).(mailMsg); !ok || m.frames["p1"].Seq != 1 {
+		t.Fatalf("the loop delivered %#v", m)
+	}
+	l.mail.putFrame("p1", scrolled(2))
+	l.mail.putFrame("p1", scrolled(3))
+	clk.waitTimer(t) // a big delivery: the next waits for the refresh period
+	select {
+	case m := <-r.got:
+		t.Fatalf("delivered within the refresh period: %#v", m)
+	default:
+	}
+	clk.advance(framePeriod)
+	if m, ok := next(t, r).(mailMsg); !ok || m.frames["p1"].Seq != 3 {
+		t.Errorf("the loop delivered %#v, want the newest frame", m)
+	}
+}

@@ -17,6 +17,7 @@ package tui
 
 import (
 	"sync"
+	"time"
 
 	"clowder/supervisor/proto"
 )
@@ -133,6 +134,24 @@ func (b *mailbox) wait() any {
 	if !pace.wait(b.done) {
 		return nil
 	}
+	b.mu.Lock()
+	b.pace.begin()
+	b.mu.Unlock()
+	return b.take()
+}
+
+// due is how long a delivery must wait for the pace (0: none).
+func (b *mailbox) due() time.Duration {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.pace.next.IsZero() {
+		return 0
+	}
+	return max(b.pace.next.Sub(b.pace.clock.Now()), 0)
+}
+
+// deliver empties the mailbox as a delivery (the event loop's wait).
+func (b *mailbox) deliver() mailMsg {
 	b.mu.Lock()
 	b.pace.begin()
 	b.mu.Unlock()

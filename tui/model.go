@@ -121,6 +121,9 @@ type Model struct {
 	// terminal's goroutine under canvasMu (nil in tests: no terminal).
 	canvas   *lipgloss.Canvas
 	canvasMu *sync.Mutex
+	// mailByLoop: the event loop delivers the mailbox (loop.go), so no
+	// Cmd waits on it.
+	mailByLoop bool
 	// command writes a terminal command between frames (terminal.command);
 	// nil in tests, where bubbletea's own clipboard cmds stand in.
 	command func(string)

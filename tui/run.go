@@ -76,6 +76,7 @@ func runLoop(ctx context.Context, m *Model, t *terminal, term string) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	l := newEventLoop(ctx)
+	l.mail, m.mailByLoop = m.mail, true
 	stop, err := l.readInput(t.in, term)
 	if err != nil {
 		return err

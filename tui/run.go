@@ -1,9 +1,10 @@
 package tui
 
 // This file runs the program: it builds the model, runs its event loop
-// (loop.go) in the current terminal, and closes every stream afterwards. Quitting (detach)
-// leaves every pane running: the host owns them, and the TUI owns nothing
-// a pane needs, so even a SIGKILL of the TUI disturbs none of them.
+// (loop.go) in the current terminal, and closes every stream afterwards.
+// Quitting (detach) leaves every pane running: the host owns them, and the
+// TUI owns nothing a pane needs, so even a SIGKILL of the TUI disturbs
+// none of them.
 //
 // SIGHUP (the terminal closed), SIGTERM and SIGINT detach as the detach
 // key does: layout.json is written, the terminal restored, and a write

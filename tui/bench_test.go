@@ -28,9 +28,7 @@ func BenchmarkFrameBuild8Panes(b *testing.B) {
 	// As tui.Run draws: the canvas's cells are copied into the terminal's
 	// buffer, no string built.
 	buf := uv.NewScreenBuffer(200, 60)
-	var drawn *lipgloss.Canvas
-	m.draw = func(_ tea.View, cv *lipgloss.Canvas) { cv.Draw(buf, buf.Bounds()); drawn = cv }
-	m.recycle = func() *lipgloss.Canvas { cv := drawn; drawn = nil; return cv }
+	m.draw = func(_ tea.View, cv *lipgloss.Canvas, _ damage) { cv.Draw(buf, buf.Bounds()) }
 	cols, rows := m.panes["p1"].size.W, m.panes["p1"].size.H
 	frames := make([]*proto.ScreenFrame, 16)
 	for i := range frames {

@@ -145,8 +145,12 @@ func (m *Model) eventsCmd(again bool) tea.Cmd {
 	}
 }
 
-// waitMail waits for the mailbox (mailbox.go).
+// waitMail waits for the mailbox (mailbox.go), unless the event loop
+// takes from it itself (loop.go: one goroutine hop fewer for every frame).
 func (m *Model) waitMail() tea.Cmd {
+	if m.mailByLoop {
+		return nil
+	}
 	mb := m.mail
 	return func() tea.Msg { return mb.wait() }
 }

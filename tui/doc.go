@@ -30,20 +30,23 @@
 //
 // Owner, what it may touch, and how it ends:
 //
-//   - The event loop (bubbletea's Program.Run, started by Run): the only
-//     goroutine that runs Update and so the only one that touches the
-//     Model. It ends on a tea.QuitMsg (detach, kill-all, a signal) or when
-//     Run's context ends.
-//   - The input loop (bubbletea's, started by Run): reads the terminal and
+//   - The event loop (eventLoop.run in loop.go, on Run's goroutine; not
+//     bubbletea's Program, whose renderer ticker woke the TUI every
+//     second): the only goroutine that runs Update and so the only one
+//     that touches the Model. It ends on a tea.QuitMsg (detach, kill-all,
+//     a signal), when Run's context ends, or when a Cmd panics.
+//   - The input loop (ultraviolet's TerminalReader, the decoder bubbletea
+//     wraps, started by eventLoop.readInput): reads the terminal and
 //     decodes keys, mouse, pastes and focus into messages for the event
-//     loop. It ends with the program.
-//   - Cmds (bubbletea runs each on a goroutine of its own, a batch's Cmds
-//     each on their own, so they race): host calls (conn.go), clipboard
-//     tools, timers. Each reads only what Update copied into its closure,
+//     loop. The loop's end cancels its read and waits for it.
+//   - Cmds (the loop runs each on a goroutine of its own, a batch's Cmds
+//     each on their own, so they race, as bubbletea does): host calls
+//     (conn.go), clipboard tools, timers. Each reads only what Update copied into its closure,
 //     returns one message and never writes the model; host calls are
 //     bounded by callTimeout or killTimeout, clipboard tools by
 //     clipTimeout. One of them is the mailbox's wait, one at a time, which
-//     returns when the mailbox signals or is closed.
+//     returns when the mailbox signals or is closed, at most once per
+//     display refresh (pace.go).
 //   - Host frames: one watcher per open stream (mailbox.watch, started by
 //     Update when a subscription is answered) files frames, events and the
 //     stream's end into the mailbox (mutex; frames merged per pane) and
@@ -62,12 +65,16 @@
 //     the program has ended; a write under way ends within drainDeadline.
 //   - Drawing: terminal.loop (terminal.go, started by openTerminal in Run)
 //     draws the newest frame Update handed over (terminal.show, capacity
-//     1, newest wins) and the terminal commands queued between frames,
-//     then hands the canvas back for reuse; it never sees the model. Run
-//     ends it with terminal.close after the program ends, and waits for it.
+//     1, newest wins, the changed rows of both merged), paced (pace.go),
+//     and the terminal commands queued between frames. It copies the
+//     changed rows out of the model's canvas under the terminal's
+//     canvasMu, which Update holds while it paints (repaint.go), and never
+//     sees the rest of the model. Drawing is off the event loop so that a
+//     slow terminal never holds up keys to the panes. Run ends it with
+//     terminal.close after the loop ends, and waits for it.
 //   - Signals: terminal.followSize (SIGWINCH, as a WindowSizeMsg) and
 //     forwardSignals (SIGHUP, SIGTERM, SIGINT, as signalMsg) send to the
-//     program; Run starts them and closes their done channel when it
+//     loop; runLoop starts them and closes their done channel when it
 //     returns.
 //   - The host connection's reader belongs to the client (Host); Run
 //     closes the Host when it returns, which ends it. When the connection
@@ -76,8 +83,10 @@
 //     both are bounded by callTimeout.
 //
 // Frames from the watchers coalesce in the mailbox, so a flood in one pane
-// is one Update and one render; nothing ticks while idle (a status message
-// arms one timer to fade it, a repeatable action one to end its window).
+// is one Update and one render per display refresh, and the first frame
+// after a quiet spell (an echo) goes at once; nothing ticks while idle (a
+// status message arms one timer to fade it, a repeatable action one to end
+// its window).
 // `clowder attach` (attach.go) is a separate, smaller loop: see its file
 // comment.
 //
@@ -92,7 +101,9 @@
 // keymap), prompt.go and prompts.go, copymode.go and copying.go,
 // helpoverlay.go, mouse.go, input.go and keyconv.go (key encoding),
 // inputqueue.go (ordered delivery per pane), mailbox.go, render.go and
-// view.go (drawing), terminal.go (the outer terminal), layoutfile.go
+// view.go (drawing), repaint.go (only the rows frames changed),
+// terminal.go (the outer terminal), pace.go (one frame per display
+// refresh), loop.go (the event loop), layoutfile.go
 // (layout.json), conn.go and host.go (host I/O), escrow.go (reconnecting, and handing
 // the masters back after a lost host), theme.go, clipboard.go
 // (copy, paste, clowder's buffer), run.go, attach.go and

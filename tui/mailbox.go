@@ -17,6 +17,7 @@ package tui
 
 import (
 	"sync"
+	"time"
 
 	"clowder/supervisor/proto"
 )
@@ -31,6 +32,7 @@ type mailbox struct {
 	ready  chan struct{} // capacity 1: "something is pending"
 	done   chan struct{} // closed by close
 	closed bool
+	pace   pacer // spaces deliveries (pace.go); wait and handled, under mu
 }
 
 // streamEnd says a stream ended: pane "" is the events stream; token tells
@@ -51,7 +53,8 @@ type mailMsg struct {
 
 func newMailbox() *mailbox {
 	return &mailbox{frames: map[string]*proto.ScreenFrame{},
-		ready: make(chan struct{}, 1), done: make(chan struct{})}
+		ready: make(chan struct{}, 1), done: make(chan struct{}),
+		pace: pacer{clock: realClock{}, period: framePeriod}}
 }
 
 // signal wakes the waiter without blocking.
@@ -115,13 +118,61 @@ func (b *mailbox) close() {
 
 // wait blocks until something is pending and returns it as a mailMsg, or
 // returns nil once the mailbox is closed. Update runs exactly one wait at a
-// time (it starts the next when it gets a mailMsg).
+// time (it starts the next when it gets a mailMsg). Deliveries are paced
+// (pace.go, handled): after a big one, what is filed within a display
+// refresh waits for its end, merging with what comes meanwhile, so a flood
+// is one Update and one render per refresh; a small one goes at once.
 func (b *mailbox) wait() any {
 	select {
 	case <-b.ready:
-		return b.take()
 	case <-b.done:
 		return nil
+	}
+	b.mu.Lock()
+	pace := b.pace
+	b.mu.Unlock()
+	if !pace.wait(b.done) {
+		return nil
+	}
+	b.mu.Lock()
+	b.pace.begin()
+	b.mu.Unlock()
+	return b.take()
+}
+
+// due is how long a delivery must wait for the pace (0: none).
+func (b *mailbox) due() time.Duration {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.pace.next.IsZero() {
+		return 0
+	}
+	return max(b.pace.next.Sub(b.pace.clock.Now()), 0)
+}
+
+// deliver empties the mailbox as a delivery (the event loop's wait).
+func (b *mailbox) deliver() mailMsg {
+	b.mu.Lock()
+	b.pace.begin()
+	b.mu.Unlock()
+	return b.take()
+}
+
+// bigRows is how many changed rows make a delivery big (pace.go): more
+// than an echo or a status line, as a scrolling pane or a repaint.
+const bigRows = 4
+
+// handled tells the mailbox that Update has applied and drawn what the
+// last wait delivered, which sets when the next delivery may come.
+func (b *mailbox) handled(m mailMsg) {
+	rows := 0
+	for _, f := range m.frames {
+		rows += len(f.Lines)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.pace.start.IsZero() {
+		b.pace.end(rows > bigRows)
 	}
 }
 

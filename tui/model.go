@@ -8,6 +8,7 @@ package tui
 
 import (
 	"os"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -107,14 +108,23 @@ type Model struct {
 	notes                notifier // which panes wait, since when (notify.go)
 
 	dirty bool
+	// damaged are the panes whose screens changed since the last render
+	// when nothing else did (dirty false), with the rows that changed:
+	// render repaints only those rows (repaint.go). A pane whose frame
+	// changed only its cursor is here with no rows.
+	damaged map[string][]uint16
 	// draw shows a new view on the terminal (terminal.show): the cells of
-	// canvas, and the cursor and mouse mode of the view, whose Content then
-	// stays empty. Nil in tests, which read view.Content.
-	draw   func(tea.View, *lipgloss.Canvas)
-	canvas *lipgloss.Canvas
-	// recycle returns a canvas the terminal has finished drawing from, or
-	// nil (terminal.reuse); nil in tests.
-	recycle func() *lipgloss.Canvas
+	// canvas (the rows in damage), and the cursor and mouse mode of the
+	// view, whose Content then stays empty. Nil in tests, which read
+	// view.Content.
+	draw func(tea.View, *lipgloss.Canvas, damage)
+	// canvas is the window's cells, painted by render and read by the
+	// terminal's goroutine under canvasMu (nil in tests: no terminal).
+	canvas   *lipgloss.Canvas
+	canvasMu *sync.Mutex
+	// mailByLoop: the event loop delivers the mailbox (loop.go), so no
+	// Cmd waits on it.
+	mailByLoop bool
 	// command writes a terminal command between frames (terminal.command);
 	// nil in tests, where bubbletea's own clipboard cmds stand in.
 	command func(string)

@@ -1,9 +1,10 @@
 package tui
 
-// This file runs the program: it builds the model, runs bubbletea in the
-// current terminal, and closes every stream afterwards. Quitting (detach)
-// leaves every pane running: the host owns them, and the TUI owns nothing
-// a pane needs, so even a SIGKILL of the TUI disturbs none of them.
+// This file runs the program: it builds the model, runs its event loop
+// (loop.go) in the current terminal, and closes every stream afterwards.
+// Quitting (detach) leaves every pane running: the host owns them, and the
+// TUI owns nothing a pane needs, so even a SIGKILL of the TUI disturbs
+// none of them.
 //
 // SIGHUP (the terminal closed), SIGTERM and SIGINT detach as the detach
 // key does: layout.json is written, the terminal restored, and a write
@@ -15,9 +16,11 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	tea "charm.land/bubbletea/v2"
+	uv "github.com/charmbracelet/ultraviolet"
 )
 
 // signalMsg says the process got a signal that ends the TUI.
@@ -25,14 +28,14 @@ type signalMsg struct{ sig os.Signal }
 
 // forwardSignals hands SIGHUP, SIGTERM and SIGINT to Update until done is
 // closed (when Run returns).
-func forwardSignals(p *tea.Program, done <-chan struct{}) {
+func forwardSignals(send func(tea.Msg), done <-chan struct{}) {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT)
 	defer signal.Stop(ch)
 	for {
 		select {
 		case s := <-ch:
-			p.Send(signalMsg{sig: s})
+			send(signalMsg{sig: s})
 		case <-done:
 			return
 		}
@@ -57,23 +60,37 @@ func Run(ctx context.Context, opts Options) error {
 		return fmt.Errorf("the TUI needs a terminal: %w", err)
 	}
 	defer t.close()
-	m.draw, m.recycle, m.command = t.show, t.reuse, t.command
-	// bubbletea reads and decodes input; terminal.go draws. bubbletea's
-	// renderer would flush on a fixed ticker whether or not anything
-	// changed (idle wake-ups, and every echo waiting for the next tick).
-	// Without it, its ticker has nothing to flush (terminal commands go
-	// through terminal.go too), so once a second, its minimum, is plenty.
-	// Without a renderer bubbletea cannot ask the terminal its size, so it
-	// is told; followSize reports every later change.
-	w, h := t.size()
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithoutRenderer(), tea.WithFPS(1), tea.WithWindowSize(w, h),
-		tea.WithoutSignalHandler())
-	defer m.saver.close() // after the program: waits for a write under way
+	m.draw, m.canvasMu, m.command = t.show, &t.canvasMu, t.command
+	defer m.saver.close() // after the loop: waits for a write under way
+	// The TUI's live heap is a few MB, so at the default GOGC a flood's
+	// decoded frames (a row of cells each, garbage once merged) kept the
+	// GC running: a fifth of the TUI's CPU. Four times the headroom
+	// costs a few MB and halves the TUI's share of a flood (issue 12).
+	debug.SetGCPercent(400)
+	return runLoop(ctx, m, t, uv.Environ(env).Getenv("TERM"))
+}
+
+// runLoop runs m's event loop on the terminal t: input decoded from
+// stdin, the size told at start and on every SIGWINCH, the ending signals
+// forwarded (loop.go; bubbletea's Program woke once a second for nothing).
+func runLoop(ctx context.Context, m *Model, t *terminal, term string) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	l := newEventLoop(ctx)
+	l.mail, m.mailByLoop = m.mail, true
+	stop, err := l.readInput(t.in, term)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	done := make(chan struct{})
 	defer close(done)
-	go t.followSize(p, done)
-	go forwardSignals(p, done)
-	if _, err := p.Run(); err != nil && ctx.Err() == nil {
+	go t.followSize(l.send, done)
+	go forwardSignals(l.send, done)
+	first := m.Init()
+	w, h := t.size()
+	_, size := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	if err := l.run(m, tea.Batch(first, size)); err != nil {
 		return fmt.Errorf("run the TUI: %w", err)
 	}
 	return nil

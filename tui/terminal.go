@@ -7,11 +7,20 @@ package tui
 // soon as Update built it and nothing runs between frames, so an idle TUI
 // sleeps and an echo is drawn the moment its frame arrives. Drawing uses
 // ultraviolet's cell-diff renderer, the same one bubbletea uses, so only
-// changed cells are written.
+// changed cells are written (docs/adr/0002).
+//
+// Frames are paced (pace.go): after a big one, at most one more per
+// display refresh, the newest; a small one is drawn at once. A small
+// change (an echoed key) is written as it is, a few bytes, as tmux writes
+// it; a bigger one inside a synchronized update with the cursor hidden, so
+// the terminal never shows half a frame.
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -27,28 +36,42 @@ import (
 // close is called.
 type terminal struct {
 	in, out *os.File
+	dst     io.Writer // where frames go: out (tests count the writes)
 	saved   *term.State
-	scr     *uv.TerminalRenderer
+	scr     *uv.TerminalRenderer // renders into body
+	body    bytes.Buffer         // what the renderer wrote for the frame being drawn
+	frame   []byte               // the frame's one write: body, wrapped when big
 	buf     uv.ScreenBuffer
 	w, h    int
 	mouse   tea.MouseMode
+	shown   bool // the cursor is visible
+	pace    pacer
 
-	mu   sync.Mutex
-	next *drawing              // the newest frame not yet drawn
-	cmds string                // terminal commands (OSC 52) to write before it
-	free chan *lipgloss.Canvas // canvases drawn and free for the model to reuse
-	wake chan struct{}         // capacity 1: "next changed"
-	done chan struct{}
+	// canvasMu guards the model's canvas: the model paints it and calls
+	// show under it, the loop copies the damaged rows out under it.
+	canvasMu sync.Mutex
+	mu       sync.Mutex
+	next     *drawing      // the newest frame not yet drawn
+	cmds     string        // terminal commands (OSC 52) to write before it
+	wake     chan struct{} // capacity 1: "next changed"
+	done     chan struct{}
 }
 
 // openTerminal puts the outer terminal in raw mode and in the TUI's modes.
 func openTerminal(in, out *os.File, env []string) (*terminal, error) {
+	return startTerminal(in, out, out, env, realClock{})
+}
+
+// startTerminal is openTerminal writing to w, paced by clk.
+func startTerminal(in, out *os.File, w io.Writer, env []string, clk clock) (*terminal, error) {
 	saved, err := term.MakeRaw(in.Fd())
 	if err != nil {
 		return nil, err
 	}
-	t := &terminal{in: in, out: out, saved: saved, scr: uv.NewTerminalRenderer(out, env),
-		wake: make(chan struct{}, 1), done: make(chan struct{}), free: make(chan *lipgloss.Canvas, 2)}
+	t := &terminal{in: in, out: out, dst: w, saved: saved, pace: pacer{clock: clk, period: framePeriod},
+		wake: make(chan struct{}, 1), done: make(chan struct{})}
+	t.scr = uv.NewTerminalRenderer(&t.body, env)
+	t.scr.SetBackspace(true) // raw mode: one byte moves the cursor back, as after an echo
 	t.w, t.h, _ = term.GetSize(out.Fd())
 	t.buf = uv.NewScreenBuffer(t.w, t.h)
 	t.buf.Method = ansi.GraphemeWidth // as lipgloss's canvas measures
@@ -57,7 +80,7 @@ func openTerminal(in, out *os.File, env []string) (*terminal, error) {
 	_, _ = t.scr.WriteString(ansi.HideCursor + ansi.SetModeBracketedPaste + ansi.SetModeFocusEvent +
 		ansi.SetModifyOtherKeys2 + ansi.PushKittyKeyboard(1))
 	t.setMouse(tea.MouseModeCellMotion)
-	if err := t.scr.Flush(); err != nil {
+	if err := t.flush(); err != nil {
 		_ = term.Restore(in.Fd(), saved) // best effort: already failing
 		return nil, err
 	}
@@ -74,31 +97,26 @@ func (t *terminal) size() (int, int) {
 	return w, h
 }
 
-// drawing is what draw needs: the cells (never written again once shown)
-// and the view's cursor and mouse mode.
+// drawing is what draw needs: the cells (read under canvasMu), the rows
+// of them that changed, and the view's cursor and mouse mode.
 type drawing struct {
 	cells *lipgloss.Canvas
+	dmg   damage
 	view  tea.View
 }
 
-// show queues a frame to be drawn; a newer one replaces one not yet drawn.
-func (t *terminal) show(v tea.View, cells *lipgloss.Canvas) {
+// show queues a frame to be drawn; a newer one replaces one not yet drawn,
+// with the rows both changed. The caller holds canvasMu.
+func (t *terminal) show(v tea.View, cells *lipgloss.Canvas, d damage) {
 	t.mu.Lock()
-	t.next = &drawing{cells: cells, view: v}
+	if t.next != nil {
+		d = t.next.dmg.merge(d)
+	}
+	t.next = &drawing{cells: cells, dmg: d, view: v}
 	t.mu.Unlock()
 	select {
 	case t.wake <- struct{}{}:
 	default:
-	}
-}
-
-// reuse returns a canvas already drawn, or nil.
-func (t *terminal) reuse() *lipgloss.Canvas {
-	select {
-	case cv := <-t.free:
-		return cv
-	default:
-		return nil
 	}
 }
 
@@ -114,51 +132,144 @@ func (t *terminal) command(seq string) {
 	}
 }
 
-// loop writes queued commands and draws queued frames until close.
+// loop writes queued commands and draws queued frames until close, at
+// most one frame per period: a frame shown sooner waits for the period's
+// end, and a newer one shown meanwhile replaces it.
 func (t *terminal) loop() {
 	defer close(t.done)
 	for range t.wake {
+		t.pace.wait(nil)
+		t.canvasMu.Lock()
 		t.mu.Lock()
 		f, cmds := t.next, t.cmds
 		t.next, t.cmds = nil, ""
 		t.mu.Unlock()
+		if f != nil {
+			t.copyCells(f)
+		}
+		t.canvasMu.Unlock()
 		if cmds != "" {
 			_, _ = t.scr.WriteString(cmds)
-			_ = t.scr.Flush() // as in draw
+			_ = t.flush() // as in draw
 		}
 		if f != nil {
-			t.draw(f)
+			t.pace.begin()
+			t.pace.end(t.draw(f) > smallFrame)
 		}
 	}
 }
 
-// draw writes what changed since the last frame, inside a synchronized
-// update so the terminal never shows half a frame.
-func (t *terminal) draw(f *drawing) {
-	v := &f.view
+// copyCells copies the frame's changed rows into the terminal's buffer
+// (every row after a resize), which marks only the cells that differ, so
+// the renderer compares only those.
+func (t *terminal) copyCells(f *drawing) {
 	if w, h := t.size(); w != t.w || h != t.h {
 		t.w, t.h = w, h
 		t.buf.Resize(w, h)
 		t.scr.Resize(w, h)
 		t.scr.Erase()
+		f.dmg = damage{all: true}
 	}
-	t.buf.Clear()
-	if f.cells != nil {
+	switch {
+	case f.cells == nil:
+	case f.dmg.all:
 		f.cells.Draw(t.buf, t.buf.Bounds())
-		select { // copied: the model may paint the next frame into it
-		case t.free <- f.cells:
-		default:
+	default:
+		for _, y := range f.dmg.rows {
+			t.copyRow(f.cells, y)
 		}
 	}
-	_, _ = t.scr.WriteString(ansi.SetModeSynchronizedOutput + ansi.HideCursor)
+}
+
+// copyRow copies row y of cv into the buffer, as Canvas.Draw does.
+func (t *terminal) copyRow(cv *lipgloss.Canvas, y int) {
+	w := min(cv.Width(), t.w)
+	for x := 0; x < w; {
+		c := cv.CellAt(x, y)
+		if c == nil || c.IsZero() {
+			x++
+			continue
+		}
+		t.buf.SetCell(x, y, c)
+		x += max(c.Width, 1)
+	}
+}
+
+// draw writes what changed since the last frame in one write, and
+// returns its size.
+func (t *terminal) draw(f *drawing) int {
+	v := &f.view
 	t.setMouse(v.MouseMode)
 	t.scr.Render(t.buf.RenderBuffer)
 	if c := v.Cursor; c != nil {
-		t.scr.MoveTo(c.X, c.Y)
-		_, _ = t.scr.WriteString(ansi.ShowCursor)
+		t.moveCursor(c.X, c.Y)
 	}
-	_, _ = t.scr.WriteString(ansi.ResetModeSynchronizedOutput)
-	_ = t.scr.Flush() // a terminal that went away ends the program through its input
+	_ = t.scr.Flush() // into body
+	t.frame = t.wrap(t.frame[:0], t.body.Bytes(), v.Cursor != nil)
+	t.body.Reset()
+	if len(t.frame) > 0 {
+		_, _ = t.dst.Write(t.frame) // a terminal that went away ends the program through its input
+	}
+	return len(t.frame)
+}
+
+// moveCursor puts the terminal's cursor at (x, y). The renderer ends an
+// echo's change one cell past the key (it writes the blank after it too)
+// and its MoveTo is always a full cursor position: a backspace or two on
+// the same row is what a terminal needs then.
+func (t *terminal) moveCursor(x, y int) {
+	px, py := t.scr.Position()
+	if py == y && x < px && px-x <= 2 && px < t.w {
+		_, _ = t.scr.WriteString(strings.Repeat("\b", px-x))
+		t.scr.SetPosition(x, y)
+		return
+	}
+	t.scr.MoveTo(x, y)
+}
+
+// smallFrame is the most bytes written without a synchronized update: an
+// echo or a status change, which the terminal reads in one go anyway.
+const smallFrame = 256
+
+// wrap appends body to dst as the frame's one write: a small body as it is
+// (the cursor stays where it is shown, as tmux does), a bigger one inside
+// a synchronized update with the cursor hidden; then the cursor shown or
+// hidden as the view wants.
+func (t *terminal) wrap(dst, body []byte, cursor bool) []byte {
+	big := len(body) > smallFrame
+	if big {
+		dst = append(dst, ansi.SetModeSynchronizedOutput...)
+		if t.shown {
+			dst, t.shown = append(dst, ansi.HideCursor...), false
+		}
+	}
+	dst = append(dst, body...)
+	if cursor != t.shown {
+		dst, t.shown = append(dst, cursorMode(cursor)...), cursor
+	}
+	if big {
+		dst = append(dst, ansi.ResetModeSynchronizedOutput...)
+	}
+	return dst
+}
+
+// cursorMode is the sequence that shows or hides the cursor.
+func cursorMode(show bool) string {
+	if show {
+		return ansi.ShowCursor
+	}
+	return ansi.HideCursor
+}
+
+// flush writes what the renderer holds straight to the terminal.
+func (t *terminal) flush() error {
+	_ = t.scr.Flush() // into body: cannot fail
+	if t.body.Len() == 0 {
+		return nil
+	}
+	_, err := t.dst.Write(t.body.Bytes())
+	t.body.Reset()
+	return err
 }
 
 // setMouse queues the sequences for a mouse mode change.
@@ -184,14 +295,13 @@ func (t *terminal) close() {
 	_, _ = t.scr.WriteString(ansi.ResetModeMouseExtSgr + ansi.ResetModeFocusEvent + ansi.ResetModeBracketedPaste +
 		ansi.PopKittyKeyboard(1) + ansi.ResetModifyOtherKeys + ansi.ShowCursor)
 	t.scr.ExitAltScreen()
-	_ = t.scr.Flush()                    // best effort: the terminal may be gone
+	_ = t.flush()                        // best effort: the terminal may be gone
 	_ = term.Restore(t.in.Fd(), t.saved) // best effort, likewise
 }
 
-// followSize tells the program the terminal's size on every SIGWINCH
-// (bubbletea does not watch it when it does not render), until done is
-// closed.
-func (t *terminal) followSize(p *tea.Program, done <-chan struct{}) {
+// followSize tells the loop the terminal's size on every SIGWINCH, until
+// done is closed.
+func (t *terminal) followSize(send func(tea.Msg), done <-chan struct{}) {
 	winch := make(chan os.Signal, 1)
 	signal.Notify(winch, syscall.SIGWINCH)
 	defer signal.Stop(winch)
@@ -201,7 +311,7 @@ func (t *terminal) followSize(p *tea.Program, done <-chan struct{}) {
 			return
 		case <-winch:
 			w, h := t.size()
-			p.Send(tea.WindowSizeMsg{Width: w, Height: h})
+			send(tea.WindowSizeMsg{Width: w, Height: h})
 		}
 	}
 }

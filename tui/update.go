@@ -13,13 +13,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if t := m.statusTimer(); t != nil {
 		cmd = tea.Batch(cmd, t)
 	}
-	if m.dirty {
-		m.sizeCopy() // copy mode pages by the size its pane is drawn at
-		m.view = m.render()
-		m.dirty = false
-		if m.draw != nil {
-			m.draw(m.view, m.canvas) // drawn now, not at a renderer's next tick
-		}
+	if m.dirty || m.damaged != nil {
+		m.redraw()
+	}
+	if mail, ok := msg.(mailMsg); ok {
+		m.mail.handled(mail) // paces the next delivery by what this one cost
 	}
 	return m, cmd
 }
@@ -105,4 +103,22 @@ func (m *Model) dispatchRecovery(msg tea.Msg) tea.Cmd {
 func (m *Model) onWindowSize(msg tea.WindowSizeMsg) tea.Cmd {
 	m.width, m.height, m.dirty = msg.Width, msg.Height, true
 	return m.syncSizes()
+}
+
+// redraw rebuilds the view, whole or only the rows that changed, and
+// hands it to the terminal: drawn now, not at a renderer's next tick.
+func (m *Model) redraw() {
+	if m.canvasMu != nil {
+		m.canvasMu.Lock() // the terminal copies from the canvas
+		defer m.canvasMu.Unlock()
+	}
+	m.sizeCopy() // copy mode pages by the size its pane is drawn at
+	d, ok := m.repaint()
+	if !ok {
+		m.view, d = m.render(), damage{all: true}
+	}
+	m.dirty, m.damaged = false, nil
+	if m.draw != nil {
+		m.draw(m.view, m.canvas, d)
+	}
 }

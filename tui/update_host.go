@@ -342,8 +342,8 @@ func (m *Model) onMail(msg mailMsg) tea.Cmd {
 	cmds := []tea.Cmd{m.waitMail()}
 	for id, f := range msg.frames {
 		if p := m.panes[id]; p != nil {
+			m.damage(p, f)
 			p.scr.apply(f)
-			m.dirty = true
 		}
 	}
 	for _, e := range msg.events {

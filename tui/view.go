@@ -41,27 +41,29 @@ func (m *Model) render() tea.View {
 	if m.help.shown {
 		m.help.View(cv)
 	}
-	if m.draw != nil {
-		m.canvas = cv // the terminal copies its cells: no string to build and parse again
-	} else {
-		v.Content = cv.Render()
+	m.canvas = cv
+	if m.draw == nil {
+		v.Content = cv.Render() // tests read the view as text; the terminal copies cells
 	}
+	return m.pointer(v)
+}
+
+// pointer sets the view's cursor and mouse mode from the model.
+func (m *Model) pointer(v tea.View) tea.View {
 	v.Cursor = m.cursor()
+	v.MouseMode = tea.MouseModeCellMotion
 	if p := m.focused(); p != nil && vtModes(p.scr.modes).Mouse == vtgrid.MouseAny {
 		v.MouseMode = tea.MouseModeAllMotion
 	}
 	return v
 }
 
-// newCanvas returns a blank canvas of the window's size: one the terminal
-// has finished copying (no allocation, nothing for the GC to scan anew), or
-// a new one.
+// newCanvas returns a blank canvas of the window's size: the last one,
+// cleared (no allocation, nothing for the GC to scan anew), or a new one.
 func (m *Model) newCanvas() *lipgloss.Canvas {
-	if m.recycle != nil {
-		if cv := m.recycle(); cv != nil && cv.Width() == m.width && cv.Height() == m.height {
-			cv.Clear()
-			return cv
-		}
+	if cv := m.canvas; cv != nil && cv.Width() == m.width && cv.Height() == m.height {
+		cv.Clear()
+		return cv
 	}
 	return lipgloss.NewCanvas(m.width, m.height)
 }

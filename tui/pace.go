@@ -1,0 +1,75 @@
+package tui
+
+// This file paces drawing. A flood in a pane must not cost the TUI a core:
+// a big change (a scrolling pane, a repaint) is followed by at least one
+// display refresh (framePeriod) before the next one, so the TUI draws at
+// most one of them per refresh, the newest, with everything that came
+// meanwhile merged into it. A small change (an echoed key, a status line)
+// goes at once: typing never waits for a refresh. Either way the next one
+// waits at least costGap times what the last one cost, so the TUI spends
+// at most a fifth of its time drawing even if a program repaints one line
+// a thousand times a second. Pacing is applied twice: by the mailbox
+// (host frames to Update, so a flood is one render per refresh) and by the
+// terminal (frames to the terminal). Nothing ticks: a pacer only sleeps
+// when something is waiting to go.
+
+import "time"
+
+// framePeriod is one refresh of a 60 Hz display.
+const framePeriod = time.Second / 60
+
+// costGap is how many times its own cost the gap after a frame is at least
+// (start to start): 5, so drawing takes at most a fifth of the time.
+const costGap = 5
+
+// clock is the time a pacer reads; tests use a fake one.
+type clock interface {
+	Now() time.Time
+	After(d time.Duration) <-chan time.Time
+}
+
+// realClock is the wall clock.
+type realClock struct{}
+
+func (realClock) Now() time.Time                         { return time.Now() }
+func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
+// pacer spaces frames: begin and end bracket one, wait blocks until the
+// next may start. Its methods are called from one goroutine at a time.
+type pacer struct {
+	clock  clock
+	period time.Duration // the least gap after a big frame
+	start  time.Time     // when the last frame began
+	next   time.Time     // the earliest the next may begin; zero: at once
+}
+
+// wait blocks until the next frame may begin, or stop is closed (it then
+// returns false).
+func (p *pacer) wait(stop <-chan struct{}) bool {
+	if p.next.IsZero() {
+		return true
+	}
+	d := p.next.Sub(p.clock.Now())
+	if d <= 0 {
+		return true
+	}
+	select {
+	case <-p.clock.After(d):
+		return true
+	case <-stop:
+		return false
+	}
+}
+
+// begin records that a frame begins now.
+func (p *pacer) begin() { p.start = p.clock.Now() }
+
+// end records that the frame begun last ended now, big or not, which sets
+// when the next may begin.
+func (p *pacer) end(big bool) {
+	gap := p.clock.Now().Sub(p.start) * costGap
+	if big {
+		gap = max(gap, p.period)
+	}
+	p.next = p.start.Add(gap)
+}

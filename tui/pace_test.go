@@ -1,0 +1,265 @@
+package tui
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/creack/pty"
+
+	"clowder/supervisor/proto"
+)
+
+// fakeClock is a clock that moves only when the test advances it.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []fakeTimer
+}
+
+type fakeTimer struct {
+	at time.Time
+	ch chan time.Time
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{now: time.Unix(1_000_000, 0)} }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) After(d time.Duration) <-chan time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := make(chan time.Time, 1)
+	c.timers = append(c.timers, fakeTimer{at: c.now.Add(d), ch: ch})
+	return ch
+}
+
+// advance moves the clock by d and fires the timers due.
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	kept := c.timers[:0]
+	for _, tm := range c.timers {
+		if tm.at.After(c.now) {
+			kept = append(kept, tm)
+			continue
+		}
+		tm.ch <- c.now
+	}
+	c.timers = kept
+}
+
+// waitTimer waits until someone sleeps on the clock.
+func (c *fakeClock) waitTimer(t *testing.T) {
+	t.Helper()
+	waitUntil(t, "a timer on the fake clock", func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return len(c.timers) > 0
+	})
+}
+
+// waitUntil polls cond until it holds; the deadline only bounds a failure.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("never: %s", what)
+		}
+		time.Sleep(time.Millisecond) // polling a condition with a deadline
+	}
+}
+
+// writeLog records each write to the terminal as one frame.
+type writeLog struct {
+	mu     sync.Mutex
+	writes [][]byte
+}
+
+func (l *writeLog) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.writes = append(l.writes, bytes.Clone(b))
+	return len(b), nil
+}
+
+func (l *writeLog) count() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.writes)
+}
+
+func (l *writeLog) last() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.writes[len(l.writes)-1]
+}
+
+// testTerminal starts a terminal on a real 80x24 PTY whose writes go to a
+// log, paced by a fake clock.
+func testTerminal(t *testing.T) (*terminal, *writeLog, *fakeClock) {
+	t.Helper()
+	ptm, tty := rawPTY(t)
+	if err := pty.Setsize(ptm, &pty.Winsize{Cols: 80, Rows: 24}); err != nil {
+		t.Fatal(err)
+	}
+	log, clk := &writeLog{}, newFakeClock()
+	term, err := startTerminal(tty, tty, log, []string{"TERM=xterm-256color"}, clk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		go clk.advance(time.Hour) // a loop asleep on the clock wakes up to close
+		term.close()
+	})
+	return term, log, clk
+}
+
+// shellFrame is an 80x24 view whose first row is text, with the cursor
+// after it, and a border between two panes at column 40.
+func shellFrame(text string) drawing {
+	cv := lipgloss.NewCanvas(80, 24)
+	putText(cv, 0, 0, 80, text, cellStyle(&blankCell))
+	for y := 0; y < 24; y++ {
+		putText(cv, 40, y, 1, "│", cellStyle(&blankCell))
+	}
+	v := tea.View{MouseMode: tea.MouseModeCellMotion, Cursor: tea.NewCursor(len(text), 0)}
+	return drawing{view: v, cells: cv}
+}
+
+// showAndWait shows a frame and waits for the terminal to write it.
+func showAndWait(t *testing.T, term *terminal, log *writeLog, f drawing) []byte {
+	t.Helper()
+	n := log.count()
+	term.show(f.view, f.cells, damage{all: true})
+	waitUntil(t, "the frame written", func() bool { return log.count() > n })
+	return log.last()
+}
+
+// Issue 12: an echoed key cost about 55 bytes to the outer terminal (a
+// synchronized update, the cursor hidden and shown again around one
+// character) where tmux writes the character alone.
+func TestAnEchoedKeyIsAFewBytes(t *testing.T) {
+	term, log, _ := testTerminal(t)
+	showAndWait(t, term, log, shellFrame("$ "))
+	echo := showAndWait(t, term, log, shellFrame("$ a"))
+	if len(echo) > 3 || !strings.HasPrefix(string(echo), "a") {
+		t.Errorf("an echoed key wrote %d bytes %q, want the key and at most two more", len(echo), echo)
+	}
+}
+
+// A frame that changes much is still drawn inside a synchronized update
+// with the cursor hidden, so the terminal never shows half of it.
+func TestABigFrameIsOneSynchronizedUpdate(t *testing.T) {
+	term, log, _ := testTerminal(t)
+	showAndWait(t, term, log, shellFrame("$ "))
+	f := shellFrame("$ ")
+	for y := 1; y < 24; y++ {
+		putText(f.cells, 0, y, 40, strings.Repeat("x", 40), cellStyle(&blankCell))
+	}
+	out := string(showAndWait(t, term, log, f))
+	if !strings.HasPrefix(out, "\x1b[?2026h\x1b[?25l") || !strings.HasSuffix(out, "\x1b[?25h\x1b[?2026l") {
+		t.Errorf("a full repaint is not wrapped in a synchronized update with the cursor hidden: %q...%q",
+			out[:min(len(out), 20)], out[max(len(out)-20, 0):])
+	}
+}
+
+// bigFrame is shellFrame with every row of the left pane changed, as a
+// scrolling pane changes them.
+func bigFrame(text string) drawing {
+	f := shellFrame(text)
+	for y := 1; y < 24; y++ {
+		putText(f.cells, 0, y, 40, strings.Repeat(text[len(text)-1:], 40), cellStyle(&blankCell))
+	}
+	return f
+}
+
+// Issue 12: the TUI drew every frame the host sent, as fast as it came,
+// so a flood cost it more than half the host's CPU. After a big frame, a
+// burst of them is one write per display refresh: the newest.
+func TestABurstOfBigFramesIsOneWritePerRefresh(t *testing.T) {
+	term, log, clk := testTerminal(t)
+	showAndWait(t, term, log, bigFrame("$ a"))
+	n := log.count()
+	for _, s := range []string{"$ b", "$ c", "$ d", "$ e"} {
+		f := bigFrame(s)
+		term.show(f.view, f.cells, damage{all: true})
+	}
+	clk.waitTimer(t) // the loop waits for the refresh period's end
+	if got := log.count(); got != n {
+		t.Fatalf("%d writes within one refresh period after a big frame", got-n)
+	}
+	clk.advance(framePeriod)
+	waitUntil(t, "the burst drawn", func() bool { return log.count() > n })
+	if got := string(log.last()); !strings.Contains(got, "eeee") || strings.Contains(got, "bbbb") {
+		t.Errorf("the burst drew %q, want the newest frame only", got)
+	}
+}
+
+// Small frames (echoes) are drawn at once, one after another: typing never
+// waits for a refresh period.
+func TestSmallFramesAreDrawnAtOnce(t *testing.T) {
+	term, log, _ := testTerminal(t)
+	showAndWait(t, term, log, shellFrame("$ "))
+	for _, s := range []string{"$ a", "$ ab", "$ abc"} {
+		echo := showAndWait(t, term, log, shellFrame(s)) // the fake clock never moves
+		if !strings.HasPrefix(string(echo), s[len(s)-1:]) {
+			t.Errorf("typing %q drew %q", s, echo)
+		}
+	}
+}
+
+// Issue 12: every frame the host sent was an Update and a render of the
+// whole window. After a big delivery (a scrolling pane), what is filed
+// within one refresh period is delivered once, at the period's end,
+// merged; after a small one (an echo), the next goes at once.
+func TestTheMailboxPacesDeliveriesAfterABigOne(t *testing.T) {
+	b, clk := newMailbox(), newFakeClock()
+	b.pace.clock = clk
+	b.putFrame("p1", scrolled(1))
+	first, ok := b.wait().(mailMsg)
+	if !ok || first.frames["p1"].Seq != 1 {
+		t.Fatalf("the first frame was not delivered at once: %#v", first)
+	}
+	b.handled(first)
+	got := make(chan any, 1)
+	go func() { got <- b.wait() }()
+	for seq := uint64(2); seq <= 5; seq++ {
+		b.putFrame("p1", scrolled(seq))
+	}
+	clk.waitTimer(t)
+	select {
+	case m := <-got:
+		t.Fatalf("delivered within the refresh period after a big delivery: %#v", m)
+	default:
+	}
+	clk.advance(framePeriod)
+	m := (<-got).(mailMsg)
+	if len(m.frames) != 1 || m.frames["p1"].Seq != 5 {
+		t.Errorf("the burst was not one delivery of the newest frame: %#v", m.frames)
+	}
+	b.handled(mailMsg{frames: map[string]*proto.ScreenFrame{"p1": {Cols: 80, Rows: 24, Lines: []proto.FrameRow{{Y: 0}}}}})
+	b.putFrame("p1", &proto.ScreenFrame{Cols: 80, Rows: 24, Seq: 6, Lines: []proto.FrameRow{{Y: 0}}})
+	if m, ok := b.wait().(mailMsg); !ok || m.frames["p1"].Seq != 6 { // the fake clock never moved
+		t.Errorf("an echo after a small delivery was not delivered at once: %#v", m)
+	}
+}
+
+// scrolled is a frame in which every row changed.
+func scrolled(seq uint64) *proto.ScreenFrame {
+	f := &proto.ScreenFrame{Cols: 80, Rows: 24, Seq: seq}
+	for y := uint16(0); y < 24; y++ {
+		f.Lines = append(f.Lines, proto.FrameRow{Y: y})
+	}
+	return f
+}

@@ -1,0 +1,82 @@
+package tui
+
+import (
+	"slices"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"clowder/supervisor/proto"
+)
+
+// drawRecorder stands in for the terminal: it records each frame's damage
+// and the canvas as text.
+type drawRecorder struct {
+	dmg  []damage
+	text []string
+}
+
+func (r *drawRecorder) draw(_ tea.View, cv *lipgloss.Canvas, d damage) {
+	r.dmg = append(r.dmg, d)
+	r.text = append(r.text, cv.Render())
+}
+
+// echoFrame is a partial frame that changes row y of a pane to text and
+// puts the cursor after it.
+func echoFrame(id string, cols, rows, y int, text string) *proto.ScreenFrame {
+	f := &proto.ScreenFrame{Pane: id, Cols: uint16(cols), Rows: uint16(rows),
+		Cursor: proto.FrameCursor{Visible: true, X: uint16(len(text)), Y: uint16(y)}}
+	row := proto.FrameRow{Y: uint16(y)}
+	for _, r := range text {
+		row.Cells = append(row.Cells, proto.FrameCell{Text: string(r), Width: 1})
+	}
+	return &proto.ScreenFrame{Pane: f.Pane, Cols: f.Cols, Rows: f.Rows, Cursor: f.Cursor, Lines: []proto.FrameRow{row}}
+}
+
+// Issue 12: every frame from the host rebuilt the whole window and the
+// terminal compared every cell, so an echo in a busy layout cost a full
+// repaint. A frame that changes one row of a pane now repaints that row
+// only, and the canvas is what a whole render makes of the same model.
+func TestAnEchoRepaintsOnlyItsRow(t *testing.T) {
+	m, _ := newTestModel(t, []proto.PaneInfo{running("p1", "one"), running("p2", "two"), running("p3", "three")}, nil)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	for _, id := range []string{"p1", "p2", "p3"} {
+		p := m.panes[id]
+		frame(t, m, id, p.size.W, p.size.H, proto.FrameModes{}, "$ ")
+	}
+	rec := &drawRecorder{}
+	m.draw = rec.draw
+	id := m.tree.Focus()
+	p := m.panes[id]
+	r, _ := m.geometry().Pane(id)
+	m.Update(mailMsg{frames: map[string]*proto.ScreenFrame{id: echoFrame(id, p.size.W, p.size.H, 0, "$ a")}})
+	if len(rec.dmg) != 1 || rec.dmg[0].all || !slices.Equal(rec.dmg[0].rows, []int{r.Y}) {
+		t.Fatalf("an echo in pane %s drew %+v, want only window row %d", id, rec.dmg, r.Y)
+	}
+	partial := rec.text[0]
+	m.dirty = true
+	m.Update(nil)
+	if whole := rec.text[1]; partial != whole {
+		t.Errorf("repainting one row made\n%s\nrendering the whole view makes\n%s", partial, whole)
+	}
+	if c := m.view.Cursor; c == nil || c.X != r.X+3 || c.Y != r.Y {
+		t.Errorf("cursor %+v after the echo, want (%d, %d)", c, r.X+3, r.Y)
+	}
+}
+
+// Anything but the panes' screens (here the focus, which recolours the
+// borders and titles) still renders the whole view.
+func TestAChangeBesidesScreensRendersWhole(t *testing.T) {
+	m, _ := newTestModel(t, []proto.PaneInfo{running("p1", "one"), running("p2", "two")}, nil)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	rec := &drawRecorder{}
+	m.draw = rec.draw
+	p := m.panes["p1"]
+	m.Update(mailMsg{frames: map[string]*proto.ScreenFrame{"p1": echoFrame("p1", p.size.W, p.size.H, 0, "x")}})
+	m.dirty = true // as a focus change sets it
+	m.Update(nil)
+	if last := rec.dmg[len(rec.dmg)-1]; !last.all {
+		t.Errorf("a change besides screens drew only %+v", last)
+	}
+}

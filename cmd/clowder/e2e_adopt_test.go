@@ -57,11 +57,6 @@ func startTmuxCmd(t *testing.T, e *e2eEnv, remainOnExit bool) *outerTmux {
 	return o
 }
 
-// socket is the server's socket path, as tmux reports it.
-func (o *outerTmux) socket() string {
-	return strings.TrimSpace(o.run("display-message", "-p", "-t", "work", "#{socket_path}"))
-}
-
 // adopt runs clowder adopt tmux -L on o's pane and returns the pane id.
 func adopt(t *testing.T, e *e2eEnv, o *outerTmux, args ...string) string {
 	t.Helper()

@@ -70,7 +70,6 @@ type crashFixture struct {
 	recs map[string]persist.PaneRecord    // what the dead host recorded
 	oldH int                              // the dead host's pid
 	mode map[string]string                // fake mode → pane id
-	wait func(pane string, cond func(proto.PaneInfo) bool, what string) proto.PaneInfo
 }
 
 // crashHost spawns one pane per mode on a host process with cgroup mode

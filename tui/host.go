@@ -61,12 +61,9 @@ type clientHost struct {
 	mu      sync.Mutex                                    // one Reconnect at a time
 }
 
-// NewHost wraps a connected client as the TUI's Host; Close closes it.
-// It cannot reconnect; see NewReconnectingHost.
-func NewHost(c *client.Client) Host { return NewReconnectingHost(c, nil) }
-
-// NewReconnectingHost is NewHost whose Reconnect replaces a lost
-// connection with connect's (which starts a host on demand).
+// NewReconnectingHost wraps a connected client as the TUI's Host; Close
+// closes it. Reconnect replaces a lost connection with connect's (which
+// starts a host on demand); with connect nil it cannot reconnect.
 func NewReconnectingHost(c *client.Client, connect func(context.Context) (*client.Client, error)) Host {
 	h := &clientHost{connect: connect}
 	h.cur.Store(c)

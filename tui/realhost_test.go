@@ -90,7 +90,7 @@ func (r *realHost) model() (*Model, *client.Client) {
 	c := r.dial()
 	cfg := persist.DefaultConfig()
 	cfg.TUI.DefaultAdapter = ""
-	m, err := New(Options{Host: NewHost(c), Config: cfg, Paths: r.paths,
+	m, err := New(Options{Host: NewReconnectingHost(c, nil), Config: cfg, Paths: r.paths,
 		Adapters: panes.NewAdapters(cfg.Agents, "/bin/sh"), Cwd: "/", Clipboard: &fakeClipboard{}})
 	if err != nil {
 		r.t.Fatal(err)

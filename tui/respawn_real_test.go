@@ -55,7 +55,7 @@ func modelOn(t *testing.T, c *client.Client, paths persist.Paths) (*Model, *prog
 	t.Helper()
 	cfg := persist.DefaultConfig()
 	cfg.TUI.DefaultAdapter = ""
-	m, err := New(Options{Host: NewHost(c), Config: cfg, Paths: paths,
+	m, err := New(Options{Host: NewReconnectingHost(c, nil), Config: cfg, Paths: paths,
 		Adapters: panes.NewAdapters(cfg.Agents, "/bin/sh"), Cwd: "/", Clipboard: &fakeClipboard{}})
 	if err != nil {
 		t.Fatal(err)

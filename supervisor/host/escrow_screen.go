@@ -27,28 +27,12 @@ func repaint(f *proto.ScreenFrame) []byte {
 	return appendCursor(b, f)
 }
 
-// paintRow draws one row from its first column.
+// paintRow draws one row from its first column, every cell of it.
 func paintRow(b []byte, l proto.FrameRow) []byte {
 	b = append(b, "\x1b["...)
 	b = strconv.AppendInt(b, int64(l.Y)+1, 10)
 	b = append(b, ";1H"...)
-	var style *proto.FrameCell
-	for i := range l.Cells {
-		c := &l.Cells[i]
-		if c.Width == 0 {
-			continue // the right half of a wide character, drawn with it
-		}
-		if style == nil || !sameCellStyle(style, c) {
-			b = appendSGR(b, c)
-			style = c
-		}
-		if c.Text == "" {
-			b = append(b, ' ')
-		} else {
-			b = append(b, c.Text...)
-		}
-	}
-	return b
+	return paintCells(b, l.Cells, true) // upgrade.go
 }
 
 func sameCellStyle(a, b *proto.FrameCell) bool {

@@ -1,5 +1,6 @@
-// Package tui is the bubbletea program: layout, focus, keybindings, prompts
-// and rendering of the host's screen frames. It never parses terminal output.
+// Package tui is the TUI, a bubbletea model run by its own event loop:
+// layout, focus, keybindings, prompts and rendering of the host's screen
+// frames. It never parses terminal output.
 //
 // # Data model
 //

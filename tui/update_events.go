@@ -40,6 +40,9 @@ func (m *Model) onEvents(msg eventsMsg) tea.Cmd {
 	if !msg.again {
 		return nil
 	}
+	if errors.Is(msg.lerr, client.ErrConnectionLost) {
+		return m.lostHost(msg.lerr) // the reconnection lists afresh; not an error to show
+	}
 	if msg.lerr != nil {
 		m.setStatus(fmt.Sprintf("cannot list panes: %v", msg.lerr), true)
 		return nil

@@ -33,6 +33,9 @@ func checkInvariants(t *testing.T, term *Terminal) {
 // zero Cell (line.used), which compact and erase rely on to skip the tail.
 func checkUsed(t *testing.T, s *screen, name string) {
 	t.Helper()
+	if s == nil { // an alternate screen never entered: no cells yet
+		return
+	}
 	for y, l := range s.lines {
 		for x, c := range l.cells {
 			if !l.styled && c != (Cell{}) && (c.r < 0x20 || c.r > 0x7e || c != Cell{r: c.r}) {

@@ -216,6 +216,9 @@ func (t *Terminal) switchScreen(on, save, clear bool) {
 	}
 	t.modes.AltScreen = on
 	if on {
+		if t.alt == nil {
+			t.alt = newScreen(t.cols, t.rows) // blank, as a cleared one
+		}
 		t.scr = t.alt
 		if clear {
 			t.alt.clear(t.ver, t.cur.st)

@@ -20,7 +20,9 @@ func (t *Terminal) Resize(cols, rows int) {
 	}
 	mc.x, mc.y = t.reflowMain(cols, rows, mc)
 	mc.wrapNext = false
-	cropScreen(t.alt, cols, rows)
+	if t.alt != nil {
+		cropScreen(t.alt, cols, rows)
+	}
 	t.cols, t.rows = cols, rows
 	for _, c := range []*cursor{&t.cur, &t.saved[0].cur, &t.saved[1].cur} {
 		c.x, c.y = clamp(c.x, 0, cols-1), clamp(c.y, 0, rows-1)
@@ -28,9 +30,11 @@ func (t *Terminal) Resize(cols, rows int) {
 	t.top, t.bot = 0, rows-1
 	t.resizeTabs(cols)
 	t.main.touch(0, rows-1, t.ver)
-	t.alt.touch(0, rows-1, t.ver)
 	t.main.markAll()
-	t.alt.markAll()
+	if t.alt != nil {
+		t.alt.touch(0, rows-1, t.ver)
+		t.alt.markAll()
+	}
 }
 
 func (t *Terminal) resizeTabs(cols int) {

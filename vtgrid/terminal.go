@@ -57,7 +57,7 @@ type Terminal struct {
 	opts       Options
 	cols, rows int
 
-	main, alt *screen
+	main, alt *screen // alt is nil until the alternate screen is first entered (issue 12, memory)
 	scr       *screen // the active one
 	sb        scrollback
 
@@ -95,7 +95,6 @@ func New(cols, rows int, opts Options) *Terminal {
 	t := &Terminal{opts: opts, cols: cols, rows: rows}
 	t.sb.max = max(opts.ScrollbackLines, 0)
 	t.main = newScreen(cols, rows)
-	t.alt = newScreen(cols, rows)
 	t.scr = t.main
 	t.reset()
 	return t
@@ -114,7 +113,7 @@ func (t *Terminal) reset() {
 	t.modes = defaultModes()
 	t.scr = t.main
 	t.main.clear(t.ver, Style{})
-	t.alt.clear(t.ver, Style{})
+	t.alt = nil // blank again: allocated at the next entry
 	t.title = ""
 	t.last, t.join = 0, false
 }

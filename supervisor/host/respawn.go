@@ -259,21 +259,6 @@ func (p *pane) restore(old *paneState) {
 	p.broadcastLocked()
 }
 
-// grow enlarges the ring to size bytes, keeping what it holds and its
-// sequence numbers (a pane adopted from agents.json has a one-byte ring).
-func (r *Ring) grow(size int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if size <= len(r.buf) {
-		return
-	}
-	old, start := r.buf, r.start()
-	r.buf = make([]byte, size)
-	for seq := start; seq < r.end; seq++ {
-		r.buf[seq%uint64(size)] = old[seq%uint64(len(old))]
-	}
-}
-
 // wasRunning lists the ids of the records whose process ran when
 // agents.json was saved: those a reboot, or a host killed with its panes,
 // interrupted.

@@ -60,3 +60,67 @@ func TestRingReadAtEndIsEmpty(t *testing.T) {
 		t.Fatalf("n %d from %d next %d", n, from, next)
 	}
 }
+
+// TestFreshRingHoldsLittleBackingStorage pins issue 12's memory goal: a
+// pane's ring of ring_bytes (8 MiB by default) used to be allocated whole
+// at spawn; it now starts small and grows with the output it holds.
+func TestFreshRingHoldsLittleBackingStorage(t *testing.T) {
+	r := NewRing(8 << 20)
+	if c := cap(r.buf); c > ringMinChunk {
+		t.Fatalf("fresh ring holds %d bytes; want at most %d", c, ringMinChunk)
+	}
+	r.Write(bytes.Repeat([]byte("$ "), 50)) // a shell prompt or two
+	if c := cap(r.buf); c > ringMinChunk {
+		t.Fatalf("ring after 100 bytes holds %d bytes; want at most %d", c, ringMinChunk)
+	}
+	if r.size() != 8<<20 {
+		t.Fatalf("ring size %d; want its limit %d", r.size(), 8<<20)
+	}
+}
+
+// TestGrowingRingKeepsEveryByteAndSeq proves growth in steps loses no byte
+// and moves no sequence number: after each write of varied size, the ring
+// holds exactly the newest min(limit, written) bytes, at their seqs.
+func TestGrowingRingKeepsEveryByteAndSeq(t *testing.T) {
+	const limit = 3*ringMinChunk + 17 // not a power of two: the last step is capped
+	r := NewRing(limit)
+	var all []byte
+	x := uint32(1)
+	for i := 0; i < 400; i++ {
+		x = x*1664525 + 1013904223
+		chunk := make([]byte, int(x>>20)%700)
+		for j := range chunk {
+			chunk[j] = byte(len(all) + j)
+		}
+		r.Write(chunk)
+		all = append(all, chunk...)
+		wantStart := uint64(max(len(all)-limit, 0))
+		start, end := r.Bounds()
+		if start != wantStart || end != uint64(len(all)) {
+			t.Fatalf("write %d: bounds %d..%d; want %d..%d", i, start, end, wantStart, len(all))
+		}
+		got := make([]byte, limit+1)
+		n, from, next := r.ReadAt(got, 0)
+		if from != wantStart || next != end || !bytes.Equal(got[:n], all[wantStart:]) {
+			t.Fatalf("write %d: read %d bytes from %d next %d; want the %d newest from %d", i, n, from, next, len(all)-int(wantStart), wantStart)
+		}
+	}
+	if len(r.buf) != limit {
+		t.Fatalf("full ring holds %d bytes; want its limit %d", len(r.buf), limit)
+	}
+}
+
+// TestRingGrownAfterWrappingKeepsItsBytes proves a full, wrapped ring whose
+// limit is raised (an adopted pane's one-byte ring, respawned) moves what
+// it holds to the bigger buffer at the same seqs.
+func TestRingGrownAfterWrappingKeepsItsBytes(t *testing.T) {
+	r := NewRing(8)
+	r.Write([]byte("0123456789abc")) // holds 56789abc, wrapped
+	r.grow(ringMinChunk * 3)
+	r.Write([]byte("defg"))
+	got := make([]byte, 32)
+	n, from, next := r.ReadAt(got, 0)
+	if string(got[:n]) != "56789abcdefg" || from != 5 || next != 17 {
+		t.Fatalf("read %q from %d next %d; want \"56789abcdefg\" from 5 next 17", got[:n], from, next)
+	}
+}

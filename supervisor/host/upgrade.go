@@ -389,17 +389,11 @@ func (p *pane) handed() (paneHanded, error) {
 	return ph, nil
 }
 
-// size is the ring's capacity.
-func (r *Ring) size() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.buf)
-}
-
 // restore makes r hold data as the bytes before sequence end.
 func (r *Ring) restore(data []byte, end uint64) {
 	r.mu.Lock()
 	r.end = end - uint64(len(data))
+	r.start = r.end
 	r.mu.Unlock()
 	_, _ = r.Write(data) // never fails
 }

@@ -3,7 +3,8 @@
 // changed since the frame it last got: snapshots share unchanged rows, so
 // "changed" is a pointer comparison, per subscriber. While the program is
 // inside a synchronized update (mode 2026) its frames are held, so no client
-// draws a half-drawn screen.
+// draws a half-drawn screen. Frames are paced to a display refresh while
+// the pane floods (framePace).
 
 package host
 
@@ -40,6 +41,49 @@ func (h *syncHold) held(s *vtgrid.Snapshot, now time.Time) (hold, started bool) 
 		started = true
 	}
 	return now.Sub(h.since) < syncHoldMax, started
+}
+
+// screenFramePeriod is one display refresh (60 Hz): after a big frame a
+// subscriber's next frame waits this long from it, so a flooding pane costs
+// one frame per refresh instead of one per PTY read (issue 12).
+const screenFramePeriod = time.Second / 60
+
+// bigFrameRows: a frame with more changed rows than this (a scroll, a
+// redraw) paces the next one; an echo or a status line does not.
+const bigFrameRows = 4
+
+// screenFramePeriod is the pacing period of this host's screen frames.
+func (h *Server) screenFramePeriod() time.Duration {
+	if h.framePeriod > 0 {
+		return h.framePeriod
+	}
+	return screenFramePeriod
+}
+
+// framePace paces one subscriber's screen frames. A frame after a quiet
+// period (an echoed key) goes at once; after a big frame the next waits for
+// the end of the period, and then carries every row changed meanwhile,
+// since frames are diffs against the last frame sent. The last picture of a
+// flood thus goes at most one period after the output stops.
+type framePace struct {
+	period time.Duration
+	due    time.Time // when the next frame may go; zero: at once
+}
+
+// wait is how long the next frame must wait at now; 0: it may go.
+func (fp *framePace) wait(now time.Time) time.Duration {
+	if fp.due.IsZero() || !now.Before(fp.due) {
+		return 0
+	}
+	return fp.due.Sub(now)
+}
+
+// sent records f as sent at now.
+func (fp *framePace) sent(f *proto.ScreenFrame, now time.Time) {
+	fp.due = time.Time{}
+	if !f.Full && len(f.Lines) > bigFrameRows {
+		fp.due = now.Add(fp.period)
+	}
 }
 
 // wakeAfter wakes the pane's subscribers and waiters after d.

@@ -103,6 +103,8 @@ func (c *conn) streamPane(ctx context.Context, id uint32, p *pane, req *proto.Su
 		buf = make([]byte, rawChunk) // screen-only subscribers (the TUI) need none
 	}
 	upgrading := c.h.gate.upgrading()
+	pace := framePace{period: c.h.screenFramePeriod()}
+	var due <-chan time.Time // the paced frame's turn; nil when none waits
 	for {
 		changed := p.watch()
 		var err error
@@ -110,7 +112,16 @@ func (c *conn) streamPane(ctx context.Context, id uint32, p *pane, req *proto.Su
 			seq, err = c.pushRaw(id, p, buf, seq)
 		}
 		if req.Screen && err == nil {
-			last, err = c.pushScreen(id, p, last, &hold)
+			if wait := pace.wait(time.Now()); wait > 0 {
+				if due == nil {
+					due = time.After(wait)
+				}
+				if !req.Raw {
+					changed = nil // the frame at due carries every change until then
+				}
+			} else {
+				last, err = c.pushScreen(id, p, last, &hold, &pace)
+			}
 		}
 		if err != nil {
 			return
@@ -123,6 +134,8 @@ func (c *conn) streamPane(ctx context.Context, id uint32, p *pane, req *proto.Su
 			c.pushUpgrading(id)
 			return
 		case <-changed:
+		case <-due:
+			due = nil
 		}
 	}
 }
@@ -143,7 +156,8 @@ func (c *conn) pushRaw(id uint32, p *pane, buf []byte, seq uint64) (uint64, erro
 
 // pushScreen sends the rows that changed since last, if any; it holds them
 // while the program is inside a synchronized update (see syncHold).
-func (c *conn) pushScreen(id uint32, p *pane, last *vtgrid.Snapshot, hold *syncHold) (*vtgrid.Snapshot, error) {
+// pace learns of each frame sent.
+func (c *conn) pushScreen(id uint32, p *pane, last *vtgrid.Snapshot, hold *syncHold, pace *framePace) (*vtgrid.Snapshot, error) {
 	p.mu.Lock()
 	s := p.term.Snapshot()
 	_, seq := p.ring.Bounds()
@@ -158,6 +172,7 @@ func (c *conn) pushScreen(id uint32, p *pane, last *vtgrid.Snapshot, hold *syncH
 	if !f.Full && len(f.Lines) == 0 && last != nil && sameCursor(s, last) {
 		return last, nil
 	}
+	pace.sent(f, time.Now())
 	return s, c.push(id, 0, f)
 }
 

@@ -60,12 +60,15 @@ func (h *HistoryRows) decodeBody(b []byte) error {
 	if d.err != nil {
 		return d.err
 	}
+	h.Lines = make([]FrameRow, 0, min(n, uint64(r.remaining()/minRowBytes)))
+	hint := firstRowHint(r, int(h.Cols))
 	for range n {
 		var row FrameRow
-		if err := decodeRow(r, &row, int(h.Cols)); err != nil {
+		if err := decodeRow(r, &row, int(h.Cols), hint); err != nil {
 			return err
 		}
 		h.Lines = append(h.Lines, row)
+		hint = hint.next(&row)
 	}
 	if err := h.check(); err != nil {
 		return err

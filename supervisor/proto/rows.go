@@ -6,6 +6,7 @@ package proto
 
 import (
 	"fmt"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -22,6 +23,10 @@ type FrameRow struct {
 
 // rowWrapped is the row flag bit; the other bits are reserved (zero).
 const rowWrapped = 1 << 0
+
+// minRowBytes is the fewest bytes a row takes in a frame (index or none,
+// flags, run count): it bounds how many rows a decoder preallocates.
+const minRowBytes = 2
 
 // appendRow encodes row flags, run count and runs.
 func appendRow(dst []byte, row *FrameRow) ([]byte, error) {
@@ -106,8 +111,9 @@ func appendColor(dst []byte, c FrameColor) []byte {
 	return append(dst, 2, r, g, b)
 }
 
-// decodeRow reads a row of at most budget cells into row.
-func decodeRow(r *binReader, row *FrameRow, budget int) error {
+// decodeRow reads a row of at most budget cells into row, preallocating
+// hint cells if it has any.
+func decodeRow(r *binReader, row *FrameRow, budget int, hint rowHint) error {
 	flags, err := r.byte("row flags")
 	if err != nil {
 		return err
@@ -120,12 +126,37 @@ func decodeRow(r *binReader, row *FrameRow, budget int) error {
 	if err != nil {
 		return err
 	}
+	if runs > 0 {
+		row.Cells = make([]FrameCell, 0, min(int(hint), budget))
+	}
 	for range runs {
 		if row.Cells, err = decodeRun(r, row.Cells, budget); err != nil {
 			return fmt.Errorf("row %d: %w", row.Y, err)
 		}
 	}
 	return nil
+}
+
+// rowHint is the capacity decodeRow gives a row's cells, so that a row is
+// allocated once instead of grown run after run (issue 12). The first row
+// of a frame gets the screen width bounded by the bytes left in the frame;
+// each later one as many cells as the row before it had (a flood's rows are
+// all padded to the width). What is preallocated is thus bounded by the
+// frame's bytes and the cells actually decoded, never by what a short
+// frame claims.
+type rowHint int
+
+// firstRowHint is the hint for a frame's first row.
+func firstRowHint(r *binReader, budget int) rowHint {
+	return rowHint(min(budget, r.remaining()))
+}
+
+// next is the hint for the row after one that decoded to row.
+func (h rowHint) next(row *FrameRow) rowHint {
+	if len(row.Cells) == 0 {
+		return h
+	}
+	return rowHint(len(row.Cells))
 }
 
 // decodeRun appends one run's cells, keeping len(cells) <= budget.
@@ -210,6 +241,7 @@ func decodeBlank(r *binReader, cells []FrameCell, style FrameCell, budget int) (
 		return cells, fmt.Errorf("empty blank run")
 	}
 	style.Width = 1
+	cells = slices.Grow(cells, int(n)) // n <= budget-len(cells): cells the row really has
 	for range n {
 		cells = append(cells, style)
 	}

@@ -121,6 +121,8 @@ func (s *ScreenFrame) decodeBody(b []byte) error {
 	if err != nil {
 		return err
 	}
+	s.Lines = make([]FrameRow, 0, min(n, uint64(r.remaining()/minRowBytes)))
+	hint := firstRowHint(r, int(s.Cols))
 	for range n {
 		var row FrameRow
 		y, err := r.bounded("row index", uint64(s.Rows-1))
@@ -128,10 +130,11 @@ func (s *ScreenFrame) decodeBody(b []byte) error {
 			return err
 		}
 		row.Y = uint16(y)
-		if err := decodeRow(r, &row, int(s.Cols)); err != nil {
+		if err := decodeRow(r, &row, int(s.Cols), hint); err != nil {
 			return err
 		}
 		s.Lines = append(s.Lines, row)
+		hint = hint.next(&row)
 	}
 	if err := s.checkLines(); err != nil {
 		return err

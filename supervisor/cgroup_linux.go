@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -249,9 +250,17 @@ func hostAlive(pid string) bool {
 	return err == nil || n == os.Getpid()
 }
 
+// deadLeafAge is how long a leaf of a host that looks dead must have been
+// left alone before a sweep takes it. A host in another pid namespace
+// (a container, a test) looks dead from here, and its leaf is empty for a
+// moment between its creation and the child's start: that fresh leaf must
+// never go.
+const deadLeafAge = 10 * time.Minute
+
 // DeadLeaves lists the leaves in the spawner's cgroup parent that a host
-// no longer alive created: with CleanDeadLeaves, they go even when no
-// agents.json names them any more (a dead host's state dir was removed).
+// no longer alive created, untouched for deadLeafAge: with
+// CleanDeadLeaves, they go even when no agents.json names them any more (a
+// dead host's state dir was removed).
 func (sp *Spawner) DeadLeaves() []string {
 	parent, err := cgroupParentDir(sp.opts.CgroupParent)
 	if err != nil {
@@ -260,9 +269,15 @@ func (sp *Spawner) DeadLeaves() []string {
 	entries, _ := os.ReadDir(parent) // best effort: nothing to sweep
 	var out []string
 	for _, e := range entries {
-		if pid := leafHostPid(e.Name()); e.IsDir() && pid != "" && !hostAlive(pid) {
+		if pid := leafHostPid(e.Name()); e.IsDir() && pid != "" && !hostAlive(pid) && leftAlone(e) {
 			out = append(out, filepath.Join(parent, e.Name()))
 		}
 	}
 	return out
+}
+
+// leftAlone reports whether e has not changed for deadLeafAge.
+func leftAlone(e os.DirEntry) bool {
+	info, err := e.Info()
+	return err == nil && time.Since(info.ModTime()) > deadLeafAge
 }

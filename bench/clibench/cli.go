@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"clowder/bench/latency"
+	"clowder/bench/procstat"
 )
 
 // historyLines is what the scrollback capture asks for; the pane printed
@@ -57,11 +58,11 @@ func ClowderCLI(ctx context.Context, bin string, n int) (CLI, error) {
 	if r.Capture, err = timeN(n, run("capture", id)); err != nil {
 		return r, err
 	}
-	before, _ := cpuOf(pid)
+	before, _ := procstat.CPU(pid)
 	if r.CaptureHistory, err = timeN(n, run("capture", id, "--scrollback", fmt.Sprint(historyLines))); err != nil {
 		return r, err
 	}
-	after, _ := cpuOf(pid)
+	after, _ := procstat.CPU(pid)
 	r.ServerCPU = (after - before) / time.Duration(n)
 	return r, nil
 }
@@ -95,11 +96,11 @@ func TmuxCLI(ctx context.Context, n int) (CLI, error) {
 	if r.Capture, err = timeN(n, run("capture-pane", "-p", "-t", ":1")); err != nil {
 		return r, err
 	}
-	before, _ := cpuOf(pid)
+	before, _ := procstat.CPU(pid)
 	if r.CaptureHistory, err = timeN(n, run("capture-pane", "-p", "-t", ":1", "-S", fmt.Sprint(-historyLines))); err != nil {
 		return r, err
 	}
-	after, _ := cpuOf(pid)
+	after, _ := procstat.CPU(pid)
 	r.ServerCPU = (after - before) / time.Duration(n)
 	return r, nil
 }

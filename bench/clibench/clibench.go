@@ -7,10 +7,10 @@ package clibench
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"time"
 
@@ -57,12 +57,11 @@ func (w *World) HostPID(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	i := strings.Index(out, `"pid":`)
-	if i < 0 {
+	var st struct{ Pid int }
+	if err := json.Unmarshal([]byte(out), &st); err != nil || st.Pid == 0 {
 		return 0, fmt.Errorf("no pid in host status: %s", out)
 	}
-	rest := strings.TrimLeft(out[i+6:], " ")
-	return strconv.Atoi(strings.TrimSpace(rest[:strings.IndexAny(rest, ",}")]))
+	return st.Pid, nil
 }
 
 func stderrOf(err error) string {

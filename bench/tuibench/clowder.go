@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"clowder/bench/isolate"
@@ -71,13 +70,11 @@ func (w *world) hostPID(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	i := strings.Index(out, `"pid":`)
-	if i < 0 {
+	var st struct{ Pid int }
+	if err := json.Unmarshal([]byte(out), &st); err != nil || st.Pid == 0 {
 		return 0, fmt.Errorf("no pid in host status: %s", out)
 	}
-	rest := strings.TrimLeft(out[i+6:], " ")
-	end := strings.IndexAny(rest, ",}")
-	return strconv.Atoi(strings.TrimSpace(rest[:end]))
+	return st.Pid, nil
 }
 
 // waitQuiet waits until every pane has been quiet for half a second (the

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"clowder/bench/procstat"
 )
 
 // AttachedFlood is a file catted in the focused pane while the UI shows it.
@@ -119,11 +121,11 @@ func TmuxAttachedFlood(ctx context.Context, file string) (AttachedFlood, error) 
 // until the UI has stopped using CPU, and returns the CPU both used.
 func measureFlood(ctx context.Context, fifo, file string, ui, server int, done func() error) (AttachedFlood, error) {
 	r := AttachedFlood{Bytes: fileSize(file)}
-	ui0, err := cpuOf(ui)
+	ui0, err := procstat.CPU(ui)
 	if err != nil {
 		return r, err
 	}
-	srv0, err := cpuOf(server)
+	srv0, err := procstat.CPU(server)
 	if err != nil {
 		return r, err
 	}
@@ -138,8 +140,8 @@ func measureFlood(ctx context.Context, fifo, file string, ui, server int, done f
 	if err := settleCPU(ctx, ui); err != nil {
 		return r, err
 	}
-	ui1, _ := cpuOf(ui)
-	srv1, _ := cpuOf(server)
+	ui1, _ := procstat.CPU(ui)
+	srv1, _ := procstat.CPU(server)
 	r.UICPU, r.ServerCPU = ui1-ui0, srv1-srv0
 	return r, nil
 }
@@ -147,7 +149,7 @@ func measureFlood(ctx context.Context, fifo, file string, ui, server int, done f
 // settleCPU waits until pid's CPU time stays the same over 200 ms: the UI
 // has drawn what it was behind on.
 func settleCPU(ctx context.Context, pid int) error {
-	last, err := cpuOf(pid)
+	last, err := procstat.CPU(pid)
 	if err != nil {
 		return err
 	}
@@ -157,7 +159,7 @@ func settleCPU(ctx context.Context, pid int) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		now, err := cpuOf(pid)
+		now, err := procstat.CPU(pid)
 		if err != nil || now == last {
 			return err
 		}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"clowder/bench/procstat"
 )
 
 // outer is the tmux server standing in for the user's terminal.
@@ -66,27 +68,11 @@ func (o *outer) panePID(ctx context.Context) (int, error) {
 
 func (o *outer) close() { _, _ = o.run(context.Background(), "kill-server") }
 
-// cpuOf reads a process's user+system CPU time from /proc.
-func cpuOf(pid int) (time.Duration, error) {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, err
-	}
-	s := string(stat)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	if len(f) < 13 {
-		return 0, fmt.Errorf("short /proc/%d/stat", pid)
-	}
-	ut, _ := strconv.ParseInt(f[11], 10, 64)
-	st, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(ut+st) * time.Second / 100, nil
-}
-
 // cpuOver measures the CPU each pid uses during d.
 func cpuOver(ctx context.Context, d time.Duration, pids ...int) ([]time.Duration, error) {
 	before := make([]time.Duration, len(pids))
 	for i, p := range pids {
-		c, err := cpuOf(p)
+		c, err := procstat.CPU(p)
 		if err != nil {
 			return nil, err
 		}
@@ -99,7 +85,7 @@ func cpuOver(ctx context.Context, d time.Duration, pids ...int) ([]time.Duration
 	}
 	out := make([]time.Duration, len(pids))
 	for i, p := range pids {
-		c, err := cpuOf(p)
+		c, err := procstat.CPU(p)
 		if err != nil {
 			return nil, err
 		}

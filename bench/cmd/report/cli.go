@@ -7,24 +7,14 @@ import (
 	"os"
 
 	"clowder/bench/clibench"
-	"clowder/bench/hostbench"
 )
 
 // runCLI times clowder's CLI commands and a cold start next to tmux's.
 func runCLI(w io.Writer, c config, sum *summary) error {
 	ctx, cancel := context.WithTimeout(context.Background(), c.tmuxTimeout)
 	defer cancel()
-	dir, err := os.MkdirTemp("", "clowder-bench-cli-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	bin, err := hostbench.BuildClowder(ctx, dir)
-	if err != nil {
-		return err
-	}
 	fmt.Fprintf(os.Stderr, "timing the CLI, %d runs of each command and %d cold starts\n", c.cliRuns, c.coldRuns)
-	ours, err := clibench.ClowderCLI(ctx, bin, c.cliRuns)
+	ours, err := clibench.ClowderCLI(ctx, c.bin, c.cliRuns)
 	if err != nil {
 		return fmt.Errorf("clowder CLI: %w", err)
 	}
@@ -32,7 +22,7 @@ func runCLI(w io.Writer, c config, sum *summary) error {
 	if err != nil {
 		return fmt.Errorf("tmux CLI: %w", err)
 	}
-	cold, err := clibench.ColdStart(ctx, bin, c.coldRuns)
+	cold, err := clibench.ColdStart(ctx, c.bin, c.coldRuns)
 	if err != nil {
 		return fmt.Errorf("clowder cold start: %w", err)
 	}

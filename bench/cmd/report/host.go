@@ -36,7 +36,7 @@ func runHost(w io.Writer, c config, tmuxMBps float64, sum *summary) error {
 		return fmt.Errorf("spawn to first output: %w", err)
 	}
 	printHost(w, fl, tmuxMBps, spawn)
-	return runRSS(ctx, w, dir, sum)
+	return runRSS(ctx, w, c.bin, sum)
 }
 
 // idlePanes is how many idle shells the memory comparison opens.
@@ -44,12 +44,8 @@ const idlePanes = 10
 
 // runRSS compares the resident memory of the real host binary and of a tmux
 // server, each with idlePanes idle shells.
-func runRSS(ctx context.Context, w io.Writer, dir string, sum *summary) error {
+func runRSS(ctx context.Context, w io.Writer, bin string, sum *summary) error {
 	fmt.Fprintf(os.Stderr, "measuring host memory with %d idle panes\n", idlePanes)
-	bin, err := hostbench.BuildClowder(ctx, dir)
-	if err != nil {
-		return err
-	}
 	// The smallest of three runs: the first of a cold binary counts page
 	// faults of its start-up (measured here: 21 MB once, 12.5-12.8 MB after).
 	ours, err := smallest(3, func() (int64, error) { return hostbench.IdleRSS(ctx, bin, idlePanes) })

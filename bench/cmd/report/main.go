@@ -26,6 +26,7 @@ import (
 
 // config is the command line.
 type config struct {
+	bin         string // the clowder binary the host, TUI and CLI steps run (buildOnce)
 	mb, xvtMB   int
 	seed        uint64
 	cols, rows  int
@@ -81,6 +82,12 @@ func main() {
 }
 
 func run(w io.Writer, c config) error {
+	bin, cleanup, err := buildOnce(c)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	c.bin = bin
 	rows, err := runParse(c)
 	if err != nil {
 		return err
@@ -118,6 +125,22 @@ func run(w io.Writer, c config) error {
 	}
 	printSummary(w, &sum)
 	return nil
+}
+
+// buildOnce builds the clowder binary the host, TUI and CLI steps run,
+// into a temporary directory that cleanup removes.
+func buildOnce(c config) (bin string, cleanup func(), err error) {
+	dir, err := os.MkdirTemp("", "clowder-bench-bin-")
+	if err != nil {
+		return "", nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), c.tmuxTimeout)
+	defer cancel()
+	if bin, err = hostbench.BuildClowder(ctx, dir); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, err
+	}
+	return bin, func() { os.RemoveAll(dir) }, nil
 }
 
 // runParse generates the stream and times tmux and each emulator on it.

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"clowder/bench/hostbench"
 	"clowder/bench/latency"
 	"clowder/bench/streamgen"
 	"clowder/bench/tuibench"
@@ -21,17 +20,8 @@ import (
 func runTUI(w io.Writer, c config, sum *summary) error {
 	ctx, cancel := context.WithTimeout(context.Background(), c.tmuxTimeout)
 	defer cancel()
-	dir, err := os.MkdirTemp("", "clowder-bench-tui-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	bin, err := hostbench.BuildClowder(ctx, dir)
-	if err != nil {
-		return err
-	}
 	fmt.Fprintf(os.Stderr, "measuring idle CPU and wake-ups over %s, twice\n", c.idle)
-	ours, err := tuibench.ClowderIdle(ctx, bin, 4, c.idle)
+	ours, err := tuibench.ClowderIdle(ctx, c.bin, 4, c.idle)
 	if err != nil {
 		return fmt.Errorf("clowder idle: %w", err)
 	}
@@ -42,21 +32,21 @@ func runTUI(w io.Writer, c config, sum *summary) error {
 	sum.idle, sum.idleTmux = &ours, &theirs
 	printIdle(w, ours, theirs)
 	if c.keys > 0 {
-		if err := runTUIKeys(ctx, w, c, bin, sum); err != nil {
+		if err := runTUIKeys(ctx, w, c, sum); err != nil {
 			return err
 		}
 	}
 	if c.attachedMB > 0 {
-		return runAttached(ctx, w, c, bin, dir, sum)
+		return runAttached(ctx, w, c, sum)
 	}
 	return nil
 }
 
 // runTUIKeys times keystrokes through both stacks, by capture-pane polling
 // and by a control-mode client.
-func runTUIKeys(ctx context.Context, w io.Writer, c config, bin string, sum *summary) error {
+func runTUIKeys(ctx context.Context, w io.Writer, c config, sum *summary) error {
 	fmt.Fprintf(os.Stderr, "timing %d keystrokes through each whole stack\n", c.keys)
-	ck, err := tuibench.ClowderKeys(ctx, bin, c.keys)
+	ck, err := tuibench.ClowderKeys(ctx, c.bin, c.keys)
 	if err != nil {
 		return fmt.Errorf("clowder keys: %w", err)
 	}
@@ -68,7 +58,7 @@ func runTUIKeys(ctx context.Context, w io.Writer, c config, bin string, sum *sum
 	sum.keys, sum.keysTmux = map[int]tuibench.ControlKeys{}, map[int]tuibench.ControlKeys{}
 	for _, panes := range []int{2, 8} {
 		fmt.Fprintf(os.Stderr, "timing %d keystrokes by control mode, %d panes\n", c.keys, panes)
-		k, err := tuibench.ClowderControlKeys(ctx, bin, panes, c.keys)
+		k, err := tuibench.ClowderControlKeys(ctx, c.bin, panes, c.keys)
 		if err != nil {
 			return fmt.Errorf("clowder control-mode keys, %d panes: %w", panes, err)
 		}
@@ -83,13 +73,18 @@ func runTUIKeys(ctx context.Context, w io.Writer, c config, bin string, sum *sum
 }
 
 // runAttached floods plain text through each stack with the UI attached.
-func runAttached(ctx context.Context, w io.Writer, c config, bin, dir string, sum *summary) error {
+func runAttached(ctx context.Context, w io.Writer, c config, sum *summary) error {
+	dir, err := os.MkdirTemp("", "clowder-bench-attached-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
 	file := filepath.Join(dir, "plain")
 	if err := os.WriteFile(file, streamgen.PlainText(c.seed, c.attachedMB*1e6), 0o600); err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "flooding %d MB of plain text with each UI attached\n", c.attachedMB)
-	a, err := tuibench.ClowderAttachedFlood(ctx, bin, file)
+	a, err := tuibench.ClowderAttachedFlood(ctx, c.bin, file)
 	if err != nil {
 		return fmt.Errorf("clowder attached flood: %w", err)
 	}

@@ -10,7 +10,6 @@ import (
 	"syscall"
 	"time"
 
-	"clowder/panes"
 	"clowder/supervisor"
 	"clowder/supervisor/proto"
 )
@@ -117,49 +116,11 @@ func (c *conn) withPane(id uint32, ref string, fn func(*pane)) {
 }
 
 func (c *conn) input(id uint32, req *proto.InputReq) {
-	c.withPane(id, req.Pane, func(p *pane) {
-		if p.tmuxOf() != nil {
-			c.replyErr(id, p.tmuxInput(req))
-			return
-		}
-		keys, err := panes.ParseKeys(req.Keys)
-		if err != nil {
-			c.fail(id, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()})
-			return
-		}
-		data := append([]byte(nil), req.Data...)
-		data = append(data, panes.EncodeKeys(keys, p.modes(), p.adapter.EncodeOptions())...)
-		c.replyErr(id, p.writeInput(data))
-	})
+	c.withPane(id, req.Pane, func(p *pane) { c.replyErr(id, p.input(req)) })
 }
 
 func (c *conn) paste(id uint32, req *proto.PasteReq) {
-	c.withPane(id, req.Pane, func(p *pane) {
-		opts, err := req.PasteOptions()
-		if err != nil {
-			c.fail(id, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()})
-			return
-		}
-		if p.tmuxOf() != nil {
-			c.replyErr(id, p.tmuxPaste(req))
-			return
-		}
-		if !req.PasteSubmits() {
-			b, err := panes.Paste(req.PasteText(), p.modes(), opts)
-			if err != nil {
-				c.fail(id, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()})
-				return
-			}
-			c.replyErr(id, p.writeInput(b))
-			return
-		}
-		s, err := panes.Submit(req.PasteText(), p.modes(), &p.adapter, opts)
-		if err != nil {
-			c.fail(id, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()})
-			return
-		}
-		c.replyErr(id, p.submit(c.ctx, s, req.PasteText(), proto.DurationMS(req.WaitMS)))
-	})
+	c.withPane(id, req.Pane, func(p *pane) { c.replyErr(id, p.paste(c.ctx, req)) })
 }
 
 // replyErr replies OK or the error.
@@ -172,13 +133,7 @@ func (c *conn) replyErr(id uint32, err error) {
 }
 
 func (c *conn) resize(id uint32, req *proto.ResizeReq) {
-	c.withPane(id, req.Pane, func(p *pane) {
-		if p.tmuxOf() != nil {
-			c.replyErr(id, p.tmuxResize(int(req.Cols), int(req.Rows)))
-			return
-		}
-		c.replyErr(id, p.resize(int(req.Cols), int(req.Rows)))
-	})
+	c.withPane(id, req.Pane, func(p *pane) { c.replyErr(id, p.resize(int(req.Cols), int(req.Rows))) })
 }
 
 func (c *conn) signal(id uint32, req *proto.SignalReq) {

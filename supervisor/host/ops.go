@@ -4,6 +4,7 @@
 package host
 
 import (
+	"context"
 	"fmt"
 	"syscall"
 
@@ -80,8 +81,51 @@ func (p *pane) writeInput(b []byte) error {
 	return nil
 }
 
-// resize sets the PTY size (the child gets SIGWINCH) and the screen's.
+// input writes an input request's data and keys, encoded for the pane's
+// modes (an adopted tmux pane's go through tmux, which encodes them).
+func (p *pane) input(req *proto.InputReq) error {
+	if p.tmuxOf() != nil {
+		return p.tmuxInput(req)
+	}
+	keys, err := panes.ParseKeys(req.Keys)
+	if err != nil {
+		return &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()}
+	}
+	data := append([]byte(nil), req.Data...)
+	data = append(data, panes.EncodeKeys(keys, p.modes(), p.adapter.EncodeOptions())...)
+	return p.writeInput(data)
+}
+
+// paste pastes a request's text, bracketed as the pane asked, and submits
+// it when asked (an adopted tmux pane's through tmux's own paste).
+func (p *pane) paste(ctx context.Context, req *proto.PasteReq) error {
+	opts, err := req.PasteOptions()
+	if err != nil {
+		return &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()}
+	}
+	if p.tmuxOf() != nil {
+		return p.tmuxPaste(req)
+	}
+	if !req.PasteSubmits() {
+		b, err := panes.Paste(req.PasteText(), p.modes(), opts)
+		if err != nil {
+			return &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()}
+		}
+		return p.writeInput(b)
+	}
+	s, err := panes.Submit(req.PasteText(), p.modes(), &p.adapter, opts)
+	if err != nil {
+		return &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()}
+	}
+	return p.submit(ctx, s, req.PasteText(), proto.DurationMS(req.WaitMS))
+}
+
+// resize sets the PTY size (the child gets SIGWINCH) and the screen's (an
+// adopted tmux pane's through tmux).
 func (p *pane) resize(cols, rows int) error {
+	if p.tmuxOf() != nil {
+		return p.tmuxResize(cols, rows)
+	}
 	if err := panes.ValidateSize(persist.Size{Cols: cols, Rows: rows}); err != nil {
 		return proto.Invalid("cols/rows", "%v", err)
 	}

@@ -34,7 +34,7 @@ type pane struct {
 	lastOut  time.Time
 	attn     attention
 	in       inputState    // input and submissions (submit.go)
-	changed  chan struct{} // closed and replaced on every change: the broadcast to waiters
+	changed  chan struct{} // closed at the next change: the broadcast to waiters; nil while nobody waits
 	idleTick *time.Timer   // re-evaluates attention once output stops
 	launch   *launch       // what the run was started with (memory only); nil if adopted from agents.json
 	orphan   *orphan       // the tree an earlier host left, while adopted (orphans.go)
@@ -55,7 +55,7 @@ func newPane(h *Server, rec persist.PaneRecord) *pane {
 // newPaneSized is newPane with the ring and screen sizes given (see
 // adoptRecord, whose panes never get output).
 func newPaneSized(h *Server, rec persist.PaneRecord, ringBytes, cols, rows int) *pane {
-	p := &pane{h: h, id: rec.ID, rec: rec, adapter: h.adapterFor(rec), changed: make(chan struct{})}
+	p := &pane{h: h, id: rec.ID, rec: rec, adapter: h.adapterFor(rec)}
 	p.ring = NewRing(ringBytes)
 	p.term = p.newTerm(cols, rows, h.currentColorsLocked()) // under h.mu, or before Serve accepts clients
 	p.attn.state = attnStarting
@@ -119,14 +119,19 @@ func (p *pane) followSizeLocked() {
 
 // broadcastLocked wakes every waiter and subscriber.
 func (p *pane) broadcastLocked() {
-	close(p.changed)
-	p.changed = make(chan struct{})
+	if p.changed != nil { // no waiter, no channel: output with nobody watching allocates nothing
+		close(p.changed)
+		p.changed = nil
+	}
 }
 
 // watch returns a channel closed at the pane's next change.
 func (p *pane) watch() <-chan struct{} {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.changed == nil {
+		p.changed = make(chan struct{})
+	}
 	return p.changed
 }
 

@@ -22,6 +22,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"clowder/panes"
 	"clowder/persist"
@@ -182,7 +183,11 @@ func (p *pane) fallbackEnv(env []string) []string {
 // before.
 func (p *pane) respawnArgv(rec persist.PaneRecord, held *launch) (argv []string, note string, err error) {
 	if rec.Kind == persist.KindAgent && rec.Adapter != "" {
-		return resumeArgv(p.adapter, rec)
+		if argv, note, err = resumeArgv(p.adapter, rec); err != nil {
+			return nil, "", err
+		}
+		argv, err = expandFor(rec, argv)
+		return argv, note, err
 	}
 	if held != nil {
 		return held.argv, "", nil
@@ -192,6 +197,26 @@ func (p *pane) respawnArgv(rec persist.PaneRecord, held *launch) (argv []string,
 			rec.ID, rec.Name)}
 	}
 	return rec.Argv, "", nil
+}
+
+// expandFor expands a profile's {{templates}} in argv with rec's values,
+// as `clowder new` expanded them at the first start; a value the pane no
+// longer has is an error naming the template.
+func expandFor(rec persist.PaneRecord, argv []string) ([]string, error) {
+	if !panes.HasTemplates(argv) {
+		return argv, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // ProjectName asks git
+	defer cancel()
+	t := panes.Templates{Name: rec.Name, Project: panes.ProjectName(ctx, rec.Cwd, rec.Worktree)}
+	if wt := rec.Worktree; wt != nil {
+		t.Worktree, t.Branch = wt.Path, wt.Branch
+	}
+	out, err := t.Expand(argv)
+	if err != nil {
+		return nil, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: fmt.Sprintf("pane %s (%s): profile %s: %v", rec.ID, rec.Name, rec.Adapter, err)}
+	}
+	return out, nil
 }
 
 // resumeArgv is an agent's resume command by its recorded session id,

@@ -1,0 +1,74 @@
+package supervisor
+
+import (
+	"os"
+	"os/exec"
+	"slices"
+	"syscall"
+	"testing"
+
+	"clowder/supervisor/internal/testproc"
+)
+
+// startTokenProc starts a sleeping fake in its own session with env
+// added, and returns its identity; it is killed when the test ends.
+func startTokenProc(t *testing.T, o *testproc.Oracle, env ...string) Identity {
+	t.Helper()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = o.Env(append(env, testproc.FakeAgentEnv+"=sleep")...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }() // the orphan reaper may reap it first: either is fine
+	t.Cleanup(func() { _ = cmd.Process.Kill(); <-done })
+	return waitIdentity(t, cmd.Process.Pid)
+}
+
+// The token scan behind issue 10's setsid survivors without a cgroup: one
+// pass over /proc finds every process carrying a pane's token, only those
+// started at or after the run's BootTicks, and an adopted tree with no
+// leader made of them is killed whole by identity.
+func TestTokenScanFindsAPanesProcessesStartedSinceItsRun(t *testing.T) {
+	o := newOracle(t)
+	tok, other := NewPaneToken(), NewPaneToken()
+	early := startTokenProc(t, o, PaneTokenEnv+"="+tok)
+	if !waitUntil(testproc.WaitFor, func() bool { now, err := BootTicks(); return err == nil && now > early.Start }) {
+		t.Fatal("the boot clock never passed the start of a process started before it was read")
+	}
+	since, err := BootTicks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := startTokenProc(t, o, PaneTokenEnv+"="+tok)
+	theirs := startTokenProc(t, o, PaneTokenEnv+"="+other)
+	none := startTokenProc(t, o)
+
+	scan, err := ScanPaneTokens()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := scan.Carriers(tok, since); !slices.Equal(got, []Identity{mine}) {
+		t.Errorf("carriers of the token since the run: %v; want only %v (not %v, started before it)", got, mine, early)
+	}
+	if got := scan.Carriers(other, since); !slices.Equal(got, []Identity{theirs}) {
+		t.Errorf("carriers of another token: %v; want %v", got, theirs)
+	}
+	if got := scan.Carriers(tok, 0); len(got) != 2 || slices.Contains(got, none) {
+		t.Errorf("carriers of the token at any time: %v; want %v and %v", got, early, mine)
+	}
+
+	tree := AdoptTree(TreeSpec{PaneID: "p-token", Found: scan.Carriers(tok, since)})
+	if got := tree.Survivors(); !slices.Equal(got, []Identity{mine}) || tree.LeaderAlive() {
+		t.Fatalf("leaderless tree: survivors %v, leader alive %v; want %v and no leader", got, tree.LeaderAlive(), mine)
+	}
+	if rep := tree.Kill(0, 0, testproc.WaitFor); len(rep.Survivors) != 0 || !tree.Empty() {
+		t.Fatalf("kill of a leaderless tree: %+v", rep)
+	}
+	for _, id := range []Identity{early, theirs, none} {
+		if now, err := ReadIdentity(id.PID); err != nil || now != id {
+			t.Errorf("%v outside the tree was hit: %v %v", id, now, err)
+		}
+	}
+}

@@ -202,6 +202,14 @@ func TestHostCrashBetweenStartAndSaveLeavesNothingUntracked(t *testing.T) {
 			if l := c.call(&proto.ListReq{}).(*proto.PaneListReply); len(l.Panes) != 1 {
 				t.Fatalf("the new host lists %s; want one pane", ids(l.Panes))
 			}
+			// Its survivors run, with no leader recorded: a respawn would
+			// leave them untracked, and a signal has nothing to name.
+			if e := c.callErr(&proto.RespawnReq{Pane: "p1"}); e.Code != proto.CodeBusy || !contains(e.Message, "clowder kill p1") {
+				t.Errorf("respawn of an orphan whose processes run: %+v; want busy naming clowder kill p1", e)
+			}
+			if e := c.callErr(&proto.SignalReq{Pane: "p1", Signal: "TERM"}); !contains(e.Message, "no recorded leader") {
+				t.Errorf("signal of an orphan without a leader: %+v", e)
+			}
 			c.call(&proto.KillReq{Pane: "p1", GraceMS: 200})
 			if left := aliveOf(procs); len(left) != 0 {
 				t.Errorf("kill leaked %v", left)

@@ -302,6 +302,22 @@ func (p *pane) killOrphan(expected supervisor.Identity, sig syscall.Signal, grac
 	return nil
 }
 
+// orphanRuns refuses to respawn an orphaned pane while any process of its
+// tree lives, not only its leader (a setsid grandchild; a tree whose host
+// died before it recorded a leader): the new run would leave them
+// untracked.
+func (p *pane) orphanRuns() error {
+	p.mu.Lock()
+	o, state, name := p.orphan, p.rec.State, p.rec.Name
+	p.mu.Unlock()
+	if o == nil || state != persist.StateOrphaned || o.tree.Empty() {
+		return nil
+	}
+	return &proto.ErrorReply{Code: proto.CodeBusy, Message: fmt.Sprintf(
+		"pane %s (%s) is an orphan of an earlier host and %d of its processes still run (clowder ls --json lists them); kill them first with clowder kill %s, then respawn it",
+		p.id, name, len(o.tree.Survivors()), p.id)}
+}
+
 // stopKilling clears the kill mark after a refused or failed kill.
 func (p *pane) stopKilling() {
 	p.mu.Lock()

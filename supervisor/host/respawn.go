@@ -57,6 +57,9 @@ func (h *Server) respawn(ctx context.Context, p *pane, fallback clientEnv) (*pro
 	}
 	h.gate.starts.RLock() // an upgrade waits for this respawn (upgrade.go)
 	defer h.gate.starts.RUnlock()
+	if err := p.orphanRuns(); err != nil { // orphans.go
+		return nil, err
+	}
 	plan, err := p.planRespawn(fallback)
 	if err != nil {
 		return nil, err

@@ -130,6 +130,9 @@ func (h *Server) register(req *proto.SpawnReq, kind persist.Kind) (p *pane, exis
 		Timeouts: h.timeouts(req),
 		Nonce:    req.Nonce,
 		Token:    supervisor.NewPaneToken(),
+		// As the run will say (started): a pane whose host died before
+		// that can still be respawned unless its argv held a credential.
+		Resumable: supervisor.CheckArgs(req.Argv) == nil,
 	}
 	p = newPane(h, rec)
 	p.specSum = specSum(req)

@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"slices"
@@ -71,4 +72,45 @@ func TestTokenScanFindsAPanesProcessesStartedSinceItsRun(t *testing.T) {
 			t.Errorf("%v outside the tree was hit: %v %v", id, now, err)
 		}
 	}
+}
+
+// A run carries its own pane's token and no other (a pane started from
+// inside another inherits the outer one's from the client), and its
+// containment is given to BeforeFork, once, before the process exists: the
+// host records the leaf there before anything can run in it.
+func TestRunCarriesItsTokenAndShowsItsContainmentBeforeFork(t *testing.T) {
+	for _, cm := range cgroupModes {
+		t.Run(cm.name, func(t *testing.T) {
+			o := newOracle(t)
+			sp := spawnerFor(t, cm.mode)
+			spec := fakeSpec(o, testproc.NewSyncBuffer(), "sleep", PaneTokenEnv+"=outer")
+			spec.Token = "inner"
+			var seen []Containment
+			spec.BeforeFork = func(c Containment) {
+				if pids, _ := leafPids(c.Cgroup); len(pids) != 0 {
+					t.Errorf("BeforeFork ran with %v already in the leaf", pids)
+				}
+				seen = append(seen, c)
+			}
+			r := start(t, sp, spec)
+			if len(seen) != 1 || seen[0].Cgroup != r.Containment().Cgroup {
+				t.Errorf("BeforeFork saw %+v; want once, with the run's containment %+v", seen, r.Containment())
+			}
+			env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", r.Identity().PID))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := envValues(env, PaneTokenEnv); !slices.Equal(got, []string{"inner"}) {
+				t.Errorf("the run's %s values: %q; want only its own", PaneTokenEnv, got)
+			}
+		})
+	}
+}
+
+// leafPids lists the processes in a cgroup leaf ("" has none).
+func leafPids(leaf string) ([]int, error) {
+	if leaf == "" {
+		return nil, nil
+	}
+	return leafAt(leaf).procs()
 }

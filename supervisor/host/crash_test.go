@@ -202,6 +202,9 @@ func TestHostCrashBetweenStartAndSaveLeavesNothingUntracked(t *testing.T) {
 			if l := c.call(&proto.ListReq{}).(*proto.PaneListReply); len(l.Panes) != 1 {
 				t.Fatalf("the new host lists %s; want one pane", ids(l.Panes))
 			}
+			if sc := c.screen("p1"); !contains(sc, "none recorded") || !contains(sc, strconv.Itoa(procs[1].PID)) {
+				t.Errorf("the read-only view of an orphan without a leader:\n%s", sc)
+			}
 			// Its survivors run, with no leader recorded: a respawn would
 			// leave them untracked, and a signal has nothing to name.
 			if e := c.callErr(&proto.RespawnReq{Pane: "p1"}); e.Code != proto.CodeBusy || !contains(e.Message, "clowder kill p1") {

@@ -114,3 +114,13 @@ func leafPids(leaf string) ([]int, error) {
 	}
 	return leafAt(leaf).procs()
 }
+
+// BenchmarkScanPaneTokens is the cost of the one scan a host makes at
+// start for every pane recorded live.
+func BenchmarkScanPaneTokens(b *testing.B) {
+	for b.Loop() {
+		if _, err := ScanPaneTokens(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

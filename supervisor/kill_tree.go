@@ -153,8 +153,14 @@ func (t *procTree) seed(found []Identity) {
 	}
 }
 
-// track records p; the caller holds t.mu.
+// track records p; the caller holds t.mu. This process is never a member
+// (nor, through it, its children) unless it is the recorded leader, which
+// only a test can arrange: a host started from inside a pane carries the
+// pane's environment and descends from its processes.
 func (t *procTree) track(p procInfo) {
+	if p.ID.PID == os.Getpid() && p.ID != t.leader {
+		return
+	}
 	t.tracked[p.ID.PID] = p
 	if p.PGID != t.pgid && p.ID != t.leader {
 		t.escaped[p.ID.PID] = p.ID

@@ -124,3 +124,19 @@ func BenchmarkScanPaneTokens(b *testing.B) {
 		}
 	}
 }
+
+// A host started from inside a pane (a client there starts it on demand)
+// inherits the pane's environment, token included, and is a descendant
+// of the pane's processes while that client waits: an adopted tree must
+// never count the host itself, or `kill` of that orphan would end the
+// host.
+func TestAdoptedTreeNeverCountsThisProcess(t *testing.T) {
+	self, err := ReadIdentity(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := AdoptTree(TreeSpec{PaneID: "p-self", Found: []Identity{self}})
+	if got := tree.Survivors(); len(got) != 0 || !tree.Empty() {
+		t.Fatalf("an adopted tree counts this process: survivors %v", got)
+	}
+}

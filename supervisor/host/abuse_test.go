@@ -85,6 +85,7 @@ func fakeRealHost() int {
 	if at := os.Getenv("HOST_CRASH_AT"); at != "" { // crash_test.go
 		h.spawnStep = func(step string) {
 			if step == at {
+				waitForFile(os.Getenv("HOST_CRASH_WAIT")) // crash_test.go
 				_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			}
 		}

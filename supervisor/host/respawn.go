@@ -58,6 +58,9 @@ func (h *Server) respawn(ctx context.Context, p *pane, fallback clientEnv) (*pro
 	}
 	h.gate.starts.RLock() // an upgrade waits for this respawn (upgrade.go)
 	defer h.gate.starts.RUnlock()
+	if err := p.orphanRuns(); err != nil { // orphans.go
+		return nil, err
+	}
 	plan, err := p.planRespawn(fallback)
 	if err != nil {
 		return nil, err
@@ -69,6 +72,7 @@ func (h *Server) respawn(ctx context.Context, p *pane, fallback clientEnv) (*pro
 	run, err := h.spawner.Start(ctx, p.spec(h.launched(p, plan.launch), plan.dir))
 	if err != nil {
 		undo()
+		h.saveRegistry() // the record was saved as starting before the fork (recordStarting)
 		return nil, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: fmt.Sprintf("respawn %s: start %s: %v", p.id, plan.launch.argv[0], err)}
 	}
 	p.started(run)

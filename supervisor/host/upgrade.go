@@ -46,7 +46,7 @@ import (
 // stateFormat is the version of the state an upgrading host hands its new
 // binary. A string so that tests can build a binary that reads another
 // (-ldflags -X clowder/supervisor/host.stateFormat=N).
-var stateFormat = "1"
+var stateFormat = "2"
 
 // StateFormat is the version of the state an upgrading host hands its new
 // binary; `clowder host --state-format` prints it.
@@ -106,7 +106,8 @@ type paneHanded struct {
 	RingLen  int                  `json:"ring_len,omitempty"` // bytes of the ring in the blobs
 	Cols     int                  `json:"cols,omitempty"`
 	Rows     int                  `json:"rows,omitempty"`
-	Screen   []byte               `json:"screen,omitempty"` // paints screen and scrollback on a fresh terminal
+	Term     []byte               `json:"term,omitempty"` // the terminal's whole state (vtgrid.Terminal.AppendState)
+	Launch   *launchHanded        `json:"launch,omitempty"` // what the run was started with (memory only, like the file itself)
 	Title    string               `json:"title,omitempty"`
 	SpecSum  [32]byte             `json:"spec_sum"`
 }
@@ -373,8 +374,9 @@ func (p *pane) handed() (paneHanded, error) {
 		return ph, nil // known from agents.json only: the new image finds it again
 	}
 	ph.Ran = true
+	ph.Launch = handLaunch(p.launch)
 	ph.Cols, ph.Rows = p.term.Size()
-	ph.Screen = paintTerminal(p.term)
+	ph.Term = handTerm(p.term)
 	start, end := p.ring.Bounds()
 	ph.RingSize, ph.RingEnd, ph.RingLen = p.ring.size(), end, int(end-start)
 	if p.runningLocked() {
@@ -387,6 +389,39 @@ func (p *pane) handed() (paneHanded, error) {
 		ph.Run, ph.Adopted = &rs, p.run.Adopted()
 	}
 	return ph, nil
+}
+
+// launchHanded is a pane's launch (spawn.go) across an upgrade, so that a
+// respawn after it runs as the pane first did. It travels only in the
+// memory file, never on disk: the environment may hold secrets.
+type launchHanded struct {
+	Argv        []string `json:"argv"`
+	Env         []string `json:"env,omitempty"`
+	HostEnv     bool     `json:"host_env,omitempty"` // the run had the host's own environment
+	AllowSecret bool     `json:"allow_secret,omitempty"`
+}
+
+// handLaunch describes l for the new image; nil for none.
+func handLaunch(l *launch) *launchHanded {
+	if l == nil {
+		return nil
+	}
+	return &launchHanded{Argv: l.argv, Env: l.env, HostEnv: l.env == nil, AllowSecret: l.allowSecret}
+}
+
+// launch is the launch lh describes; nil for none.
+func (lh *launchHanded) launch() *launch {
+	if lh == nil {
+		return nil
+	}
+	l := &launch{argv: lh.Argv, env: lh.Env, allowSecret: lh.AllowSecret}
+	if l.env == nil && !lh.HostEnv {
+		l.env = []string{} // an empty environment, not the host's
+	}
+	if lh.HostEnv {
+		l.env = nil
+	}
+	return l
 }
 
 // restore makes r hold data as the bytes before sequence end.
@@ -445,40 +480,13 @@ func writeRings(w io.Writer, st *handover) error {
 	return nil
 }
 
-// paintTerminal returns the terminal output that draws t's scrollback and
-// screen again on a fresh terminal of its size, with its modes and cursor.
-func paintTerminal(t *vtgrid.Terminal) []byte {
-	s := t.Snapshot()
-	cols, rows := s.Cols(), s.Rows()
-	var lines [][]vtgrid.Cell
-	var wrapped []bool
-	if oldest, end := t.ScrollbackBounds(); end > oldest {
-		sb, w, _ := t.ScrollbackRows(oldest, int(end-oldest))
-		lines, wrapped = append(lines, sb...), append(wrapped, w...)
-	}
-	alt := s.Modes().AltScreen
-	for y := 0; y < rows; y++ {
-		if alt { // the main screen is not in the snapshot: push the history up with blank rows
-			lines, wrapped = append(lines, nil), append(wrapped, false)
-			continue
-		}
-		lines, wrapped = append(lines, s.Row(y)), append(wrapped, s.Wrapped(y))
-	}
-	b := []byte("\x1b[H\x1b[2J\x1b[?7h")
-	for i, row := range lines {
-		b = paintCells(b, frameCells(row, cols), wrapped[i])
-		if !wrapped[i] && i < len(lines)-1 {
-			b = append(b, "\x1b[0m\r\n"...)
-		}
-	}
-	f := screenFrame("", 0, s, nil)
-	if alt {
-		return append(b, repaint(f)...)
-	}
-	b = append(b, "\x1b[0m\x1b[?7l"...)
-	b = appendModes(b, f.Modes)
-	return appendCursor(b, f)
-}
+// handTerm is what carries t to the new image: its whole state
+// (vtgrid/state.go), both screens, scrollback, cursors, charsets, scroll
+// region, tab stops, modes and a half-read sequence included.
+func handTerm(t *vtgrid.Terminal) []byte { return t.AppendState(nil) }
+
+// takeTerm makes t what handTerm described; on error t stays as it was.
+func takeTerm(t *vtgrid.Terminal, b []byte) error { return t.RestoreState(b) }
 
 // paintCells draws one row from the cursor; a row that does not wrap
 // stops at its last non-blank cell.
@@ -641,8 +649,10 @@ func (h *Server) restorePane(ph *paneHanded, ring []byte) *pane {
 	}
 	p := newPaneSized(h, ph.Rec, max(ph.RingSize, 1), ph.Cols, ph.Rows)
 	p.ring.restore(ring, ph.RingEnd)
-	_, _ = p.term.Write(ph.Screen) // never fails
-	p.replies = nil                // a repaint asks nothing
+	if err := takeTerm(p.term, ph.Term); err != nil {
+		h.log.Printf("upgrade: the screen of %s is lost: %v", ph.Rec.ID, err)
+	}
+	p.launch = ph.Launch.launch()
 	p.title, p.specSum, p.handedOver = ph.Title, ph.SpecSum, true
 	p.attn.state = attnOf(ph.Rec.State)
 	h.panes = append(h.panes, p)

@@ -106,7 +106,7 @@ type paneHanded struct {
 	RingLen  int                  `json:"ring_len,omitempty"` // bytes of the ring in the blobs
 	Cols     int                  `json:"cols,omitempty"`
 	Rows     int                  `json:"rows,omitempty"`
-	Term     []byte               `json:"term,omitempty"` // the terminal's whole state (vtgrid.Terminal.AppendState)
+	Term     []byte               `json:"term,omitempty"`   // the terminal's whole state (vtgrid.Terminal.AppendState)
 	Launch   *launchHanded        `json:"launch,omitempty"` // what the run was started with (memory only, like the file itself)
 	Title    string               `json:"title,omitempty"`
 	SpecSum  [32]byte             `json:"spec_sum"`

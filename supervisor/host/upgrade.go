@@ -89,7 +89,7 @@ type handover struct {
 	KeepBak  bool         `json:"reg_keep_bak,omitempty"`
 	Contain  string       `json:"containment,omitempty"`
 	Panes    []paneHanded `json:"panes"`
-	blobs    io.Reader    // the rings' bytes, in pane order, after the header
+	blobs    io.Reader    // per pane, in order, after the header: its ring's bytes, then its terminal's state
 	files    []*os.File   // kept open across the exec
 	runs     []*supervisor.Run
 	rings    []*Ring // per pane: the ring whose bytes follow the header, nil for none
@@ -106,8 +106,9 @@ type paneHanded struct {
 	RingLen  int                  `json:"ring_len,omitempty"` // bytes of the ring in the blobs
 	Cols     int                  `json:"cols,omitempty"`
 	Rows     int                  `json:"rows,omitempty"`
-	Term     []byte               `json:"term,omitempty"`   // the terminal's whole state (vtgrid.Terminal.AppendState)
-	Launch   *launchHanded        `json:"launch,omitempty"` // what the run was started with (memory only, like the file itself)
+	TermLen  int                  `json:"term_len,omitempty"` // bytes of the terminal's state in the blobs, after the ring's
+	Term     []byte               `json:"-"`                  // the terminal's whole state (vtgrid.Terminal.AppendState)
+	Launch   *launchHanded        `json:"launch,omitempty"`   // what the run was started with (memory only, like the file itself)
 	Title    string               `json:"title,omitempty"`
 	SpecSum  [32]byte             `json:"spec_sum"`
 }
@@ -377,6 +378,7 @@ func (p *pane) handed() (paneHanded, error) {
 	ph.Launch = handLaunch(p.launch)
 	ph.Cols, ph.Rows = p.term.Size()
 	ph.Term = handTerm(p.term)
+	ph.TermLen = len(ph.Term)
 	start, end := p.ring.Bounds()
 	ph.RingSize, ph.RingEnd, ph.RingLen = p.ring.size(), end, int(end-start)
 	if p.runningLocked() {
@@ -455,27 +457,38 @@ func encodeState(mem *os.File, st *handover) error {
 	_, _ = w.WriteString(stateMagic)
 	_ = binary.Write(w, binary.BigEndian, uint64(len(hdr)))
 	_, _ = w.Write(hdr)
-	return errors.Join(writeRings(w, st), w.Flush())
+	return errors.Join(writeBlobs(w, st), w.Flush())
 }
 
-// writeRings appends each handed pane's ring bytes, oldest first.
-func writeRings(w io.Writer, st *handover) error {
+// writeBlobs appends each handed pane's ring bytes, oldest first, and its
+// terminal's state.
+func writeBlobs(w io.Writer, st *handover) error {
 	buf := make([]byte, 1<<20)
 	for i, r := range st.rings {
 		if r == nil {
 			continue
 		}
-		seq := st.Panes[i].RingEnd - uint64(st.Panes[i].RingLen)
-		for seq < st.Panes[i].RingEnd {
-			n, _, next := r.ReadAt(buf, seq)
-			if n == 0 {
-				return fmt.Errorf("the ring of %s ended at %d, before %d", st.Panes[i].Rec.ID, seq, st.Panes[i].RingEnd)
-			}
-			if _, err := w.Write(buf[:n]); err != nil {
-				return err
-			}
-			seq = next
+		if err := writeRing(w, r, &st.Panes[i], buf); err != nil {
+			return err
 		}
+		if _, err := w.Write(st.Panes[i].Term); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeRing appends ph's ring bytes, oldest first, through buf.
+func writeRing(w io.Writer, r *Ring, ph *paneHanded, buf []byte) error {
+	for seq := ph.RingEnd - uint64(ph.RingLen); seq < ph.RingEnd; {
+		n, _, next := r.ReadAt(buf, seq)
+		if n == 0 {
+			return fmt.Errorf("the ring of %s ended at %d, before %d", ph.Rec.ID, seq, ph.RingEnd)
+		}
+		if _, err := w.Write(buf[:n]); err != nil {
+			return err
+		}
+		seq = next
 	}
 	return nil
 }
@@ -629,6 +642,10 @@ func (h *Server) restorePanes(st *handover) []*supervisor.Run {
 		ring := make([]byte, ph.RingLen)
 		if _, err := io.ReadFull(st.blobs, ring); err != nil {
 			h.log.Printf("upgrade: the output of %s was cut short: %v", ph.Rec.ID, err)
+		}
+		ph.Term = make([]byte, ph.TermLen)
+		if _, err := io.ReadFull(st.blobs, ph.Term); err != nil {
+			h.log.Printf("upgrade: the screen of %s was cut short: %v", ph.Rec.ID, err)
 		}
 		if !ph.Ran {
 			h.adoptRecord(ph.Rec)

@@ -2,9 +2,10 @@
 // binary under its own pid, so every pane's leader stays its child and
 // every PTY master stays open, and the new image carries on from the state
 // the old one handed it in a memory file: each pane's record, its output
-// ring with its sequence numbers, its screen and scrollback (as the
-// terminal output that paints them again), the runs' identities and the
-// time left on their watchdogs. The listening socket and the host lock are
+// ring with its sequence numbers, its terminal's whole state (screens,
+// scrollback, cursors, modes, the parser mid-sequence: vtgrid/state.go),
+// its launch (argv and environment, for a later respawn), the runs'
+// identities and the time left on their watchdogs. The listening socket and the host lock are
 // kept open across the exec, so a client that connects meanwhile waits in
 // the socket's backlog and no other host can start.
 //

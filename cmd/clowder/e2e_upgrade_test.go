@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"clowder/persist"
+	"clowder/supervisor/client"
 	hostpkg "clowder/supervisor/host"
 	"clowder/supervisor/proto"
 	"clowder/vtgrid"
@@ -472,6 +473,9 @@ func TestE2EHostUpgradeKeepsTheAppsTerminal(t *testing.T) {
 		if got, want := e.must("capture", "--ansi", "--scrollback", "100", id), referenceCapture(written, 40, 12); got != want {
 			t.Fatalf("after part %d and %d upgrades the pane shows\n%q\nwant, as a terminal that saw no upgrade:\n%q", i, i, got, want)
 		}
+		if diff := e.frameDiff(id, written, 40, 12); diff != "" {
+			t.Fatalf("after part %d and %d upgrades the screen frame a TUI gets %s", i, i, diff)
+		}
 	}
 	if err := os.WriteFile(filepath.Join(e.dir, "go3"), nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -484,6 +488,49 @@ func referenceCapture(written string, cols, rows int) string {
 	ref := vtgrid.New(cols, rows, vtgrid.Options{})
 	_, _ = ref.Write([]byte(written))
 	return ref.SnapshotScrollback(100).HistoryANSI() + "\n"
+}
+
+// frameDiff says how the first screen frame a client subscribing to the
+// pane gets differs, in its cursor and the modes a TUI encodes keys and
+// mouse by, from those of a terminal of cols x rows fed written.
+func (e *e2eEnv) frameDiff(id, written string, cols, rows int) string {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := client.Dial(ctx, filepath.Join(e.dir, "run", "host.sock"))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer c.Close()
+	sub, err := c.Subscribe(ctx, proto.SubscribeReq{Pane: id, Screen: true})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer sub.Close()
+	var f *proto.ScreenFrame
+	for f == nil {
+		select {
+		case m := <-sub.C:
+			f, _ = m.(*proto.ScreenFrame)
+		case <-ctx.Done():
+			e.t.Fatalf("no screen frame of %s in 30 s: %v", id, sub.Err())
+		}
+	}
+	ref := vtgrid.New(cols, rows, vtgrid.Options{})
+	_, _ = ref.Write([]byte(written))
+	s := ref.Snapshot()
+	x, y, visible := s.Cursor()
+	m := s.Modes()
+	want := proto.FrameCursor{X: uint16(x), Y: uint16(y), Visible: visible, Style: uint8(m.CursorStyle)}
+	wantModes := fmt.Sprintf("app cursor %v, bracketed paste %v, alternate screen %v, mouse %d/%d",
+		m.AppCursor, m.BracketedPaste, m.AltScreen, m.Mouse, m.MouseEnc)
+	fl := f.Modes.Flags
+	gotModes := fmt.Sprintf("app cursor %v, bracketed paste %v, alternate screen %v, mouse %d/%d",
+		fl&proto.ModeAppCursor != 0, fl&proto.ModeBracketedPaste != 0, fl&proto.ModeAltScreen != 0, f.Modes.Mouse, f.Modes.MouseEncoding)
+	if f.Cursor != want || gotModes != wantModes {
+		return fmt.Sprintf("has the cursor %+v and %s; want %+v and %s", f.Cursor, gotModes, want, wantModes)
+	}
+	return ""
 }
 
 // TestE2ERespawnAfterAnUpgradeUsesThePanesEnvironment proves that an

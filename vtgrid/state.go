@@ -19,6 +19,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -122,9 +123,11 @@ func (t *Terminal) encodeScrollback(e *stateEnc) {
 	e.int(t.sb.max)
 	e.uv(oldest)
 	e.uv(end - oldest)
-	rows, wrapped, _ := t.ScrollbackRows(oldest, int(end-oldest))
-	for i, r := range rows {
-		e.row(r, wrapped[i])
+	var buf []Cell
+	for i := range int(end - oldest) {
+		var wrapped bool
+		buf, wrapped = t.sb.stateRow(i, buf[:0])
+		e.row(buf, wrapped)
 	}
 }
 
@@ -136,12 +139,14 @@ func (t *Terminal) decodeScrollback(d *stateDec) {
 	}
 	oldest, n := d.uv(), d.count(2)
 	t.sb.restoreStart(oldest)
+	var buf []Cell
 	for range n {
-		cells, wrapped := d.row(-1)
+		cells, wrapped := d.row(-1, buf[:0])
 		if d.err != nil {
 			return
 		}
 		t.sb.restoreRow(cells, wrapped)
+		buf = cells
 	}
 }
 
@@ -516,17 +521,20 @@ func (d *stateDec) colors() (c Colors) {
 
 // screen reads every row of s (a new screen of the terminal's size).
 func (d *stateDec) screen(s *screen, cols int, ver uint64) {
+	var buf []Cell
 	for y := range s.lines {
-		cells, wrapped := d.row(cols)
+		cells, wrapped := d.row(cols, buf[:0])
 		if d.err != nil {
 			return
 		}
 		s.lines[y].restoreCells(cells, wrapped, ver)
+		buf = cells
 	}
 }
 
-// row reads a row of at most limit cells (no limit when negative).
-func (d *stateDec) row(limit int) ([]Cell, bool) {
+// row reads a row of at most limit cells (no limit when negative) into
+// buf's array when it is large enough.
+func (d *stateDec) row(limit int, buf []Cell) ([]Cell, bool) {
 	wrapped := d.bool()
 	n := d.count(2)
 	if d.err == nil && limit >= 0 && n > limit {
@@ -535,7 +543,7 @@ func (d *stateDec) row(limit int) ([]Cell, bool) {
 	if d.err != nil {
 		return nil, false
 	}
-	cells := make([]Cell, n)
+	cells := slices.Grow(buf[:0], n)[:n]
 	var st Style
 	var link uint16
 	for i := range cells {
@@ -645,6 +653,13 @@ func (l *line) restoreCells(cells []Cell, wrapped bool, ver uint64) {
 			break
 		}
 	}
+}
+
+// stateRow appends scrollback row i (0 = the oldest held) to buf, as
+// ScrollbackRows returns it, with its soft-wrap flag.
+func (s *scrollback) stateRow(i int, buf []Cell) ([]Cell, bool) {
+	cl := s.at(i)
+	return cl.appendCells(buf), cl.wrapped
 }
 
 // restoreStart makes the next row pushed row number oldest.

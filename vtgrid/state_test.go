@@ -330,3 +330,23 @@ func TestStateRestoreRefusesBadStates(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkStateRoundTrip serializes and restores a 200x50 terminal with a
+// full 10,000-row scrollback of styled text (an upgrade does it once per
+// pane); state-bytes is the size of the state.
+func BenchmarkStateRoundTrip(b *testing.B) {
+	a := New(200, 50, Options{})
+	r := rand.New(rand.NewPCG(8, 9))
+	for a.ScrollbackLen() < DefaultScrollbackLines {
+		fmt.Fprintf(a, "\x1b[3%dm%s\x1b[0m %s\r\n", r.IntN(8), strings.Repeat("word ", r.IntN(20)), strings.Repeat("x", r.IntN(80)))
+	}
+	var state []byte
+	b.ResetTimer()
+	for range b.N {
+		state = a.AppendState(state[:0])
+		if err := New(1, 1, Options{}).RestoreState(state); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(state)), "state-bytes")
+}

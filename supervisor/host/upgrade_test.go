@@ -193,3 +193,15 @@ func TestLaunchTravelsThroughTheState(t *testing.T) {
 		}
 	}
 }
+
+// TestStateFormatFollowsTheTerminalState pins the upgrade's state format
+// to the vtgrid state version it carries: a new vtgrid state version must
+// bump stateFormat too, or an old host would hand a terminal state to a
+// binary that refuses it only after the exec (and its panes' screens
+// would come out blank).
+func TestStateFormatFollowsTheTerminalState(t *testing.T) {
+	pins := map[int]int{1: 2} // vtgrid.StateVersion -> the first state format carrying it
+	if got, ok := pins[vtgrid.StateVersion]; !ok || got != StateFormat() {
+		t.Fatalf("vtgrid state version %d with upgrade state format %d: bump stateFormat (upgrade.go) and pin the pair here", vtgrid.StateVersion, StateFormat())
+	}
+}

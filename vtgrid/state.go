@@ -31,8 +31,9 @@ const stateMagic = "vtgrid-state\n"
 const StateVersion = 1
 
 // maxStateCells bounds cols x rows of a restored state, so that a corrupt
-// state cannot make RestoreState allocate without bound.
-const maxStateCells = 1 << 24
+// state cannot make RestoreState allocate without bound (each row also
+// takes at least two bytes of the state).
+const maxStateCells = 1 << 22
 
 // AppendState appends the terminal's whole state to b. The callbacks of
 // Options (Reply, Event) and the clipboard switch are not state: the
@@ -78,7 +79,7 @@ func decodeState(data []byte, opts Options) (*Terminal, error) {
 		return nil, fmt.Errorf("state version %d, but this vtgrid reads %d", v, StateVersion)
 	}
 	cols, rows := d.int(), d.int()
-	if d.err == nil && (cols < 1 || rows < 1 || cols*rows > maxStateCells) {
+	if d.err == nil && (cols < 1 || rows < 1 || cols > maxStateCells || rows > len(d.b)/2 || cols*rows > maxStateCells) {
 		return nil, fmt.Errorf("screen size %dx%d out of range", cols, rows)
 	}
 	if d.err != nil {

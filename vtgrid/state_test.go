@@ -350,3 +350,37 @@ func BenchmarkStateRoundTrip(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(state)), "state-bytes")
 }
+
+// FuzzRestoreState: no state, however corrupt, makes RestoreState panic
+// or leave a terminal that breaks the invariants every consumer relies on.
+func FuzzRestoreState(f *testing.F) {
+	for i, s := range stateSeeds {
+		a := New(10+i, 4, Options{ScrollbackLines: 5})
+		a.Write([]byte(strings.Repeat("line\r\n", i) + s))
+		f.Add(a.AppendState(nil))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b := New(5, 3, Options{})
+		if err := b.RestoreState(data); err != nil {
+			return
+		}
+		checkInvariants(t, b)
+		b.Write([]byte("\x1b[?1049lmore\r\n\x1b8x\x1b[?1049hy"))
+		checkInvariants(t, b)
+	})
+}
+
+// TestStateRestoreRefusesHugeSizes: a few bytes claiming an enormous
+// screen (an overflowing cols x rows included) are refused before anything
+// is allocated.
+func TestStateRestoreRefusesHugeSizes(t *testing.T) {
+	for _, size := range [][2]int{{1 << 32, 1 << 32}, {1 << 62, 4}, {1 << 20, 1 << 20}, {10, 1000}} {
+		e := &stateEnc{b: []byte(stateMagic)}
+		e.uv(StateVersion)
+		e.int(size[0])
+		e.int(size[1])
+		if err := New(2, 2, Options{}).RestoreState(e.b); err == nil || !strings.Contains(err.Error(), "out of range") {
+			t.Errorf("a state of %dx%d: %v; want it refused as out of range", size[0], size[1], err)
+		}
+	}
+}

@@ -5,9 +5,10 @@
 // ring with its sequence numbers, its terminal's whole state (screens,
 // scrollback, cursors, modes, the parser mid-sequence: vtgrid/state.go),
 // its launch (argv and environment, for a later respawn), the runs'
-// identities and the time left on their watchdogs. The listening socket and the host lock are
-// kept open across the exec, so a client that connects meanwhile waits in
-// the socket's backlog and no other host can start.
+// identities and the time left on their watchdogs. The listening socket
+// and the host lock are kept open across the exec, so a client that
+// connects meanwhile waits in the socket's backlog and no other host can
+// start.
 //
 // Before anything stops, the new binary is asked which state format it
 // reads (`NEW host --state-format`); a binary that is missing, cannot run
@@ -418,11 +419,11 @@ func (lh *launchHanded) launch() *launch {
 		return nil
 	}
 	l := &launch{argv: lh.Argv, env: lh.Env, allowSecret: lh.AllowSecret}
-	if l.env == nil && !lh.HostEnv {
-		l.env = []string{} // an empty environment, not the host's
-	}
-	if lh.HostEnv {
+	switch {
+	case lh.HostEnv:
 		l.env = nil
+	case l.env == nil:
+		l.env = []string{} // an empty environment, not the host's
 	}
 	return l
 }

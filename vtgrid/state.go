@@ -337,43 +337,43 @@ func (e *stateEnc) row(cells []Cell, wrapped bool) {
 	}
 	e.bool(wrapped)
 	e.uv(uint64(n))
-	var st Style
-	var link uint16
+	var prev cellParts
 	for _, c := range cells[:n] {
+		cp := c.parts()
 		h := byte(0)
-		if c.style != st {
+		if cp.st != prev.st {
 			h |= cellNewStyle
 		}
-		if c.link != link {
+		if cp.link != prev.link {
 			h |= cellNewLink
 		}
-		if c.r >= clusterBase {
+		if cp.text != "" {
 			h |= cellCluster
 		}
-		if c.flags != 0 {
+		if cp.flags != 0 {
 			h |= cellFlagged
 		}
 		e.b = append(e.b, h)
-		e.cell(h, c)
-		st, link = c.style, c.link
+		e.cell(h, &cp)
+		prev = cp
 	}
 }
 
 // cell writes what c's header h announces.
-func (e *stateEnc) cell(h byte, c Cell) {
+func (e *stateEnc) cell(h byte, c *cellParts) {
 	if h&cellCluster != 0 {
-		e.str(clusters.get(c.r - clusterBase))
+		e.str(c.text)
 	} else {
 		e.uv(uint64(c.r))
 	}
 	if h&cellNewStyle != 0 {
-		e.style(c.style)
+		e.style(c.st)
 	}
 	if h&cellNewLink != 0 {
 		e.uv(uint64(c.link))
 	}
 	if h&cellFlagged != 0 {
-		e.b = append(e.b, byte(c.flags))
+		e.b = append(e.b, c.flags)
 	}
 }
 
@@ -545,11 +545,10 @@ func (d *stateDec) row(limit int, buf []Cell) ([]Cell, bool) {
 		return nil, false
 	}
 	cells := slices.Grow(buf[:0], n)[:n]
-	var st Style
-	var link uint16
+	var cp cellParts
 	for i := range cells {
-		cells[i] = d.cell(st, link)
-		st, link = cells[i].style, cells[i].link
+		d.cell(&cp)
+		cells[i] = cp.cell()
 	}
 	if d.err == nil && !wholeWide(cells) {
 		d.fail("a row with half a wide character")
@@ -561,33 +560,33 @@ func (d *stateDec) row(limit int, buf []Cell) ([]Cell, bool) {
 // halves.
 func wholeWide(cells []Cell) bool {
 	for x, c := range cells {
-		if c.flags&flagWide != 0 && (x+1 >= len(cells) || cells[x+1].flags&flagCont == 0) ||
-			c.flags&flagCont != 0 && (x == 0 || cells[x-1].flags&flagWide == 0) {
+		if c.Width() == 2 && (x+1 >= len(cells) || cells[x+1].Width() != 0) ||
+			c.Width() == 0 && (x == 0 || cells[x-1].Width() != 2) {
 			return false
 		}
 	}
 	return true
 }
 
-// cell reads one cell whose style and link default to the previous one's.
-func (d *stateDec) cell(st Style, link uint16) Cell {
+// cell reads one cell into c, which holds the previous one: its style and
+// link stay unless the header says they change.
+func (d *stateDec) cell(c *cellParts) {
 	h := d.byte1()
-	c := Cell{style: st, link: link}
+	c.r, c.text, c.flags = 0, "", 0
 	if h&cellCluster != 0 {
-		c.r = internCluster(d.str())
+		c.text = d.str()
 	} else if c.r = rune(d.uv()); c.r >= clusterBase || c.r < 0 {
 		d.fail("cell character %#x", c.r)
 	}
 	if h&cellNewStyle != 0 {
-		c.style = d.style()
+		c.st = d.style()
 	}
 	if h&cellNewLink != 0 {
 		c.link = uint16(d.uv())
 	}
 	if h&cellFlagged != 0 {
-		c.flags = cellFlags(d.byte1())
+		c.flags = d.byte1()
 	}
-	return c
 }
 
 // internCluster is the cell rune of grapheme s in this process's table.
@@ -634,8 +633,36 @@ func (d *stateDec) modes() Modes {
 	return m
 }
 
-// The accessors below are all this file knows of how rows and the
-// scrollback hold their cells.
+// The accessors below are all this file knows of how cells, rows and the
+// scrollback hold what they hold.
+
+// cellParts is a cell as the state holds it: a multi-rune grapheme as its
+// text rather than its index in this process's intern table.
+type cellParts struct {
+	r     rune   // the code point, 0 for none; unused when text is set
+	text  string // a multi-rune grapheme, else ""
+	st    Style
+	link  uint16
+	flags uint8 // wide halves and DECSCA protection, as the cell keeps them
+}
+
+// parts takes c apart for the state.
+func (c Cell) parts() cellParts {
+	cp := cellParts{r: c.r, st: c.style, link: c.link, flags: uint8(c.flags)}
+	if c.r >= clusterBase {
+		cp.r, cp.text = 0, clusters.get(c.r-clusterBase)
+	}
+	return cp
+}
+
+// cell puts cp together again, interning its grapheme in this process.
+func (cp *cellParts) cell() Cell {
+	c := Cell{r: cp.r, style: cp.st, link: cp.link, flags: cellFlags(cp.flags)}
+	if cp.text != "" {
+		c.r = internCluster(cp.text)
+	}
+	return c
+}
 
 // stateCells returns the row's cells (not to be modified) and its soft-wrap
 // flag.

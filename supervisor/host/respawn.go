@@ -8,9 +8,10 @@
 // What runs: an agent its adapter's resume command (by the recorded
 // session id; without one, the adapter's "continue"), a shell afresh, a
 // command the same argv. With what environment: the one the pane was
-// started with while this host holds it (memory only); after a host
-// restart, the requesting client's (or, for the host's own resumes after
-// a reboot, the host's), and the reply says so.
+// started with while this host holds it (memory only, handed on by an
+// upgrade in place: upgrade.go); after a host restart, the requesting
+// client's (or, for the host's own resumes after a reboot, the host's),
+// and the reply says so.
 
 package host
 

@@ -2,11 +2,13 @@
 // binary under its own pid, so every pane's leader stays its child and
 // every PTY master stays open, and the new image carries on from the state
 // the old one handed it in a memory file: each pane's record, its output
-// ring with its sequence numbers, its screen and scrollback (as the
-// terminal output that paints them again), the runs' identities and the
-// time left on their watchdogs. The listening socket and the host lock are
-// kept open across the exec, so a client that connects meanwhile waits in
-// the socket's backlog and no other host can start.
+// ring with its sequence numbers, its terminal's whole state (screens,
+// scrollback, cursors, modes, the parser mid-sequence: vtgrid/state.go),
+// its launch (argv and environment, for a later respawn), the runs'
+// identities and the time left on their watchdogs. The listening socket
+// and the host lock are kept open across the exec, so a client that
+// connects meanwhile waits in the socket's backlog and no other host can
+// start.
 //
 // Before anything stops, the new binary is asked which state format it
 // reads (`NEW host --state-format`); a binary that is missing, cannot run
@@ -46,7 +48,7 @@ import (
 // stateFormat is the version of the state an upgrading host hands its new
 // binary. A string so that tests can build a binary that reads another
 // (-ldflags -X clowder/supervisor/host.stateFormat=N).
-var stateFormat = "1"
+var stateFormat = "2"
 
 // StateFormat is the version of the state an upgrading host hands its new
 // binary; `clowder host --state-format` prints it.
@@ -89,7 +91,7 @@ type handover struct {
 	KeepBak  bool         `json:"reg_keep_bak,omitempty"`
 	Contain  string       `json:"containment,omitempty"`
 	Panes    []paneHanded `json:"panes"`
-	blobs    io.Reader    // the rings' bytes, in pane order, after the header
+	blobs    io.Reader    // per pane, in order, after the header: its ring's bytes, then its terminal's state
 	files    []*os.File   // kept open across the exec
 	runs     []*supervisor.Run
 	rings    []*Ring // per pane: the ring whose bytes follow the header, nil for none
@@ -106,7 +108,9 @@ type paneHanded struct {
 	RingLen  int                  `json:"ring_len,omitempty"` // bytes of the ring in the blobs
 	Cols     int                  `json:"cols,omitempty"`
 	Rows     int                  `json:"rows,omitempty"`
-	Screen   []byte               `json:"screen,omitempty"` // paints screen and scrollback on a fresh terminal
+	TermLen  int                  `json:"term_len,omitempty"` // bytes of the terminal's state in the blobs, after the ring's
+	Term     []byte               `json:"-"`                  // the terminal's whole state (vtgrid.Terminal.AppendState)
+	Launch   *launchHanded        `json:"launch,omitempty"`   // what the run was started with (memory only, like the file itself)
 	Title    string               `json:"title,omitempty"`
 	SpecSum  [32]byte             `json:"spec_sum"`
 }
@@ -373,8 +377,10 @@ func (p *pane) handed() (paneHanded, error) {
 		return ph, nil // known from agents.json only: the new image finds it again
 	}
 	ph.Ran = true
+	ph.Launch = handLaunch(p.launch)
 	ph.Cols, ph.Rows = p.term.Size()
-	ph.Screen = paintTerminal(p.term)
+	ph.Term = handTerm(p.term)
+	ph.TermLen = len(ph.Term)
 	start, end := p.ring.Bounds()
 	ph.RingSize, ph.RingEnd, ph.RingLen = p.ring.size(), end, int(end-start)
 	if p.runningLocked() {
@@ -387,6 +393,39 @@ func (p *pane) handed() (paneHanded, error) {
 		ph.Run, ph.Adopted = &rs, p.run.Adopted()
 	}
 	return ph, nil
+}
+
+// launchHanded is a pane's launch (spawn.go) across an upgrade, so that a
+// respawn after it runs as the pane first did. It travels only in the
+// memory file, never on disk: the environment may hold secrets.
+type launchHanded struct {
+	Argv        []string `json:"argv"`
+	Env         []string `json:"env,omitempty"`
+	HostEnv     bool     `json:"host_env,omitempty"` // the run had the host's own environment
+	AllowSecret bool     `json:"allow_secret,omitempty"`
+}
+
+// handLaunch describes l for the new image; nil for none.
+func handLaunch(l *launch) *launchHanded {
+	if l == nil {
+		return nil
+	}
+	return &launchHanded{Argv: l.argv, Env: l.env, HostEnv: l.env == nil, AllowSecret: l.allowSecret}
+}
+
+// launch is the launch lh describes; nil for none.
+func (lh *launchHanded) launch() *launch {
+	if lh == nil {
+		return nil
+	}
+	l := &launch{argv: lh.Argv, env: lh.Env, allowSecret: lh.AllowSecret}
+	switch {
+	case lh.HostEnv:
+		l.env = nil
+	case l.env == nil:
+		l.env = []string{} // an empty environment, not the host's
+	}
+	return l
 }
 
 // restore makes r hold data as the bytes before sequence end.
@@ -420,65 +459,49 @@ func encodeState(mem *os.File, st *handover) error {
 	_, _ = w.WriteString(stateMagic)
 	_ = binary.Write(w, binary.BigEndian, uint64(len(hdr)))
 	_, _ = w.Write(hdr)
-	return errors.Join(writeRings(w, st), w.Flush())
+	return errors.Join(writeBlobs(w, st), w.Flush())
 }
 
-// writeRings appends each handed pane's ring bytes, oldest first.
-func writeRings(w io.Writer, st *handover) error {
+// writeBlobs appends each handed pane's ring bytes, oldest first, and its
+// terminal's state.
+func writeBlobs(w io.Writer, st *handover) error {
 	buf := make([]byte, 1<<20)
 	for i, r := range st.rings {
 		if r == nil {
 			continue
 		}
-		seq := st.Panes[i].RingEnd - uint64(st.Panes[i].RingLen)
-		for seq < st.Panes[i].RingEnd {
-			n, _, next := r.ReadAt(buf, seq)
-			if n == 0 {
-				return fmt.Errorf("the ring of %s ended at %d, before %d", st.Panes[i].Rec.ID, seq, st.Panes[i].RingEnd)
-			}
-			if _, err := w.Write(buf[:n]); err != nil {
-				return err
-			}
-			seq = next
+		if err := writeRing(w, r, &st.Panes[i], buf); err != nil {
+			return err
+		}
+		if _, err := w.Write(st.Panes[i].Term); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// paintTerminal returns the terminal output that draws t's scrollback and
-// screen again on a fresh terminal of its size, with its modes and cursor.
-func paintTerminal(t *vtgrid.Terminal) []byte {
-	s := t.Snapshot()
-	cols, rows := s.Cols(), s.Rows()
-	var lines [][]vtgrid.Cell
-	var wrapped []bool
-	if oldest, end := t.ScrollbackBounds(); end > oldest {
-		sb, w, _ := t.ScrollbackRows(oldest, int(end-oldest))
-		lines, wrapped = append(lines, sb...), append(wrapped, w...)
-	}
-	alt := s.Modes().AltScreen
-	for y := 0; y < rows; y++ {
-		if alt { // the main screen is not in the snapshot: push the history up with blank rows
-			lines, wrapped = append(lines, nil), append(wrapped, false)
-			continue
+// writeRing appends ph's ring bytes, oldest first, through buf.
+func writeRing(w io.Writer, r *Ring, ph *paneHanded, buf []byte) error {
+	for seq := ph.RingEnd - uint64(ph.RingLen); seq < ph.RingEnd; {
+		n, _, next := r.ReadAt(buf, seq)
+		if n == 0 {
+			return fmt.Errorf("the ring of %s ended at %d, before %d", ph.Rec.ID, seq, ph.RingEnd)
 		}
-		lines, wrapped = append(lines, s.Row(y)), append(wrapped, s.Wrapped(y))
-	}
-	b := []byte("\x1b[H\x1b[2J\x1b[?7h")
-	for i, row := range lines {
-		b = paintCells(b, frameCells(row, cols), wrapped[i])
-		if !wrapped[i] && i < len(lines)-1 {
-			b = append(b, "\x1b[0m\r\n"...)
+		if _, err := w.Write(buf[:n]); err != nil {
+			return err
 		}
+		seq = next
 	}
-	f := screenFrame("", 0, s, nil)
-	if alt {
-		return append(b, repaint(f)...)
-	}
-	b = append(b, "\x1b[0m\x1b[?7l"...)
-	b = appendModes(b, f.Modes)
-	return appendCursor(b, f)
+	return nil
 }
+
+// handTerm is what carries t to the new image: its whole state
+// (vtgrid/state.go), both screens, scrollback, cursors, charsets, scroll
+// region, tab stops, modes and a half-read sequence included.
+func handTerm(t *vtgrid.Terminal) []byte { return t.AppendState(nil) }
+
+// takeTerm makes t what handTerm described; on error t stays as it was.
+func takeTerm(t *vtgrid.Terminal, b []byte) error { return t.RestoreState(b) }
 
 // paintCells draws one row from the cursor; a row that does not wrap
 // stops at its last non-blank cell.
@@ -622,6 +645,10 @@ func (h *Server) restorePanes(st *handover) []*supervisor.Run {
 		if _, err := io.ReadFull(st.blobs, ring); err != nil {
 			h.log.Printf("upgrade: the output of %s was cut short: %v", ph.Rec.ID, err)
 		}
+		ph.Term = make([]byte, ph.TermLen)
+		if _, err := io.ReadFull(st.blobs, ph.Term); err != nil {
+			h.log.Printf("upgrade: the screen of %s was cut short: %v", ph.Rec.ID, err)
+		}
 		if !ph.Ran {
 			h.adoptRecord(ph.Rec)
 			continue
@@ -641,8 +668,10 @@ func (h *Server) restorePane(ph *paneHanded, ring []byte) *pane {
 	}
 	p := newPaneSized(h, ph.Rec, max(ph.RingSize, 1), ph.Cols, ph.Rows)
 	p.ring.restore(ring, ph.RingEnd)
-	_, _ = p.term.Write(ph.Screen) // never fails
-	p.replies = nil                // a repaint asks nothing
+	if err := takeTerm(p.term, ph.Term); err != nil {
+		h.log.Printf("upgrade: the screen of %s is lost: %v", ph.Rec.ID, err)
+	}
+	p.launch = ph.Launch.launch()
 	p.title, p.specSum, p.handedOver = ph.Title, ph.SpecSum, true
 	p.attn.state = attnOf(ph.Rec.State)
 	h.panes = append(h.panes, p)

@@ -3,6 +3,7 @@ package host
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -14,61 +15,6 @@ import (
 	"clowder/supervisor/proto"
 	"clowder/vtgrid"
 )
-
-// termRows is every row of t, scrollback first, as protocol cells with
-// blanks made alike (an unwritten cell and a written space look the same),
-// with each row's wrap flag.
-func termRows(t *vtgrid.Terminal) []string {
-	s := t.Snapshot()
-	var out []string
-	add := func(row []vtgrid.Cell, wrapped bool) {
-		cells := frameCells(row, s.Cols())
-		for i := range cells {
-			if cells[i].Text == "" {
-				cells[i].Text = " "
-			}
-		}
-		out = append(out, fmt.Sprintf("%v %+v", wrapped, cells))
-	}
-	if oldest, end := t.ScrollbackBounds(); end > oldest {
-		rows, wrapped, _ := t.ScrollbackRows(oldest, int(end-oldest))
-		for i := range rows {
-			add(rows[i], wrapped[i])
-		}
-	}
-	for y := 0; y < s.Rows(); y++ {
-		add(s.Row(y), s.Wrapped(y))
-	}
-	return out
-}
-
-// TestPaintTerminalRedrawsScreenScrollbackAndModes proves that the bytes
-// an upgrading host hands over for a pane's screen draw, on a fresh
-// terminal, the same scrollback and screen (styles and soft wraps
-// included), cursor and modes.
-func TestPaintTerminalRedrawsScreenScrollbackAndModes(t *testing.T) {
-	old := vtgrid.New(20, 5, vtgrid.Options{ScrollbackLines: 1000})
-	var in bytes.Buffer
-	for i := range 12 {
-		fmt.Fprintf(&in, "line %d \x1b[1;31mred\x1b[0m \x1b[48;5;42mbg\x1b[0m\r\n", i)
-	}
-	in.WriteString(strings.Repeat("w", 47) + "\r\n")       // wraps twice
-	in.WriteString("\x1b[?2004h\x1b[?1h\x1b[4 q\x1b[3;7H") // bracketed paste, app cursor, a cursor shape and place
-	_, _ = old.Write(in.Bytes())
-
-	fresh := vtgrid.New(20, 5, vtgrid.Options{ScrollbackLines: 1000})
-	_, _ = fresh.Write(paintTerminal(old))
-
-	if got, want := termRows(fresh), termRows(old); !reflect.DeepEqual(got, want) {
-		t.Fatalf("repainted rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	gs, ws := fresh.Snapshot(), old.Snapshot()
-	gx, gy, gv := gs.Cursor()
-	wx, wy, wv := ws.Cursor()
-	if gx != wx || gy != wy || gv != wv || gs.Modes() != ws.Modes() {
-		t.Fatalf("cursor %d,%d %v modes %+v; want %d,%d %v modes %+v", gx, gy, gv, gs.Modes(), wx, wy, wv, ws.Modes())
-	}
-}
 
 // TestRingRestoreKeepsSequenceNumbers proves a ring rebuilt from its
 // bytes after an upgrade answers the same sequence numbers, and goes on
@@ -132,16 +78,130 @@ func TestUpgradeRefusedBeforeAnythingStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sub.Close()
-	bin := t.TempDir() + "/fmt2"
-	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho 2\n"), 0o755); err != nil {
+	next := StateFormat() + 1
+	bin := t.TempDir() + "/next-format"
+	if err := os.WriteFile(bin, []byte(fmt.Sprintf("#!/bin/sh\necho %d\n", next)), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	err = c.Upgrade(context.Background(), bin)
 	var e *proto.ErrorReply
-	if !errors.As(err, &e) || !strings.Contains(e.Message, `reads state format "2"`) {
-		t.Fatalf("upgrade to a format-2 binary: %v; want it refused naming the format", err)
+	if !errors.As(err, &e) || !strings.Contains(e.Message, fmt.Sprintf("reads state format \"%d\"", next)) {
+		t.Fatalf("upgrade to a format-%d binary: %v; want it refused naming the format", next, err)
 	}
 	if sub.Err() != nil {
 		t.Fatalf("the subscription ended: %v; a refused upgrade must leave it open", sub.Err())
+	}
+}
+
+// upgradeStreams are programs' outputs an upgrade may fall in the middle
+// of, each with where it is cut.
+var upgradeStreams = []struct {
+	name string
+	in   string
+	cut  int // < 0: counted from the end
+}{
+	{"an app in the alternate screen", "shell$ ls\r\nfile\r\n\x1b7\x1b[?1049h\x1b[2;4r\x1b(0\x1b[2;1Hlqqk\x1b[1;32m\x1b[3;5H", -1},
+	{"its main screen comes back", "shell$ ls\r\nfile\r\n\x1b[?1049h\x1b[2Jfull screen\x1b[?1049l\x1b[Kback", -9},
+	{"a saved cursor and its pen", "\x1b[5;7H\x1b[4;31m\x1b7\x1b[H\x1b[0mhome\x1b8saved", -5},
+	{"a scroll region", "\x1b[2;3r\x1b[3;1Ha\nb\nc\nd", -3},
+	{"line drawing in G1", "\x1b)0\x0elqk\x0fx\x0elqk", -4},
+	{"a pending wrap", "\x1b[1;10H" + strings.Repeat("x", 11) + "y", -1},
+	{"modes", "\x1b[?1h\x1b=\x1b[?2004h\x1b[?1002h\x1b[?1006h\x1b[?1004h\x1b[4h\x1b[?25l\x1b[?6h\x1b[?7l\x1b[5 q\x1b[>1u", -1},
+	{"tab stops", "\x1b[3g\x1b[1;4H\x1bH\x1b[1;9H\x1bH\r\ta\tb", -3},
+	{"in the middle of an escape sequence", "ab\x1b[38;5;1mcd", -6},
+	{"in the middle of a UTF-8 character", "ab\u4e16cd", -4},
+	{"in the middle of a title", "\x1b]2;a long title\x07x", -8},
+	{"queries after the cut", "\x1b[?1049h\x1b[3;5H\x1b[?2004h\x1b[6n\x1b[?2004$p", -12},
+}
+
+// TestUpgradeCarriesTheWholeTerminal proves that a pane's screen handed
+// over by an upgrade goes on as if nothing happened: fed the rest of the
+// program's output, it shows the same cells, scrollback, cursor and modes
+// as a terminal that saw all of it, and answers the same queries.
+// Regression: the screen used to travel as a repaint, which lost the main
+// screen behind an alternate one, the saved cursor, the scroll region,
+// charsets, tab stops, modes, the pen and a half-read sequence.
+func TestUpgradeCarriesTheWholeTerminal(t *testing.T) {
+	for _, s := range upgradeStreams {
+		cut := s.cut
+		if cut < 0 {
+			cut += len(s.in)
+		}
+		var oldReplies, newReplies []byte
+		opts := func(r *[]byte) vtgrid.Options {
+			return vtgrid.Options{ScrollbackLines: 100, Reply: func(b []byte) { *r = append(*r, b...) }}
+		}
+		old := vtgrid.New(20, 5, opts(&oldReplies))
+		_, _ = old.Write([]byte(s.in[:cut]))
+		fresh := vtgrid.New(20, 5, opts(&newReplies))
+		if err := takeTerm(fresh, handTerm(old)); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		oldReplies, newReplies = nil, nil
+		_, _ = old.Write([]byte(s.in[cut:]))
+		_, _ = fresh.Write([]byte(s.in[cut:]))
+		if diff := termDiff(old, fresh); diff != "" || !bytes.Equal(oldReplies, newReplies) {
+			t.Errorf("%s: after the upgrade %s; replies %q, want %q", s.name, diff, newReplies, oldReplies)
+		}
+	}
+}
+
+// termDiff says how got differs from want, as far as clients can see.
+func termDiff(want, got *vtgrid.Terminal) string {
+	ws, gs := want.SnapshotScrollback(-1), got.SnapshotScrollback(-1)
+	wx, wy, wv := ws.Cursor()
+	gx, gy, gv := gs.Cursor()
+	switch {
+	case gs.ANSI() != ws.ANSI():
+		return fmt.Sprintf("the screen is\n%q\nwant\n%q", gs.ANSI(), ws.ANSI())
+	case gs.HistoryANSI() != ws.HistoryANSI():
+		return fmt.Sprintf("the scrollback is\n%q\nwant\n%q", gs.HistoryANSI(), ws.HistoryANSI())
+	case gx != wx || gy != wy || gv != wv:
+		return fmt.Sprintf("the cursor is at %d,%d (visible %v), want %d,%d (%v)", gx, gy, gv, wx, wy, wv)
+	case gs.Modes() != ws.Modes():
+		return fmt.Sprintf("the modes are %+v, want %+v", gs.Modes(), ws.Modes())
+	case gs.Title() != ws.Title():
+		return fmt.Sprintf("the title is %q, want %q", gs.Title(), ws.Title())
+	}
+	return ""
+}
+
+// TestLaunchTravelsThroughTheState proves a pane's launch (argv,
+// environment, the secret-argv permission) comes out of the handed state
+// as it went in, an empty environment staying empty and the host's own
+// staying the host's (the new image's).
+func TestLaunchTravelsThroughTheState(t *testing.T) {
+	for _, l := range []*launch{
+		nil,
+		{argv: []string{"sh", "-c", "echo $X"}, env: []string{"X=1", "TERM=xterm"}, allowSecret: true},
+		{argv: []string{"env"}, env: []string{}},
+		{argv: []string{"env"}},
+	} {
+		b, err := json.Marshal(struct {
+			Launch *launchHanded `json:"launch"`
+		}{handLaunch(l)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ph paneHanded
+		if err := json.Unmarshal(b, &ph); err != nil {
+			t.Fatal(err)
+		}
+		got := ph.Launch.launch()
+		if !reflect.DeepEqual(got, l) || l != nil && (got.env == nil) != (l.env == nil) {
+			t.Errorf("launch %+v came back as %+v", l, got)
+		}
+	}
+}
+
+// TestStateFormatFollowsTheTerminalState pins the upgrade's state format
+// to the vtgrid state version it carries: a new vtgrid state version must
+// bump stateFormat too, or an old host would hand a terminal state to a
+// binary that refuses it only after the exec (and its panes' screens
+// would come out blank).
+func TestStateFormatFollowsTheTerminalState(t *testing.T) {
+	pins := map[int]int{1: 2} // vtgrid.StateVersion -> the first state format carrying it
+	if got, ok := pins[vtgrid.StateVersion]; !ok || got != StateFormat() {
+		t.Fatalf("vtgrid state version %d with upgrade state format %d: bump stateFormat (upgrade.go) and pin the pair here", vtgrid.StateVersion, StateFormat())
 	}
 }

@@ -48,7 +48,7 @@ import (
 // stateFormat is the version of the state an upgrading host hands its new
 // binary. A string so that tests can build a binary that reads another
 // (-ldflags -X clowder/supervisor/host.stateFormat=N).
-var stateFormat = "2"
+var stateFormat = "1"
 
 // StateFormat is the version of the state an upgrading host hands its new
 // binary; `clowder host --state-format` prints it.
@@ -108,7 +108,8 @@ type paneHanded struct {
 	RingLen  int                  `json:"ring_len,omitempty"` // bytes of the ring in the blobs
 	Cols     int                  `json:"cols,omitempty"`
 	Rows     int                  `json:"rows,omitempty"`
-	TermLen  int                  `json:"term_len,omitempty"` // bytes of the terminal's state in the blobs, after the ring's
+	Screen   []byte               `json:"screen,omitempty"`   // paints screen and scrollback on a fresh terminal: what a reader without TermLen uses
+	TermLen  int                  `json:"term_len,omitempty"` // bytes of the terminal's state in the blobs, after every pane's ring
 	Term     []byte               `json:"-"`                  // the terminal's whole state (vtgrid.Terminal.AppendState)
 	Launch   *launchHanded        `json:"launch,omitempty"`   // what the run was started with (memory only, like the file itself)
 	Title    string               `json:"title,omitempty"`
@@ -379,6 +380,7 @@ func (p *pane) handed() (paneHanded, error) {
 	ph.Ran = true
 	ph.Launch = handLaunch(p.launch)
 	ph.Cols, ph.Rows = p.term.Size()
+	ph.Screen = paintTerminal(p.term)
 	ph.Term = handTerm(p.term)
 	ph.TermLen = len(ph.Term)
 	start, end := p.ring.Bounds()
@@ -462,8 +464,10 @@ func encodeState(mem *os.File, st *handover) error {
 	return errors.Join(writeBlobs(w, st), w.Flush())
 }
 
-// writeBlobs appends each handed pane's ring bytes, oldest first, and its
-// terminal's state.
+// writeBlobs appends each handed pane's ring bytes, oldest first, then
+// each pane's terminal state. The states come after every ring so that a
+// binary of the same format that predates them (it reads the rings and
+// paints Screen) still reads the rings right.
 func writeBlobs(w io.Writer, st *handover) error {
 	buf := make([]byte, 1<<20)
 	for i, r := range st.rings {
@@ -473,6 +477,8 @@ func writeBlobs(w io.Writer, st *handover) error {
 		if err := writeRing(w, r, &st.Panes[i], buf); err != nil {
 			return err
 		}
+	}
+	for i := range st.Panes {
 		if _, err := w.Write(st.Panes[i].Term); err != nil {
 			return err
 		}
@@ -495,13 +501,61 @@ func writeRing(w io.Writer, r *Ring, ph *paneHanded, buf []byte) error {
 	return nil
 }
 
+// paintTerminal returns the terminal output that draws t's scrollback and
+// screen again on a fresh terminal of its size, with its modes and cursor.
+func paintTerminal(t *vtgrid.Terminal) []byte {
+	s := t.Snapshot()
+	cols, rows := s.Cols(), s.Rows()
+	var lines [][]vtgrid.Cell
+	var wrapped []bool
+	if oldest, end := t.ScrollbackBounds(); end > oldest {
+		sb, w, _ := t.ScrollbackRows(oldest, int(end-oldest))
+		lines, wrapped = append(lines, sb...), append(wrapped, w...)
+	}
+	alt := s.Modes().AltScreen
+	for y := 0; y < rows; y++ {
+		if alt { // the main screen is not in the snapshot: push the history up with blank rows
+			lines, wrapped = append(lines, nil), append(wrapped, false)
+			continue
+		}
+		lines, wrapped = append(lines, s.Row(y)), append(wrapped, s.Wrapped(y))
+	}
+	b := []byte("\x1b[H\x1b[2J\x1b[?7h")
+	for i, row := range lines {
+		b = paintCells(b, frameCells(row, cols), wrapped[i])
+		if !wrapped[i] && i < len(lines)-1 {
+			b = append(b, "\x1b[0m\r\n"...)
+		}
+	}
+	f := screenFrame("", 0, s, nil)
+	if alt {
+		return append(b, repaint(f)...)
+	}
+	b = append(b, "\x1b[0m\x1b[?7l"...)
+	b = appendModes(b, f.Modes)
+	return appendCursor(b, f)
+}
+
 // handTerm is what carries t to the new image: its whole state
 // (vtgrid/state.go), both screens, scrollback, cursors, charsets, scroll
 // region, tab stops, modes and a half-read sequence included.
 func handTerm(t *vtgrid.Terminal) []byte { return t.AppendState(nil) }
 
-// takeTerm makes t what handTerm described; on error t stays as it was.
-func takeTerm(t *vtgrid.Terminal, b []byte) error { return t.RestoreState(b) }
+// restoreTerm makes p's terminal what ph handed: its whole state where
+// the old image sent one this binary reads, else (an older binary of the
+// same format, or another vtgrid state version) the repaint of its screen
+// and scrollback.
+func restoreTerm(p *pane, ph *paneHanded) {
+	if len(ph.Term) > 0 {
+		err := p.term.RestoreState(ph.Term)
+		if err == nil {
+			return
+		}
+		p.h.log.Printf("upgrade: the terminal state of %s: %v; its screen is painted again instead", ph.Rec.ID, err)
+	}
+	_, _ = p.term.Write(ph.Screen) // never fails
+	p.replies = nil                // a repaint asks nothing
+}
 
 // paintCells draws one row from the cursor; a row that does not wrap
 // stops at its last non-blank cell.
@@ -639,16 +693,24 @@ func (h *Server) restorePanes(st *handover) []*supervisor.Run {
 	var runs []*supervisor.Run
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	rings := make([][]byte, len(st.Panes))
 	for i := range st.Panes {
 		ph := &st.Panes[i]
-		ring := make([]byte, ph.RingLen)
-		if _, err := io.ReadFull(st.blobs, ring); err != nil {
+		rings[i] = make([]byte, ph.RingLen)
+		if _, err := io.ReadFull(st.blobs, rings[i]); err != nil {
 			h.log.Printf("upgrade: the output of %s was cut short: %v", ph.Rec.ID, err)
 		}
+	}
+	for i := range st.Panes {
+		ph := &st.Panes[i]
 		ph.Term = make([]byte, ph.TermLen)
 		if _, err := io.ReadFull(st.blobs, ph.Term); err != nil {
-			h.log.Printf("upgrade: the screen of %s was cut short: %v", ph.Rec.ID, err)
+			h.log.Printf("upgrade: the terminal state of %s was cut short: %v", ph.Rec.ID, err)
+			ph.Term = nil
 		}
+	}
+	for i := range st.Panes {
+		ph, ring := &st.Panes[i], rings[i]
 		if !ph.Ran {
 			h.adoptRecord(ph.Rec)
 			continue
@@ -668,9 +730,7 @@ func (h *Server) restorePane(ph *paneHanded, ring []byte) *pane {
 	}
 	p := newPaneSized(h, ph.Rec, max(ph.RingSize, 1), ph.Cols, ph.Rows)
 	p.ring.restore(ring, ph.RingEnd)
-	if err := takeTerm(p.term, ph.Term); err != nil {
-		h.log.Printf("upgrade: the screen of %s is lost: %v", ph.Rec.ID, err)
-	}
+	restoreTerm(p, ph)
 	p.launch = ph.Launch.launch()
 	p.title, p.specSum, p.handedOver = ph.Title, ph.SpecSum, true
 	p.attn.state = attnOf(ph.Rec.State)

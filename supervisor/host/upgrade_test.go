@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
 
+	"clowder/persist"
 	"clowder/supervisor"
 	"clowder/supervisor/proto"
 	"clowder/vtgrid"
@@ -134,7 +136,7 @@ func TestUpgradeCarriesTheWholeTerminal(t *testing.T) {
 		old := vtgrid.New(20, 5, opts(&oldReplies))
 		_, _ = old.Write([]byte(s.in[:cut]))
 		fresh := vtgrid.New(20, 5, opts(&newReplies))
-		if err := takeTerm(fresh, handTerm(old)); err != nil {
+		if err := fresh.RestoreState(handTerm(old)); err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}
 		oldReplies, newReplies = nil, nil
@@ -194,14 +196,53 @@ func TestLaunchTravelsThroughTheState(t *testing.T) {
 	}
 }
 
-// TestStateFormatFollowsTheTerminalState pins the upgrade's state format
-// to the vtgrid state version it carries: a new vtgrid state version must
-// bump stateFormat too, or an old host would hand a terminal state to a
-// binary that refuses it only after the exec (and its panes' screens
-// would come out blank).
-func TestStateFormatFollowsTheTerminalState(t *testing.T) {
-	pins := map[int]int{1: 2} // vtgrid.StateVersion -> the first state format carrying it
-	if got, ok := pins[vtgrid.StateVersion]; !ok || got != StateFormat() {
-		t.Fatalf("vtgrid state version %d with upgrade state format %d: bump stateFormat (upgrade.go) and pin the pair here", vtgrid.StateVersion, StateFormat())
+// TestUpgradeFromABinaryWithoutTerminalStates pins the upgrade from the
+// build before terminal states (same format 1, whose state has only the
+// repaint, `screen`) and to it: the rings come first so such a reader
+// finds them where it did, and a pane handed without a terminal state, or
+// with one this vtgrid does not read, is painted from its screen. Bumping
+// the format instead made the next upgrade from the running build refused,
+// so that switching to it meant stopping the host and every agent.
+func TestUpgradeFromABinaryWithoutTerminalStates(t *testing.T) {
+	mem, err := supervisor.NewStateFile("test")
+	if err != nil {
+		t.Skip(err) // not Linux: no upgrade in place
+	}
+	defer mem.Close()
+	h, err := New(Options{Paths: persist.Paths{RuntimeDir: t.TempDir(), StateDir: t.TempDir()}, Config: persist.DefaultConfig(), Build: "test", IdleExit: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := vtgrid.New(20, 5, vtgrid.Options{ScrollbackLines: 100})
+	_, _ = old.Write([]byte("one\r\ntwo\r\n\x1b[1;31mred\x1b[m three\r\nfour\r\nfive\r\nsix"))
+	st := &handover{Format: StateFormat()}
+	for i, out := range []string{"ring of p1", "and the ring of p2"} {
+		r := NewRing(64)
+		_, _ = r.Write([]byte(out))
+		_, end := r.Bounds()
+		st.Panes = append(st.Panes, paneHanded{Rec: persist.PaneRecord{ID: fmt.Sprintf("p%d", i+1), Kind: persist.KindRun, State: persist.StateRunning}, Ran: true, RingEnd: end, RingLen: len(out),
+			Screen: paintTerminal(old), Term: handTerm(old)})
+		st.Panes[i].TermLen = len(st.Panes[i].Term)
+		st.rings = append(st.rings, r)
+	}
+	if err := encodeState(mem, st); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readState(mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"ring of p1", "and the ring of p2"} { // as a reader without terminal states reads them
+		b := make([]byte, len(want))
+		if _, err := io.ReadFull(got.blobs, b); err != nil || string(b) != want {
+			t.Fatalf("ring read as the previous build reads it: %q, %v; want %q", b, err, want)
+		}
+	}
+	for _, term := range [][]byte{nil, []byte("\x7fnot a state of this version")} {
+		p := newPaneSized(h, persist.PaneRecord{ID: "p1"}, 64, 20, 5)
+		restoreTerm(p, &paneHanded{Rec: p.rec, Screen: paintTerminal(old), Term: term})
+		if diff := termDiff(old, p.term); diff != "" {
+			t.Errorf("handed with terminal state %q: %s", term, diff)
+		}
 	}
 }

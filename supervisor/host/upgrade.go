@@ -81,18 +81,19 @@ const formatCheckTimeout = 30 * time.Second
 
 // handover is the state the old image writes and the new one reads.
 type handover struct {
-	Format   int          `json:"format"`
-	Build    string       `json:"build"`
-	Started  time.Time    `json:"started"`
-	Listener int          `json:"listener_fd"`
-	Lock     int          `json:"lock_fd"`
-	RegLoad  string       `json:"reg_load,omitempty"`
-	ReadOnly bool         `json:"reg_read_only,omitempty"`
-	KeepBak  bool         `json:"reg_keep_bak,omitempty"`
-	Contain  string       `json:"containment,omitempty"`
-	Panes    []paneHanded `json:"panes"`
-	blobs    io.Reader    // per pane, in order, after the header: its ring's bytes, then its terminal's state
-	files    []*os.File   // kept open across the exec
+	Format   int           `json:"format"`
+	Build    string        `json:"build"`
+	Started  time.Time     `json:"started"`
+	Listener int           `json:"listener_fd"`
+	Lock     int           `json:"lock_fd"`
+	RegLoad  string        `json:"reg_load,omitempty"`
+	ReadOnly bool          `json:"reg_read_only,omitempty"`
+	KeepBak  bool          `json:"reg_keep_bak,omitempty"`
+	Contain  string        `json:"containment,omitempty"`
+	Colors   vtgrid.Colors `json:"colors"` // the user's terminal colours as the newest client told them (zero: none told)
+	Panes    []paneHanded  `json:"panes"`
+	blobs    io.Reader     // after the header: every pane's ring bytes, in pane order, then every pane's terminal state
+	files    []*os.File    // kept open across the exec
 	runs     []*supervisor.Run
 	rings    []*Ring // per pane: the ring whose bytes follow the header, nil for none
 }
@@ -334,6 +335,7 @@ func (h *Server) freeze() (*handover, error) {
 	}
 	h.mu.Lock()
 	st.RegLoad, st.ReadOnly, st.KeepBak, st.Contain = h.regLoad, h.regReadOnly, h.regKeepBak, h.containment
+	st.Colors = h.currentColorsLocked()
 	h.mu.Unlock()
 	for _, p := range h.allPanes() {
 		ph, err := p.handed()
@@ -364,7 +366,17 @@ func (h *Server) keepSocketAndLock(st *handover) error {
 		return fmt.Errorf("upgrade: keep the listening socket: %w", err)
 	}
 	st.files = append(st.files, f)
-	st.Listener = int(f.Fd())
+	// Not f.Fd(): it makes the descriptor blocking, and the dup shares its
+	// file description with the listener, whose accept then blocks in the
+	// kernel where Close cannot end it: after a failed exec the host could
+	// not stop while no client connected.
+	raw, err := f.SyscallConn()
+	if err != nil {
+		return fmt.Errorf("upgrade: keep the listening socket: %w", err)
+	}
+	if err := raw.Control(func(fd uintptr) { st.Listener = int(fd) }); err != nil {
+		return fmt.Errorf("upgrade: keep the listening socket: %w", err)
+	}
 	st.Lock = int(h.lock.File().Fd())
 	return nil
 }
@@ -620,7 +632,7 @@ func (h *Server) takeOver(mem *os.File) (*net.UnixListener, *persist.Lockfile, e
 		_ = os.Unsetenv(EnvUpgradeRefused) // cannot fail for a valid name
 		h.upgradeNote = "refused: " + why + "; the host went back to build " + h.opts.Build
 	}
-	h.started, h.containment = st.Started, st.Contain
+	h.started, h.containment, h.colors.cur = st.Started, st.Contain, st.Colors
 	h.regLoad, h.regIssue, h.regReadOnly, h.regKeepBak = st.RegLoad, st.RegLoad, st.ReadOnly, st.KeepBak
 	runs := h.restorePanes(st)
 	if err := supervisor.StartSubreaper(); err != nil { // after Resume: the reaper must know the leaders as owned

@@ -16,6 +16,8 @@ import (
 	"clowder/supervisor"
 	"clowder/supervisor/proto"
 	"clowder/vtgrid"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestRingRestoreKeepsSequenceNumbers proves a ring rebuilt from its
@@ -245,4 +247,62 @@ func TestUpgradeFromABinaryWithoutTerminalStates(t *testing.T) {
 			t.Errorf("handed with terminal state %q: %s", term, diff)
 		}
 	}
+}
+
+// TestUpgradeCarriesTheHostsColors: the colours the newest client told
+// the host go with the upgrade, so a pane started after it answers colour
+// queries with them; they stayed behind and new panes answered with the
+// defaults until the TUI happened to connect again.
+func TestUpgradeCarriesTheHostsColors(t *testing.T) {
+	mem, err := supervisor.NewStateFile("test")
+	if err != nil {
+		t.Skip(err) // not Linux: no upgrade in place
+	}
+	defer mem.Close()
+	th := newTestHost(t)
+	th.serve(persist.DefaultConfig())
+	h := th.host
+	told := vtgrid.Colors{Foreground: vtgrid.RGBColor(1, 2, 3), Background: vtgrid.RGBColor(250, 250, 240)}
+	told.Palette[4] = vtgrid.RGBColor(9, 9, 9)
+	h.setColors(told)
+	st, err := h.freeze()
+	st.release() // as after a failed exec: the host carries on
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := encodeState(mem, st); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readState(mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Colors != told {
+		t.Errorf("colours after the upgrade %+v; want %+v", got.Colors, told)
+	}
+}
+
+// TestFailedUpgradeLeavesTheListenerNonBlocking pins a bug: the upgrade
+// took the listening socket's descriptor number with File().Fd(), which
+// made it blocking (the dup shares the listener's file description), so
+// after a failed exec accept blocked in the kernel and the host could not
+// stop until a client happened to connect (3 stops in 8 hung).
+func TestFailedUpgradeLeavesTheListenerNonBlocking(t *testing.T) {
+	th := newTestHost(t)
+	th.serve(persist.DefaultConfig())
+	st, err := th.host.freeze()
+	st.release() // as after a failed exec
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := th.host.ln.SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var flags int
+	_ = raw.Control(func(fd uintptr) { flags, err = unix.FcntlInt(fd, unix.F_GETFL, 0) })
+	if err != nil || flags&unix.O_NONBLOCK == 0 {
+		t.Fatalf("listener flags %#x (%v): not non-blocking after a failed upgrade", flags, err)
+	}
+	th.dial().call(&proto.ListReq{}) // and it serves on
 }

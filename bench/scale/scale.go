@@ -1,0 +1,127 @@
+package scale
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"clowder/bench/latency"
+)
+
+// Config says how big a run is.
+type Config struct {
+	Panes  int           // idle shells at the end (at least 2)
+	LsRuns int           // whole-process `ls` runs timed with one pane and with Panes
+	Idle   time.Duration // how long CPU and wake-ups are measured, at each size
+}
+
+// Default is what make bench runs.
+var Default = Config{Panes: 100, LsRuns: 20, Idle: 10 * time.Second}
+
+// Result is one server's figures.
+type Result struct {
+	Panes int
+	// Spawn holds each spawn of panes 2..Panes, whole process, in order;
+	// SpawnAll is their wall time together (the first pane is the server's
+	// cold start, timed elsewhere).
+	Spawn    latency.Samples
+	SpawnAll time.Duration
+	// RSS1 and RSSN are the server's resident memory with one pane and
+	// with Panes, each shell at its prompt.
+	RSS1, RSSN int64
+	// Ls1 and LsN are whole-process listings with one pane and with Panes.
+	Ls1, LsN latency.Samples
+	// Idle1 and IdleN are the server's CPU and wake-ups with one pane and
+	// with Panes, every shell at its prompt and no client connected.
+	Idle1, IdleN Idle
+}
+
+// RSSPerPane is the memory each pane after the first added.
+func (r Result) RSSPerPane() int64 { return (r.RSSN - r.RSS1) / int64(r.Panes-1) }
+
+// SpawnPerPane is SpawnAll over the panes it spawned.
+func (r Result) SpawnPerPane() time.Duration { return r.SpawnAll / time.Duration(r.Panes-1) }
+
+// SpawnFirstLast is the median spawn time of the first and of the last ten
+// timed spawns (fewer in a short run): a rise means each pane costs more
+// to add than the one before.
+func (r Result) SpawnFirstLast() (first, last time.Duration) {
+	k := min(10, len(r.Spawn))
+	return r.Spawn[:k].Median(), r.Spawn[len(r.Spawn)-k:].Median()
+}
+
+// Idle is a server's CPU and wake-ups (voluntary context switches over all
+// its threads) over Over.
+type Idle struct {
+	CPU     time.Duration
+	Wakeups int64
+	Over    time.Duration
+}
+
+// PerSecond is the wake-ups as a rate.
+func (i Idle) PerSecond() float64 { return float64(i.Wakeups) / i.Over.Seconds() }
+
+// server is one side, driven the way its users drive it.
+type server interface {
+	// spawn opens one more idle shell, whole process.
+	spawn(ctx context.Context) error
+	// waitPrompts returns once every shell shows its prompt.
+	waitPrompts(ctx context.Context) error
+	// ls lists every pane, whole process.
+	ls(ctx context.Context) error
+	// pid is the server's process.
+	pid() int
+	// processes are the server's and every pane's pids, for the leak check.
+	processes(ctx context.Context) ([]int, error)
+}
+
+// measure runs the figures on s, which holds one pane: one pane's, then
+// spawns the rest and measures again.
+func measure(ctx context.Context, s server, cfg Config) (Result, error) {
+	if cfg.Panes < 2 {
+		return Result{}, fmt.Errorf("scale: %d panes; it needs at least 2", cfg.Panes)
+	}
+	r := Result{Panes: cfg.Panes}
+	var err error
+	if r.RSS1, r.Idle1, r.Ls1, err = settled(ctx, s, cfg); err != nil {
+		return r, err
+	}
+	start := time.Now()
+	if r.Spawn, err = timeN(cfg.Panes-1, func() error { return s.spawn(ctx) }); err != nil {
+		return r, err
+	}
+	r.SpawnAll = time.Since(start)
+	r.RSSN, r.IdleN, r.LsN, err = settled(ctx, s, cfg)
+	return r, err
+}
+
+// settled waits for every prompt, then reads the server's memory, its idle
+// CPU and wake-ups, and times ls, in that order (ls wakes the server).
+func settled(ctx context.Context, s server, cfg Config) (int64, Idle, latency.Samples, error) {
+	if err := s.waitPrompts(ctx); err != nil {
+		return 0, Idle{}, nil, err
+	}
+	rss, err := processRSS(s.pid())
+	if err != nil {
+		return 0, Idle{}, nil, err
+	}
+	idle, err := idleOver(ctx, s.pid(), cfg.Idle)
+	if err != nil {
+		return 0, Idle{}, nil, err
+	}
+	ls, err := timeN(cfg.LsRuns, func() error { return s.ls(ctx) })
+	return rss, idle, ls, err
+}
+
+// timeN runs f n times and returns how long each took.
+func timeN(n int, f func() error) (latency.Samples, error) {
+	s := make(latency.Samples, 0, n)
+	for i := 0; i < n; i++ {
+		start := time.Now()
+		if err := f(); err != nil {
+			return s, err
+		}
+		s = append(s, time.Since(start))
+	}
+	return s, nil
+}

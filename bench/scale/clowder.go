@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -127,7 +128,10 @@ func (h *host) pid() int { return h.cmd.Process.Pid }
 
 // waitPrompts asks the host, through one client connection that it closes
 // again (a client must not count in the idle figures), for each pane's
-// screen to show the prompt.
+// screen to show the prompt, then waits until the host has judged every
+// pane's attention: its settle timer (a second or two after the last
+// output) has fired, so the idle period that follows is the steady state
+// and not the tail of the spawns.
 func (h *host) waitPrompts(ctx context.Context) error {
 	c, err := client.Dial(ctx, h.socket())
 	if err != nil {
@@ -139,7 +143,25 @@ func (h *host) waitPrompts(ctx context.Context) error {
 			return fmt.Errorf("wait for the prompt of pane %s: %w", id, err)
 		}
 	}
-	return nil
+	return waitJudged(ctx, c)
+}
+
+// waitJudged polls the pane list until no pane is still "working".
+func waitJudged(ctx context.Context, c *client.Client) error {
+	for {
+		panes, err := c.List(ctx)
+		if err != nil {
+			return fmt.Errorf("list the scale host's panes: %w", err)
+		}
+		if !slices.ContainsFunc(panes, func(p proto.PaneInfo) bool { return p.Attention == "working" }) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("the scale host's panes never settled: %w", ctx.Err())
+		case <-time.After(50 * time.Millisecond): // polling: no event says "every pane judged"
+		}
+	}
 }
 
 func (h *host) processes(ctx context.Context) ([]int, error) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"clowder/bench/latency"
+	"clowder/bench/procstat"
 )
 
 // Config says how big a run is.
@@ -26,11 +27,16 @@ type Result struct {
 	// cold start, timed elsewhere).
 	Spawn    latency.Samples
 	SpawnAll time.Duration
+	// SpawnCPU is the server's CPU time over those spawns (clock ticks of
+	// 10 ms: a sum, read as a mean per pane).
+	SpawnCPU time.Duration
 	// RSS1 and RSSN are the server's resident memory with one pane and
 	// with Panes, each shell at its prompt.
 	RSS1, RSSN int64
 	// Ls1 and LsN are whole-process listings with one pane and with Panes.
 	Ls1, LsN latency.Samples
+	// Ls1CPU and LsNCPU are the server's CPU time over each set of runs.
+	Ls1CPU, LsNCPU time.Duration
 	// Idle1 and IdleN are the server's CPU and wake-ups with one pane and
 	// with Panes, every shell at its prompt and no client connected.
 	Idle1, IdleN Idle
@@ -41,6 +47,14 @@ func (r Result) RSSPerPane() int64 { return (r.RSSN - r.RSS1) / int64(r.Panes-1)
 
 // SpawnPerPane is SpawnAll over the panes it spawned.
 func (r Result) SpawnPerPane() time.Duration { return r.SpawnAll / time.Duration(r.Panes-1) }
+
+// SpawnCPUPerPane is the server's CPU time per spawn.
+func (r Result) SpawnCPUPerPane() time.Duration { return r.SpawnCPU / time.Duration(r.Panes-1) }
+
+// LsCPU is the server's CPU time per `ls` with one pane and with Panes.
+func (r Result) LsCPU() (one, all time.Duration) {
+	return r.Ls1CPU / time.Duration(max(len(r.Ls1), 1)), r.LsNCPU / time.Duration(max(len(r.LsN), 1))
+}
 
 // SpawnFirstLast is the median spawn time of the first and of the last ten
 // timed spawns (fewer in a short run): a rise means each pane costs more
@@ -83,34 +97,53 @@ func measure(ctx context.Context, s server, cfg Config) (Result, error) {
 	}
 	r := Result{Panes: cfg.Panes}
 	var err error
-	if r.RSS1, r.Idle1, r.Ls1, err = settled(ctx, s, cfg); err != nil {
+	if r.RSS1, r.Idle1, r.Ls1, r.Ls1CPU, err = settled(ctx, s, cfg); err != nil {
 		return r, err
 	}
 	start := time.Now()
-	if r.Spawn, err = timeN(cfg.Panes-1, func() error { return s.spawn(ctx) }); err != nil {
+	r.SpawnCPU, err = cpuOver(s.pid(), func() error {
+		r.Spawn, err = timeN(cfg.Panes-1, func() error { return s.spawn(ctx) })
+		return err
+	})
+	if err != nil {
 		return r, err
 	}
 	r.SpawnAll = time.Since(start)
-	r.RSSN, r.IdleN, r.LsN, err = settled(ctx, s, cfg)
+	r.RSSN, r.IdleN, r.LsN, r.LsNCPU, err = settled(ctx, s, cfg)
 	return r, err
 }
 
 // settled waits for every prompt, then reads the server's memory, its idle
-// CPU and wake-ups, and times ls, in that order (ls wakes the server).
-func settled(ctx context.Context, s server, cfg Config) (int64, Idle, latency.Samples, error) {
-	if err := s.waitPrompts(ctx); err != nil {
-		return 0, Idle{}, nil, err
+// CPU and wake-ups, and times ls (and the server's CPU for it), in that
+// order (ls wakes the server).
+func settled(ctx context.Context, s server, cfg Config) (rss int64, idle Idle, ls latency.Samples, lsCPU time.Duration, err error) {
+	if err = s.waitPrompts(ctx); err != nil {
+		return
 	}
-	rss, err := processRSS(s.pid())
+	if rss, err = processRSS(s.pid()); err != nil {
+		return
+	}
+	if idle, err = idleOver(ctx, s.pid(), cfg.Idle); err != nil {
+		return
+	}
+	lsCPU, err = cpuOver(s.pid(), func() error {
+		ls, err = timeN(cfg.LsRuns, func() error { return s.ls(ctx) })
+		return err
+	})
+	return
+}
+
+// cpuOver runs f and returns the CPU time pid used meanwhile.
+func cpuOver(pid int, f func() error) (time.Duration, error) {
+	before, err := procstat.CPU(pid)
 	if err != nil {
-		return 0, Idle{}, nil, err
+		return 0, err
 	}
-	idle, err := idleOver(ctx, s.pid(), cfg.Idle)
-	if err != nil {
-		return 0, Idle{}, nil, err
+	if err := f(); err != nil {
+		return 0, err
 	}
-	ls, err := timeN(cfg.LsRuns, func() error { return s.ls(ctx) })
-	return rss, idle, ls, err
+	after, err := procstat.CPU(pid)
+	return after - before, err
 }
 
 // timeN runs f n times and returns how long each took.

@@ -58,7 +58,7 @@ func printScale(w io.Writer, cfg scale.Config, r scale.Result, t *scale.Result) 
 	for _, row := range scaleRows(n) {
 		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", row.name, row.value(r), theirs(row.value), scaleRatio(row, r, t))
 	}
-	fmt.Fprintf(w, "\nPer pane: memory is (RSS with %d - RSS with 1) / %d; `ls` per pane is (median with %d - median with 1) / %d. A spawn that costs more as panes pile up shows as the last ten spawns' median above the first ten's.\n", n, n-1, n, n-1)
+	fmt.Fprintf(w, "\nPer pane: memory is (RSS with %d - RSS with 1) / %d; `ls` per pane is (median with %d - median with 1) / %d. A spawn that costs more as panes pile up shows as the last ten spawns' median above the first ten's. Server CPU comes from /proc/PID/stat in clock ticks of 10 ms, summed over all the spawns or all the runs of `ls`, then divided.\n", n, n-1, n, n-1)
 }
 
 // scaleRow is one figure of the scale table: how to print it, and its
@@ -77,6 +77,7 @@ func scaleRows(n int) []scaleRow {
 		durRow("spawn, per pane (mean)", scale.Result.SpawnPerPane),
 		durRow("spawn, median of the first ten", spawnFirst),
 		durRow("spawn, median of the last ten", spawnLast),
+		durRow("server CPU per spawn", scale.Result.SpawnCPUPerPane),
 		mbRow("server RSS, 1 pane", func(r scale.Result) int64 { return r.RSS1 }),
 		mbRow(fmt.Sprintf("server RSS, %d panes", n), func(r scale.Result) int64 { return r.RSSN }),
 		mbRow("server RSS per pane", scale.Result.RSSPerPane),
@@ -84,6 +85,8 @@ func scaleRows(n int) []scaleRow {
 		durRow(fmt.Sprintf("`ls`, %d panes (median)", n), func(r scale.Result) time.Duration { return r.LsN.Median() }),
 		durRow(fmt.Sprintf("`ls`, %d panes (p99)", n), func(r scale.Result) time.Duration { return r.LsN.P99() }),
 		durRow("`ls`, per pane", lsPerPane),
+		durRow("server CPU per `ls`, 1 pane", func(r scale.Result) time.Duration { c, _ := r.LsCPU(); return c }),
+		durRow(fmt.Sprintf("server CPU per `ls`, %d panes", n), func(r scale.Result) time.Duration { _, c := r.LsCPU(); return c }),
 		idleRow("idle server CPU, 1 pane", func(r scale.Result) scale.Idle { return r.Idle1 }, false),
 		idleRow(fmt.Sprintf("idle server CPU, %d panes", n), func(r scale.Result) scale.Idle { return r.IdleN }, false),
 		idleRow("idle server wake-ups, 1 pane", func(r scale.Result) scale.Idle { return r.Idle1 }, true),

@@ -12,5 +12,7 @@
 // /tmp/tmux-UID) and checks on the way out that its server and every pane's
 // process are gone. It imports only the bench module's own packages and the
 // product's client and protocol; it never imports the host itself: the
-// figures are the real binary's.
+// figures are the real binary's. Only its profiling benchmark
+// (BenchmarkSpawnShells) runs a host in its own process, through hostbench,
+// so that pprof sees where a pane's spawn time and memory go.
 package scale

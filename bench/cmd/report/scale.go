@@ -80,7 +80,7 @@ func scaleRows(n int) []scaleRow {
 		durRow("server CPU per spawn", scale.Result.SpawnCPUPerPane),
 		mbRow("server RSS, 1 pane", func(r scale.Result) int64 { return r.RSS1 }),
 		mbRow(fmt.Sprintf("server RSS, %d panes", n), func(r scale.Result) int64 { return r.RSSN }),
-		mbRow("server RSS per pane", scale.Result.RSSPerPane),
+		kbRow("server RSS per pane", scale.Result.RSSPerPane),
 		durRow("`ls`, 1 pane (median)", func(r scale.Result) time.Duration { return r.Ls1.Median() }),
 		durRow(fmt.Sprintf("`ls`, %d panes (median)", n), func(r scale.Result) time.Duration { return r.LsN.Median() }),
 		durRow(fmt.Sprintf("`ls`, %d panes (p99)", n), func(r scale.Result) time.Duration { return r.LsN.P99() }),
@@ -100,6 +100,10 @@ func durRow(name string, f func(scale.Result) time.Duration) scaleRow {
 
 func mbRow(name string, f func(scale.Result) int64) scaleRow {
 	return scaleRow{name, func(r scale.Result) string { return fmt.Sprintf("%.2f MB", float64(f(r))/1e6) }, func(r scale.Result) float64 { return float64(f(r)) }}
+}
+
+func kbRow(name string, f func(scale.Result) int64) scaleRow {
+	return scaleRow{name, func(r scale.Result) string { return kb(f(r)) }, func(r scale.Result) float64 { return float64(f(r)) }}
 }
 
 // idleRow prints CPU (with its share of the period) or wake-ups per

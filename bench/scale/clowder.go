@@ -41,7 +41,11 @@ func Clowder(ctx context.Context, bin string, cfg Config) (r Result, err error) 
 	if err != nil {
 		return Result{}, err
 	}
-	defer func() { err = errors.Join(err, h.close()) }()
+	defer func() {
+		var cerr error
+		r.Stop, cerr = h.close()
+		err = errors.Join(err, cerr)
+	}()
 	return measure(ctx, h, cfg)
 }
 
@@ -75,11 +79,11 @@ func startHost(ctx context.Context, bin string) (*host, error) {
 		return nil, fmt.Errorf("start %s host: %w", bin, err)
 	}
 	if err := waitListening(ctx, h.socket()); err != nil {
-		_ = h.close() // best effort: already failing
+		_, _ = h.close() // best effort: already failing
 		return nil, err
 	}
 	if err := h.spawn(ctx); err != nil {
-		_ = h.close() // best effort: already failing
+		_, _ = h.close() // best effort: already failing
 		return nil, err
 	}
 	return h, nil
@@ -179,19 +183,23 @@ func (h *host) processes(ctx context.Context) ([]int, error) {
 }
 
 // close stops the host and its panes (`host stop --force`, then a kill
-// should that fail), removes its directories, and checks that the host and
-// every pane's process are gone.
-func (h *host) close() error {
+// should that fail), checks that the host and every pane's process are
+// gone, and removes its directories. It returns how long the stop took,
+// from the command until the last of those processes was gone.
+func (h *host) close() (time.Duration, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
 	defer cancel()
 	pids, perr := h.processes(ctx)
+	start := time.Now()
 	_, serr := h.run(ctx, "host", "stop", "--force")
 	if serr != nil {
 		_ = h.cmd.Process.Kill() // the stop failed: the host must not outlive the run
 	}
 	_ = h.cmd.Wait() // its exit status after a stop or a kill says nothing more
+	rerr := reap(pids, 30*time.Second)
+	took := time.Since(start)
 	os.RemoveAll(h.dir)
-	return errors.Join(perr, serr, reap(pids, 30*time.Second))
+	return took, errors.Join(perr, serr, rerr)
 }
 
 func stderrOf(err error) string {

@@ -40,6 +40,10 @@ type Result struct {
 	// Idle1 and IdleN are the server's CPU and wake-ups with one pane and
 	// with Panes, every shell at its prompt and no client connected.
 	Idle1, IdleN Idle
+	// Stop is how long stopping the server took with every pane open
+	// (`clowder host stop --force`, `tmux kill-server`), until the server
+	// and every shell were gone.
+	Stop time.Duration
 }
 
 // RSSPerPane is the memory each pane after the first added.

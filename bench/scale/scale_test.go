@@ -55,7 +55,7 @@ func TestClowderLeavesNothingBehind(t *testing.T) {
 		t.Fatal(err)
 	}
 	pids := spawnTwo(t, ctx, h)
-	if err := h.close(); err != nil {
+	if _, err := h.close(); err != nil {
 		t.Fatal(err)
 	}
 	checkGone(t, pids, h.dir)
@@ -76,7 +76,7 @@ func TestTmuxLeavesNothingBehind(t *testing.T) {
 		t.Errorf("the server's socket is not in its TMUX_TMPDIR: %v", err)
 	}
 	pids := spawnTwo(t, ctx, tm)
-	if err := tm.close(); err != nil {
+	if _, err := tm.close(); err != nil {
 		t.Fatal(err)
 	}
 	checkGone(t, pids, tm.dir)
@@ -126,11 +126,13 @@ func checkSane(t *testing.T, r Result) {
 		t.Errorf("resident memory: %d with one pane, %d with %d", r.RSS1, r.RSSN, r.Panes)
 	case len(r.Ls1) != short.LsRuns || len(r.LsN) != short.LsRuns || r.Ls1.Median() <= 0 || r.LsN.Median() <= 0:
 		t.Errorf("ls figures: %v %v", r.Ls1, r.LsN)
+	case r.Stop <= 0:
+		t.Errorf("stop time %v", r.Stop)
 	case r.Idle1.Over != short.Idle || r.IdleN.Over != short.Idle || r.Idle1.CPU < 0 || r.IdleN.Wakeups < 0:
 		t.Errorf("idle figures: %+v %+v", r.Idle1, r.IdleN)
 	}
-	t.Logf("%d panes: spawn %v each (first %v, last %v), RSS %d -> %d (%d per pane), ls %v -> %v, idle %+v -> %+v",
-		r.Panes, r.SpawnPerPane(), first, last, r.RSS1, r.RSSN, r.RSSPerPane(), r.Ls1.Median(), r.LsN.Median(), r.Idle1, r.IdleN)
+	t.Logf("%d panes: spawn %v each (first %v, last %v), RSS %d -> %d (%d per pane), ls %v -> %v, idle %+v -> %+v, stop %v",
+		r.Panes, r.SpawnPerPane(), first, last, r.RSS1, r.RSSN, r.RSSPerPane(), r.Ls1.Median(), r.LsN.Median(), r.Idle1, r.IdleN, r.Stop)
 }
 
 func needTmux(t *testing.T) {

@@ -19,7 +19,11 @@ func Tmux(ctx context.Context, cfg Config) (r Result, err error) {
 	if err != nil {
 		return Result{}, err
 	}
-	defer func() { err = errors.Join(err, t.close()) }()
+	defer func() {
+		var cerr error
+		r.Stop, cerr = t.close()
+		err = errors.Join(err, cerr)
+	}()
 	return measure(ctx, t, cfg)
 }
 
@@ -54,7 +58,7 @@ func startTmux(ctx context.Context) (*tmux, error) {
 		t.server, err = strconv.Atoi(strings.TrimSpace(out))
 	}
 	if err != nil {
-		_ = t.close() // best effort: already failing
+		_, _ = t.close() // best effort: already failing
 		return nil, fmt.Errorf("tmux server pid: %w", err)
 	}
 	return t, nil
@@ -123,16 +127,19 @@ func (t *tmux) processes(ctx context.Context) ([]int, error) {
 	return pids, err
 }
 
-// close kills the server (its panes get SIGHUP), removes its socket
-// directory, and checks that the server and every pane's process are gone.
-func (t *tmux) close() error {
+// close kills the server (its panes get SIGHUP), checks that the server
+// and every pane's process are gone, and removes its socket directory. It
+// returns how long that took, as the host's close does.
+func (t *tmux) close() (time.Duration, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
 	defer cancel()
 	pids, perr := t.processes(ctx)
+	start := time.Now()
 	_, kerr := t.run(ctx, "kill-server")
 	gone := reap(pids, 30*time.Second)
+	took := time.Since(start)
 	os.RemoveAll(t.dir)
-	return errors.Join(perr, kerr, gone)
+	return took, errors.Join(perr, kerr, gone)
 }
 
 // withoutTMUX drops TMUX from env, so tmux does not refuse to nest.

@@ -47,7 +47,7 @@ func runScale(w io.Writer, c config, sum *summary) error {
 func printScale(w io.Writer, cfg scale.Config, r scale.Result, t *scale.Result) {
 	n := r.Panes
 	fmt.Fprintf(w, "\n## Scale: %d idle shells in one server\n\n", n)
-	fmt.Fprintf(w, "The real host (`clowder host --foreground`) with `clowder new --shell` run %d times, next to a tmux server with `tmux new-window -d` run as often (the first pane is each server's start); every shell is `/bin/sh` at an 80x24 prompt before anything is read. `ls` is `clowder ls` and `tmux list-panes -a`, whole process, %d runs. Idle: the server's CPU and wake-ups (voluntary context switches, all threads) over %s, no client connected.\n\n", n, cfg.LsRuns, cfg.Idle)
+	fmt.Fprintf(w, "The real host (`clowder host --foreground`) with `clowder new --shell` run %d times, next to a tmux server with `tmux new-window -d` run as often (the first pane is each server's start); every shell is `/bin/sh` at an 80x24 prompt before anything is read. `ls` is `clowder ls` and `tmux list-panes -a`, whole process, %d runs. Idle: the server's CPU and wake-ups (voluntary context switches, all threads) over %s, no client connected. Stop: `clowder host stop --force` and `tmux kill-server`.\n\n", n, cfg.LsRuns, cfg.Idle)
 	fmt.Fprintln(w, "| | clowder host | tmux server | ratio |\n|---|--:|--:|--:|")
 	theirs := func(f func(scale.Result) string) string {
 		if t == nil {
@@ -91,6 +91,7 @@ func scaleRows(n int) []scaleRow {
 		idleRow(fmt.Sprintf("idle server CPU, %d panes", n), func(r scale.Result) scale.Idle { return r.IdleN }, false),
 		idleRow("idle server wake-ups, 1 pane", func(r scale.Result) scale.Idle { return r.Idle1 }, true),
 		idleRow(fmt.Sprintf("idle server wake-ups, %d panes", n), func(r scale.Result) scale.Idle { return r.IdleN }, true),
+		durRow(fmt.Sprintf("stop the server with %d panes, until every shell is gone", n), func(r scale.Result) time.Duration { return r.Stop }),
 	}
 }
 
@@ -143,6 +144,7 @@ func scaleSummary(w io.Writer, r, t *scale.Result) {
 	row(w, fmt.Sprintf("%d panes: server RSS", n), fmt.Sprintf("%.1f MB", float64(r.RSSN)/1e6), fmt.Sprintf("%.1f MB", float64(t.RSSN)/1e6), ratio(float64(t.RSSN), float64(r.RSSN)))
 	row(w, fmt.Sprintf("%d panes: `ls` (whole process, median; `tmux list-panes -a`)", n), ms(r.LsN.Median()), ms(t.LsN.Median()), ratioLower(r.LsN.Median(), t.LsN.Median()))
 	row(w, fmt.Sprintf("%d panes: idle server CPU over %s", n, r.IdleN.Over), msOf(r.IdleN.CPU), msOf(t.IdleN.CPU), "–")
+	row(w, fmt.Sprintf("%d panes: stop the server, until every shell is gone", n), ms(r.Stop), ms(t.Stop), ratioLower(r.Stop, t.Stop))
 	row(w, fmt.Sprintf("%d panes: server wake-ups per second, idle", n), fmt.Sprintf("%.1f /s", r.IdleN.PerSecond()), fmt.Sprintf("%.1f /s", t.IdleN.PerSecond()), "–")
 }
 

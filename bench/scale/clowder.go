@@ -37,6 +37,9 @@ func shellEnv(dir string) ([]string, error) {
 // --foreground`, on private directories) with cfg.Panes idle shells, each
 // opened by `clowder new --shell`.
 func Clowder(ctx context.Context, bin string, cfg Config) (r Result, err error) {
+	if err := cfg.check(); err != nil {
+		return Result{}, err
+	}
 	h, err := startHost(ctx, bin)
 	if err != nil {
 		return Result{}, err

@@ -16,6 +16,14 @@ type Config struct {
 	Idle   time.Duration // how long CPU and wake-ups are measured, at each size
 }
 
+// check refuses a run with no per-pane figures, before anything starts.
+func (c Config) check() error {
+	if c.Panes < 2 {
+		return fmt.Errorf("scale: %d panes; the per-pane figures need at least 2", c.Panes)
+	}
+	return nil
+}
+
 // Default is what make bench runs.
 var Default = Config{Panes: 100, LsRuns: 20, Idle: 10 * time.Second}
 
@@ -96,9 +104,6 @@ type server interface {
 // measure runs the figures on s, which holds one pane: one pane's, then
 // spawns the rest and measures again.
 func measure(ctx context.Context, s server, cfg Config) (Result, error) {
-	if cfg.Panes < 2 {
-		return Result{}, fmt.Errorf("scale: %d panes; it needs at least 2", cfg.Panes)
-	}
 	r := Result{Panes: cfg.Panes}
 	var err error
 	if r.RSS1, r.Idle1, r.Ls1, r.Ls1CPU, err = settled(ctx, s, cfg); err != nil {

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,11 +38,15 @@ func TestTmuxScaleProducesEveryFigure(t *testing.T) {
 	checkSane(t, r)
 }
 
-func TestTooFewPanesIsRefused(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	if _, err := Clowder(ctx, buildClowder(t, ctx), Config{Panes: 1, LsRuns: 1}); err == nil {
-		t.Fatal("a run of 1 pane has no per-pane figures, yet it was accepted")
+// TestTooFewPanesIsRefusedBeforeAnythingStarts passes a binary that does
+// not exist: a refusal that came after starting the host would fail on it.
+func TestTooFewPanesIsRefusedBeforeAnythingStarts(t *testing.T) {
+	ctx := context.Background()
+	if _, err := Clowder(ctx, filepath.Join(t.TempDir(), "no-clowder"), Config{Panes: 1, LsRuns: 1}); err == nil || !strings.Contains(err.Error(), "1 panes") {
+		t.Errorf("clowder, 1 pane: %v", err)
+	}
+	if _, err := Tmux(ctx, Config{Panes: 1, LsRuns: 1}); err == nil || !strings.Contains(err.Error(), "1 panes") {
+		t.Errorf("tmux, 1 pane: %v", err)
 	}
 }
 

@@ -15,6 +15,9 @@ import (
 // directory, no config file) with cfg.Panes windows of the same idle shell,
 // each opened by `tmux new-window -d`.
 func Tmux(ctx context.Context, cfg Config) (r Result, err error) {
+	if err := cfg.check(); err != nil {
+		return Result{}, err
+	}
 	t, err := startTmux(ctx)
 	if err != nil {
 		return Result{}, err

@@ -59,6 +59,7 @@ func TestClowderLeavesNothingBehind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	closeOnFailure(t, h.close)
 	pids := spawnTwo(t, ctx, h)
 	if _, err := h.close(); err != nil {
 		t.Fatal(err)
@@ -76,6 +77,7 @@ func TestTmuxLeavesNothingBehind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	closeOnFailure(t, tm.close)
 	sock := filepath.Join(tm.dir, "tmux-"+strconv.Itoa(os.Getuid()), "scale")
 	if _, err := os.Stat(sock); err != nil {
 		t.Errorf("the server's socket is not in its TMUX_TMPDIR: %v", err)
@@ -85,6 +87,17 @@ func TestTmuxLeavesNothingBehind(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGone(t, pids, tm.dir)
+}
+
+// closeOnFailure stops a server the test did not get to close itself: a
+// failure before the close must not leave a host or its shells running.
+// (Before it, every failed run of these tests left one behind.)
+func closeOnFailure(t *testing.T, close func() (time.Duration, error)) {
+	t.Cleanup(func() {
+		if t.Failed() {
+			_, _ = close() // best effort: the test has failed already
+		}
+	})
 }
 
 // spawnTwo gives s a second pane, waits for both prompts and returns the

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"clowder/bench/clibench"
+	"clowder/bench/scale"
 	"clowder/bench/tuibench"
 )
 
@@ -19,6 +20,7 @@ type summary struct {
 	cold, coldTmux        time.Duration
 	rss, rssTmux          int64
 	idle, idleTmux        *tuibench.Idle
+	scale, scaleTmux      *scale.Result
 }
 
 // printSummary prints the table: clowder, tmux and the ratio for
@@ -68,6 +70,7 @@ func printSummary(w io.Writer, s *summary) {
 		row(w, "server wake-ups per second, idle panes", wakeRate(*i, i.ServerWakeups), wakeRate(*t, t.ServerWakeups), "–")
 		row(w, "UI wake-ups per second, idle panes", wakeRate(*i, i.UIWakeups), wakeRate(*t, t.UIWakeups), "–")
 	}
+	scaleSummary(w, s.scale, s.scaleTmux)
 	fmt.Fprintln(w, "\nEvery ratio reads the same way: above 1.00x clowder is ahead (clowder over tmux for rates, tmux over clowder for times, bytes and memory).")
 }
 

@@ -371,10 +371,23 @@ func (h *Server) livePanesLocked() int {
 // a signal, when the kill ladder runs here: nothing the host started
 // outlives it. Orphans of an earlier host are left alone, as always.
 func (h *Server) shutdown() {
+	h.killOurs() // best effort: the host is going away
+	h.saveRegistry()
+}
+
+// killOurs runs the kill ladder of every pane this host started, all at
+// once, and waits for them: one after the other, 100 shells took 4.8 s to
+// stop (each ladder waits for its tree to end), tmux 0.25 s.
+func (h *Server) killOurs() {
+	var wg sync.WaitGroup
 	for _, p := range h.allPanes() {
 		if p.ours() {
-			_, _ = p.kill(supervisor.Identity{}, 0) // best effort: the host is going away
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, _ = p.kill(supervisor.Identity{}, 0) // errors are in each pane's exit record
+			}()
 		}
 	}
-	h.saveRegistry()
+	wg.Wait()
 }

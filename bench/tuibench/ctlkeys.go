@@ -149,7 +149,7 @@ func nestedTmux(ctx context.Context, panes int, cmd string) (sock string, o *out
 	if err != nil {
 		return "", nil, nil, err
 	}
-	o, err = startOuter(ctx, os.Environ(), 160, 48, "exec env -u TMUX tmux -L "+sock+" attach")
+	o, err = startOuter(ctx, os.Environ(), 160, 48, innerAttach(sock))
 	if err != nil {
 		stopInner()
 		return "", nil, nil, err

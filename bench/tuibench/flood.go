@@ -90,7 +90,7 @@ func TmuxAttachedFlood(ctx context.Context, file string) (AttachedFlood, error) 
 		return AttachedFlood{}, fmt.Errorf("start inner tmux: %w", err)
 	}
 	defer func() { _ = tm("kill-server").Run() }()
-	o, err := startOuter(ctx, os.Environ(), 160, 48, "exec env -u TMUX tmux -L "+sock+" attach")
+	o, err := startOuter(ctx, os.Environ(), 160, 48, innerAttach(sock))
 	if err != nil {
 		return AttachedFlood{}, err
 	}

@@ -102,7 +102,7 @@ func TmuxIdle(ctx context.Context, panes int, d time.Duration) (Idle, error) {
 		return Idle{}, err
 	}
 	defer stop()
-	o, err := startOuter(ctx, os.Environ(), 160, 48, "exec env -u TMUX tmux -L "+sock+" attach")
+	o, err := startOuter(ctx, os.Environ(), 160, 48, innerAttach(sock))
 	if err != nil {
 		return Idle{}, err
 	}
@@ -186,7 +186,7 @@ func TmuxKeys(ctx context.Context, n int) (latency.Samples, error) {
 		return nil, err
 	}
 	defer stop()
-	o, err := startOuter(ctx, os.Environ(), 160, 48, "exec env -u TMUX tmux -L "+sock+" attach")
+	o, err := startOuter(ctx, os.Environ(), 160, 48, innerAttach(sock))
 	if err != nil {
 		return nil, err
 	}

@@ -61,6 +61,17 @@ func (p *pacer) wait(stop <-chan struct{}) bool {
 	}
 }
 
+// until is how long the next frame must wait from now (0: it may begin).
+func (p *pacer) until() time.Duration {
+	if p.next.IsZero() {
+		return 0
+	}
+	return max(p.next.Sub(p.clock.Now()), 0)
+}
+
+// ready reports whether the next frame may begin now.
+func (p *pacer) ready() bool { return p.until() == 0 }
+
 // begin records that a frame begins now.
 func (p *pacer) begin() { p.start = p.clock.Now() }
 

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -262,4 +263,59 @@ func scrolled(seq uint64) *proto.ScreenFrame {
 		f.Lines = append(f.Lines, proto.FrameRow{Y: y})
 	}
 	return f
+}
+
+// goroutineID is the calling goroutine's number, from its stack header.
+func goroutineID() string {
+	buf := make([]byte, 64)
+	buf = buf[:runtime.Stack(buf, false)]
+	id, _, _ := strings.Cut(strings.TrimPrefix(string(buf), "goroutine "), " ")
+	return id
+}
+
+// goroutineLog records which goroutine made each write.
+type goroutineLog struct {
+	writeLog
+	mu  sync.Mutex
+	ids []string
+}
+
+func (l *goroutineLog) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	l.ids = append(l.ids, goroutineID())
+	l.mu.Unlock()
+	return l.writeLog.Write(b)
+}
+
+// Issue 12: an echo went from Update to the terminal's goroutine, one
+// goroutine hop (a thread woken, tens of microseconds here) between the
+// host's frame and the terminal write. A small frame shown while the
+// terminal is idle is now written by the goroutine that shows it, before
+// show returns; a big one still goes through the terminal's goroutine.
+func TestAnEchoIsWrittenByTheGoroutineThatShowsIt(t *testing.T) {
+	ptm, tty := rawPTY(t)
+	if err := pty.Setsize(ptm, &pty.Winsize{Cols: 80, Rows: 24}); err != nil {
+		t.Fatal(err)
+	}
+	log := &goroutineLog{}
+	term, err := startTerminal(tty, tty, log, []string{"TERM=xterm-256color"}, newFakeClock())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer term.close()
+	showAndWait(t, term, &log.writeLog, shellFrame("$ "))
+	n := log.count()
+	f := shellFrame("$ a")
+	term.canvasMu.Lock()
+	term.show(f.view, f.cells, damage{rows: []int{0}})
+	term.canvasMu.Unlock()
+	if log.count() != n+1 {
+		t.Fatalf("show returned with the echo not written (%d writes since)", log.count()-n)
+	}
+	log.mu.Lock()
+	by := log.ids[len(log.ids)-1]
+	log.mu.Unlock()
+	if me := goroutineID(); by != me {
+		t.Errorf("the echo was written by goroutine %s, not by %s that showed it", by, me)
+	}
 }

@@ -50,11 +50,15 @@ type terminal struct {
 	// canvasMu guards the model's canvas: the model paints it and calls
 	// show under it, the loop copies the damaged rows out under it.
 	canvasMu sync.Mutex
-	mu       sync.Mutex
-	next     *drawing      // the newest frame not yet drawn
-	cmds     string        // terminal commands (OSC 52) to write before it
-	wake     chan struct{} // capacity 1: "next changed"
-	done     chan struct{}
+	// drawMu is held by whoever draws (the loop, or show drawing an echo
+	// itself), and guards the renderer, the buffer and pace. Lock order:
+	// drawMu before canvasMu; show, which holds canvasMu, only tries it.
+	drawMu sync.Mutex
+	mu     sync.Mutex
+	next   *drawing      // the newest frame not yet drawn
+	cmds   string        // terminal commands (OSC 52) to write before it
+	wake   chan struct{} // capacity 1: "next changed"
+	done   chan struct{}
 }
 
 // openTerminal puts the outer terminal in raw mode and in the TUI's modes.
@@ -114,11 +118,45 @@ func (t *terminal) show(v tea.View, cells *lipgloss.Canvas, d damage) {
 	}
 	t.next = &drawing{cells: cells, dmg: d, view: v}
 	t.mu.Unlock()
+	if t.drawNow() {
+		return
+	}
 	select {
 	case t.wake <- struct{}{}:
 	default:
 	}
 }
+
+// drawNow draws the queued frame on the caller's goroutine if it is small
+// (an echo), its turn has come and no other draw is under way, and
+// reports whether it did: an echo then reaches the terminal with no
+// goroutine hop (issue 12). A big frame, or one that must wait, goes to
+// the loop. The caller holds canvasMu.
+func (t *terminal) drawNow() bool {
+	if !t.drawMu.TryLock() {
+		return false
+	}
+	defer t.drawMu.Unlock()
+	if !t.pace.ready() {
+		return false
+	}
+	t.mu.Lock()
+	f := t.next
+	if f == nil || !f.small() || t.cmds != "" {
+		t.mu.Unlock()
+		return false
+	}
+	t.next = nil
+	t.mu.Unlock()
+	t.copyCells(f)
+	t.pace.begin()
+	t.pace.end(t.draw(f) > smallFrame)
+	return true
+}
+
+// small reports whether f changes a few rows at most: an echo, a status
+// line.
+func (f *drawing) small() bool { return !f.dmg.all && len(f.dmg.rows) <= bigRows }
 
 // command queues a terminal command (a clipboard set or query) to be
 // written between frames, never inside one.
@@ -138,7 +176,13 @@ func (t *terminal) command(seq string) {
 func (t *terminal) loop() {
 	defer close(t.done)
 	for range t.wake {
-		t.pace.wait(nil)
+		t.drawMu.Lock()
+		wait := t.pace.until()
+		t.drawMu.Unlock()
+		if wait > 0 {
+			<-t.pace.clock.After(wait)
+		}
+		t.drawMu.Lock()
 		t.canvasMu.Lock()
 		t.mu.Lock()
 		f, cmds := t.next, t.cmds
@@ -156,6 +200,7 @@ func (t *terminal) loop() {
 			t.pace.begin()
 			t.pace.end(t.draw(f) > smallFrame)
 		}
+		t.drawMu.Unlock()
 	}
 }
 

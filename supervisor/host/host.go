@@ -104,6 +104,7 @@ type Server struct {
 	beforeRequest func(proto.Message) // tests only: runs before each request's handler
 	spawnStep     func(step string)   // tests only: runs at each step of a spawn (spawnSteps)
 	framePeriod   time.Duration       // tests only: replaces screenFramePeriod when set (frames.go)
+	frameSettle   time.Duration       // tests only: replaces screenFrameSettle when set (frames.go)
 }
 
 // New returns a host; it does nothing until Serve.

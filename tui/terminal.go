@@ -226,18 +226,23 @@ func (t *terminal) copyCells(f *drawing) {
 	}
 }
 
-// copyRow copies row y of cv into the buffer, as Canvas.Draw does.
+// copyRow copies row y of cv into the buffer, as Canvas.Draw does, and
+// marks the row changed once: the renderer compares it with the screen
+// anyway, so comparing each cell here too (RenderBuffer.SetCell) only
+// doubled the cost of a flood's rows (issue 12).
 func (t *terminal) copyRow(cv *lipgloss.Canvas, y int) {
 	w := min(cv.Width(), t.w)
+	buf := t.buf.Buffer
 	for x := 0; x < w; {
 		c := cv.CellAt(x, y)
 		if c == nil || c.IsZero() {
 			x++
 			continue
 		}
-		t.buf.SetCell(x, y, c)
+		buf.SetCell(x, y, c)
 		x += max(c.Width, 1)
 	}
+	t.buf.TouchLine(0, y, w)
 }
 
 // draw writes what changed since the last frame in one write, and

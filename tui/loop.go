@@ -79,15 +79,18 @@ func (l *eventLoop) run(m tea.Model, first tea.Cmd) error {
 		case err := <-l.errs:
 			return err
 		case msg = <-l.msgs:
-		case <-ready:
-			if d := l.mail.due(); d > 0 { // paced (pace.go): deliver at the period's end
-				ready, paced = nil, l.mail.pace.clock.After(d)
+		case <-ready: // something filed: it may be due sooner than what waits
+			if d := l.mail.due(); d > 0 { // paced (pace.go): deliver when due
+				paced = l.mail.pace.clock.After(d)
 				continue
 			}
-			msg = l.mail.deliver()
+			paced, msg = nil, l.mail.deliver()
 		case <-paced:
-			ready, paced = l.mail.ready, nil
-			msg = l.mail.deliver()
+			if d := l.mail.due(); d > 0 {
+				paced = l.mail.pace.clock.After(d)
+				continue
+			}
+			paced, msg = nil, l.mail.deliver()
 		}
 		quit, cmd := l.handle(m, msg)
 		if quit {

@@ -319,3 +319,53 @@ func TestAnEchoIsWrittenByTheGoroutineThatShowsIt(t *testing.T) {
 		t.Errorf("the echo was written by goroutine %s, not by %s that showed it", by, me)
 	}
 }
+
+// Issue 12, 8 panes flooding: after a big delivery every pane's frames
+// waited for the refresh period, so a key typed in a quiet pane while
+// another flooded waited for it too. Pacing is per pane now: the quiet
+// pane's echo is delivered at once, the flooding pane's frame at the
+// period's end.
+func TestAnEchoIsNotPacedByAnotherPanesFlood(t *testing.T) {
+	b, clk := newMailbox(), newFakeClock()
+	b.pace.clock = clk
+	b.putFrame("p1", scrolled(1))
+	first, ok := b.wait().(mailMsg)
+	if !ok || first.frames["p1"] == nil {
+		t.Fatalf("the first frame was not delivered at once: %#v", first)
+	}
+	b.handled(first)
+	b.putFrame("p1", scrolled(2))
+	b.putFrame("p2", &proto.ScreenFrame{Cols: 80, Rows: 24, Seq: 7, Lines: []proto.FrameRow{{Y: 0}}})
+	got := make(chan any, 1)
+	go func() { got <- b.wait() }()
+	var echo mailMsg
+	select {
+	case m := <-got:
+		echo = m.(mailMsg)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the quiet pane's echo waited for the flooding pane's period")
+	}
+	if echo.frames["p2"] == nil || echo.frames["p1"] != nil {
+		t.Fatalf("delivered %v; want the echo of p2 alone", echo.frames)
+	}
+	b.handled(echo)
+	go func() { got <- b.wait() }()
+	clk.waitTimer(t)
+	clk.advance(framePeriod)
+	if m := (<-got).(mailMsg); m.frames["p1"] == nil || m.frames["p1"].Seq != 2 {
+		t.Errorf("the flooding pane's frame at the period's end: %#v", m.frames)
+	}
+}
+
+// The terminal's pace likewise: after a big frame, an echo is drawn at
+// once; only the next big frame waits for the refresh period.
+func TestAnEchoAfterABigFrameIsDrawnAtOnce(t *testing.T) {
+	term, log, _ := testTerminal(t)
+	showAndWait(t, term, log, bigFrame("$ a"))
+	f := shellFrame("$ ab")
+	n := log.count()
+	term.canvasMu.Lock()
+	term.show(f.view, f.cells, damage{rows: []int{0}})
+	term.canvasMu.Unlock()
+	waitUntil(t, "the echo drawn with the fake clock still", func() bool { return log.count() > n })
+}

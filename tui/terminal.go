@@ -137,7 +137,7 @@ func (t *terminal) drawNow() bool {
 		return false
 	}
 	defer t.drawMu.Unlock()
-	if !t.pace.ready() {
+	if !t.pace.ready(false) {
 		return false
 	}
 	t.mu.Lock()
@@ -177,7 +177,10 @@ func (t *terminal) loop() {
 	defer close(t.done)
 	for range t.wake {
 		t.drawMu.Lock()
-		wait := t.pace.until()
+		t.mu.Lock()
+		big := t.next != nil && !t.next.small()
+		t.mu.Unlock()
+		wait := t.pace.until(big)
 		t.drawMu.Unlock()
 		if wait > 0 {
 			<-t.pace.clock.After(wait)

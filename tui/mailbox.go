@@ -192,14 +192,18 @@ func (b *mailbox) handled(m mailMsg) {
 	if b.pace.start.IsZero() {
 		return
 	}
+	big := false
+	for _, f := range m.frames {
+		big = big || len(f.Lines) > bigRows
+	}
+	next := b.pace.endAt(big, b.pace.clock.Now())
 	for pane, f := range m.frames {
 		if len(f.Lines) > bigRows {
-			b.paced[pane] = b.pace.start.Add(b.pace.period)
+			b.paced[pane] = next
 		} else {
 			delete(b.paced, pane)
 		}
 	}
-	b.pace.end(false)
 }
 
 // watch files everything a stream delivers until its channel closes. pane

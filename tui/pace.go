@@ -35,14 +35,16 @@ func (realClock) Now() time.Time                         { return time.Now() }
 func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
 // pacer spaces frames: begin and end bracket one, until says how long the
-// next must wait. A big frame waits for the period after the last big one,
-// a small one only for the cost gap, so an echo is never held up by a
-// flood (issue 12). Its methods are called from one goroutine at a time.
+// next must wait. Big and small frames are spaced apart separately: a big
+// one waits for the period and the cost gap after the last big one, a
+// small one only for the cost gap after the last small one, so an echo is
+// never held up by a flood (issue 12), and each kind takes at most a fifth
+// of the time. Its methods are called from one goroutine at a time.
 type pacer struct {
 	clock   clock
 	period  time.Duration // the least gap after a big frame, before the next big one
 	start   time.Time     // when the last frame began
-	next    time.Time     // the earliest any frame may begin (the cost gap); zero: at once
+	next    time.Time     // the earliest a small frame may begin; zero: at once
 	nextBig time.Time     // the earliest a big frame may begin
 }
 
@@ -50,7 +52,7 @@ type pacer struct {
 // may begin).
 func (p *pacer) until(big bool) time.Duration {
 	t := p.next
-	if big && p.nextBig.After(t) {
+	if big {
 		t = p.nextBig
 	}
 	if t.IsZero() {
@@ -68,9 +70,17 @@ func (p *pacer) begin() { p.start = p.clock.Now() }
 // end records that the frame begun last ended now, big or not, which sets
 // when the next may begin.
 func (p *pacer) end(big bool) {
-	gap := p.clock.Now().Sub(p.start) * costGap
-	p.next = p.start.Add(gap)
-	if big {
-		p.nextBig = p.start.Add(max(gap, p.period))
+	p.endAt(big, p.clock.Now())
+}
+
+// endAt is end at now, and returns when the next frame of the same kind
+// may begin.
+func (p *pacer) endAt(big bool, now time.Time) time.Time {
+	gap := now.Sub(p.start) * costGap
+	if !big {
+		p.next = p.start.Add(gap)
+		return p.next
 	}
+	p.nextBig = p.start.Add(max(gap, p.period))
+	return p.nextBig
 }

@@ -369,3 +369,26 @@ func TestAnEchoAfterABigFrameIsDrawnAtOnce(t *testing.T) {
 	term.canvasMu.Unlock()
 	waitUntil(t, "the echo drawn with the fake clock still", func() bool { return log.count() > n })
 }
+
+// The cost gap too: a big delivery that cost 3 ms held the next delivery,
+// an echo included, for 15 ms. Small deliveries are now spaced by what the
+// last small one cost.
+func TestAnEchoIsNotHeldByABigDeliverysCost(t *testing.T) {
+	b, clk := newMailbox(), newFakeClock()
+	b.pace.clock = clk
+	b.putFrame("p1", scrolled(1))
+	first := b.wait().(mailMsg)
+	clk.advance(3 * time.Millisecond) // what applying and drawing it cost
+	b.handled(first)
+	b.putFrame("p2", &proto.ScreenFrame{Cols: 80, Rows: 24, Seq: 7, Lines: []proto.FrameRow{{Y: 0}}})
+	got := make(chan any, 1)
+	go func() { got <- b.wait() }()
+	select {
+	case m := <-got:
+		if m.(mailMsg).frames["p2"] == nil {
+			t.Fatalf("delivered %#v; want the echo", m)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the echo waited for the big delivery's cost gap")
+	}
+}

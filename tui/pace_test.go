@@ -392,3 +392,26 @@ func TestAnEchoIsNotHeldByABigDeliverysCost(t *testing.T) {
 		t.Fatal("the echo waited for the big delivery's cost gap")
 	}
 }
+
+// And while a big frame waits for its period, an echo is drawn at once
+// rather than merged into it and held.
+func TestAnEchoIsDrawnWhileABigFrameWaits(t *testing.T) {
+	term, log, clk := testTerminal(t)
+	showAndWait(t, term, log, bigFrame("$ a"))
+	big := bigFrame("$ b")
+	term.canvasMu.Lock()
+	term.show(big.view, big.cells, damage{all: true})
+	term.canvasMu.Unlock()
+	clk.waitTimer(t) // the big frame waits for the period
+	n := log.count()
+	echo := bigFrame("$ bc")
+	term.canvasMu.Lock()
+	term.show(echo.view, echo.cells, damage{rows: []int{0}})
+	term.canvasMu.Unlock()
+	waitUntil(t, "the echo drawn while the big frame waits", func() bool { return log.count() > n })
+	if got := string(log.last()); !strings.Contains(got, "c") || strings.Contains(got, "bbbb") {
+		t.Errorf("drew %q; want the echo's row alone", got)
+	}
+	clk.advance(framePeriod)
+	waitUntil(t, "the big frame drawn at the period's end", func() bool { return strings.Contains(string(log.last()), "cccc") })
+}

@@ -110,29 +110,31 @@ type drawing struct {
 }
 
 // show queues a frame to be drawn; a newer one replaces one not yet drawn,
-// with the rows both changed. The caller holds canvasMu.
+// with the rows both changed. A small one (an echo) is drawn at once if it
+// can be (drawNow). The caller holds canvasMu.
 func (t *terminal) show(v tea.View, cells *lipgloss.Canvas, d damage) {
-	t.mu.Lock()
-	if t.next != nil {
-		d = t.next.dmg.merge(d)
-	}
-	t.next = &drawing{cells: cells, dmg: d, view: v}
-	t.mu.Unlock()
-	if t.drawNow() {
+	f := &drawing{cells: cells, dmg: d, view: v}
+	if f.small() && t.drawNow(f) {
 		return
 	}
+	t.mu.Lock()
+	if t.next != nil {
+		f.dmg = t.next.dmg.merge(f.dmg)
+	}
+	t.next = f
+	t.mu.Unlock()
 	select {
 	case t.wake <- struct{}{}:
 	default:
 	}
 }
 
-// drawNow draws the queued frame on the caller's goroutine if it is small
-// (an echo), its turn has come and no other draw is under way, and
-// reports whether it did: an echo then reaches the terminal with no
-// goroutine hop (issue 12). A big frame, or one that must wait, goes to
-// the loop. The caller holds canvasMu.
-func (t *terminal) drawNow() bool {
+// drawNow draws small frame f on the caller's goroutine if its turn has
+// come and no other draw is under way, and reports whether it did: an
+// echo then reaches the terminal with no goroutine hop (issue 12), even
+// while a big frame waits for its period (that one then draws with f's
+// canvas and view, which are newer). The caller holds canvasMu.
+func (t *terminal) drawNow(f *drawing) bool {
 	if !t.drawMu.TryLock() {
 		return false
 	}
@@ -141,12 +143,13 @@ func (t *terminal) drawNow() bool {
 		return false
 	}
 	t.mu.Lock()
-	f := t.next
-	if f == nil || !f.small() || t.cmds != "" {
+	if t.cmds != "" { // commands go first, from the loop
 		t.mu.Unlock()
 		return false
 	}
-	t.next = nil
+	if t.next != nil {
+		t.next.cells, t.next.view = f.cells, f.view
+	}
 	t.mu.Unlock()
 	t.copyCells(f)
 	t.pace.begin()

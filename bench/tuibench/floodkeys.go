@@ -118,7 +118,11 @@ func (w *world) floodCompanion(ctx context.Context, fw *floodWorld) error {
 	if len(panes) < 2 {
 		return fmt.Errorf("no companion shell in clowder ls")
 	}
-	_, err = w.clowder(ctx, "send-keys", panes[1].ID, "-l", "exec sh -c '"+strings.ReplaceAll(fw.script(), "'", `'\''`)+"'\r")
+	shell := panes[1].ID
+	if _, err := w.clowder(ctx, "wait", shell, "--text", `(?m)^\$`, "--timeout", "30s"); err != nil { // its prompt: it reads its input
+		return err
+	}
+	_, err = w.clowder(ctx, "send-keys", shell, "-l", "exec sh -c '"+strings.ReplaceAll(fw.script(), "'", `'\''`)+"'\r")
 	return err
 }
 

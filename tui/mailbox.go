@@ -196,7 +196,13 @@ func (b *mailbox) handled(m mailMsg) {
 	for _, f := range m.frames {
 		big = big || len(f.Lines) > bigRows
 	}
-	next := b.pace.endAt(big, b.pace.clock.Now())
+	now := b.pace.clock.Now()
+	for pane, t := range b.paced { // panes whose period is over, or that left
+		if !now.Before(t) {
+			delete(b.paced, pane)
+		}
+	}
+	next := b.pace.endAt(big, now)
 	for pane, f := range m.frames {
 		if len(f.Lines) > bigRows {
 			b.paced[pane] = next

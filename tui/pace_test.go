@@ -304,6 +304,13 @@ func TestAnEchoIsWrittenByTheGoroutineThatShowsIt(t *testing.T) {
 	}
 	defer term.close()
 	showAndWait(t, term, &log.writeLog, shellFrame("$ "))
+	waitUntil(t, "the terminal's goroutine done drawing", func() bool {
+		if !term.drawMu.TryLock() {
+			return false
+		}
+		term.drawMu.Unlock()
+		return true
+	})
 	n := log.count()
 	f := shellFrame("$ a")
 	term.canvasMu.Lock()

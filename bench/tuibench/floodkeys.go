@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -138,12 +137,12 @@ func TmuxFloodKeys(ctx context.Context, n int) (FloodKeys, error) {
 	for i := 1; i < floodPanes; i++ {
 		cmds = append(cmds, fw.script())
 	}
-	sock, stopInner, err := innerTmuxCmds(ctx, cmds)
+	in, err := innerTmuxCmds(ctx, cmds)
 	if err != nil {
 		return FloodKeys{}, err
 	}
-	defer stopInner()
-	o, err := startOuter(ctx, os.Environ(), 160, 48, innerAttach(sock))
+	defer in.stop()
+	o, err := startOuter(ctx, os.Environ(), 160, 48, in.attach())
 	if err != nil {
 		return FloodKeys{}, err
 	}
@@ -227,24 +226,4 @@ func (c *control) drainFor(ctx context.Context, d time.Duration) error {
 			return ctx.Err()
 		}
 	}
-}
-
-// innerTmuxCmds starts a tmux server with a pane per command, tiled, the
-// first focused, and returns its socket name.
-func innerTmuxCmds(ctx context.Context, cmds []string) (string, func(), error) {
-	sock := fmt.Sprintf("clwinner-%d-%d", os.Getpid(), time.Now().UnixNano())
-	run := func(args ...string) error {
-		return exec.CommandContext(ctx, "tmux", append([]string{"-L", sock, "-f", "/dev/null"}, args...)...).Run()
-	}
-	stop := func() { _ = exec.Command("tmux", "-L", sock, "kill-server").Run() }
-	if err := run("new-session", "-d", "-x", "160", "-y", "47", cmds[0]); err != nil {
-		return "", nil, fmt.Errorf("start inner tmux: %w", err)
-	}
-	for i, cmd := range cmds[1:] {
-		if err := run("split-window", "-d", cmd, ";", "select-layout", "tiled"); err != nil {
-			stop() // already failing
-			return "", nil, fmt.Errorf("split inner tmux for pane %d: %w", i+2, err)
-		}
-	}
-	return sock, stop, nil
 }

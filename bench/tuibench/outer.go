@@ -25,7 +25,7 @@ type outer struct {
 // server's socket is in a directory of its own (TMUX_TMPDIR), which close
 // removes: the user's tmux directory gets none of the bench's sockets.
 // Programs in the window see the outer's TMUX_TMPDIR; a nested tmux is
-// attached with the user's (innerAttach).
+// attached with its own (inner.attach).
 func startOuter(ctx context.Context, env []string, cols, rows int, cmd string) (*outer, error) {
 	dir, err := os.MkdirTemp("", "clwtui")
 	if err != nil {
@@ -53,16 +53,6 @@ func withoutVar(env []string, name string) []string {
 		}
 	}
 	return out
-}
-
-// innerAttach is the outer window's command that attaches to the inner
-// tmux sock, which runs with the user's TMUX_TMPDIR (the outer's own must
-// not leak into it).
-func innerAttach(sock string) string {
-	if d := os.Getenv("TMUX_TMPDIR"); d != "" {
-		return "exec env -u TMUX TMUX_TMPDIR=" + shellQuote(d) + " tmux -L " + sock + " attach"
-	}
-	return "exec env -u TMUX -u TMUX_TMPDIR tmux -L " + sock + " attach"
 }
 
 func (o *outer) run(ctx context.Context, args ...string) (string, error) {

@@ -33,6 +33,11 @@ func TestRunPrintsEveryTableOnATinyStream(t *testing.T) {
 	if c.skipTmux {
 		return
 	}
+	for _, want := range []string{"| keystroke to screen, 8 panes with the 7 others flooding", "| tmux nested in tmux |"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks the flood-keys row %q:\n%s", want, out.String())
+		}
+	}
 	for _, want := range []string{
 		"| tmux ", "control-mode client", "| 8 panes |", "with the UI attached", "## The CLI", "cold start",
 		"| keystroke to screen through the UI, 8 panes", "| bytes the UI writes to the terminal per echoed key",

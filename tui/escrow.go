@@ -20,6 +20,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clowder/layout"
+	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
 
@@ -43,12 +44,6 @@ type reconnectMsg struct{}
 type reconnectedMsg struct {
 	swapped bool
 	err     error
-}
-
-// escrowItem is one master to hand back.
-type escrowItem struct {
-	req    proto.EscrowReq
-	master *os.File // a dup the Cmd closes
 }
 
 // escrowedMsg carries the hand-backs' results, by pane.
@@ -98,41 +93,47 @@ func (m *Model) onReconnected(msg reconnectedMsg) tea.Cmd {
 	if !msg.swapped {
 		return m.recovered(nil)
 	}
-	var items []escrowItem
+	return m.escrowCmd(m.heldCopies())
+}
+
+// heldCopies holds every running pane's master (a stream of the old
+// connection whose end is not in yet included) and returns a dup of each
+// to hand back; the Cmd that hands them back closes the dups.
+func (m *Model) heldCopies() []client.Held {
+	var items []client.Held
 	for id, p := range m.panes {
-		m.holdMaster(p) // a stream of the old connection whose end is not in yet
+		m.holdMaster(p)
 		if p.held == nil || p.state.gone() {
 			continue
 		}
 		if f := dupFile(p.held); f != nil {
-			items = append(items, escrowItem{req: escrowRequest(id, p), master: f})
+			items = append(items, client.Held{Req: escrowRequest(id, p), Master: f})
 		}
 	}
-	return m.escrowCmd(items)
+	return items
 }
 
 // escrowRequest names p's leader and carries the screen last drawn.
 func escrowRequest(id string, p *pane) proto.EscrowReq {
-	req := proto.EscrowReq{Pane: id, Pid: p.info.Pid, PidStart: p.info.PidStart}
-	if f := p.scr.frame(id); f != nil {
-		req.Screen, _ = proto.EncodeMessage(f) // a frame built from frames encodes; without it the host starts blank
-	}
-	return req
+	info := p.info
+	info.ID = id
+	return client.EscrowRequest(info, p.scr.frame(id))
 }
 
 // escrowCmd hands every item back, one at a time.
-func (m *Model) escrowCmd(items []escrowItem) tea.Cmd {
+func (m *Model) escrowCmd(items []client.Held) tea.Cmd {
 	r := m.host.(recoverer)
 	return func() tea.Msg {
-		errs := map[string]error{}
-		for _, it := range items {
-			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-			_, err := r.Escrow(ctx, it.req, it.master)
-			cancel()
-			_ = it.master.Close() // the host has its own copy now, or refused it
-			errs[it.req.Pane] = err
-		}
+		errs := client.HandBack(context.Background(), r, items, callTimeout)
+		closeHeld(items) // the host has its own copies now, or refused them
 		return escrowedMsg{errs: errs}
+	}
+}
+
+// closeHeld closes the dups of a hand-back.
+func closeHeld(items []client.Held) {
+	for _, it := range items {
+		_ = it.Master.Close() // best effort: a dup
 	}
 }
 

@@ -104,32 +104,38 @@ type link struct {
 
 // openLink opens a link to pane on c. Events first: an exit after the raw
 // subscription is not missed.
-func openLink(ctx context.Context, c *client.Client, pane string) (l *link, err error) {
-	l = &link{}
-	defer func() {
-		if err != nil {
-			l.close()
-		}
-	}()
-	if l.events, err = c.Events(ctx, pane); err != nil {
+func openLink(ctx context.Context, c *client.Client, pane string) (*link, error) {
+	l := &link{}
+	if err := l.open(ctx, c, pane); err != nil {
+		l.close()
 		return nil, err
+	}
+	return l, nil
+}
+
+// open fills l in; what it opened before a failure is for the caller to
+// close.
+func (l *link) open(ctx context.Context, c *client.Client, pane string) error {
+	var err error
+	if l.events, err = c.Events(ctx, pane); err != nil {
+		return err
 	}
 	infos, err := c.List(ctx, pane)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if len(infos) == 1 {
 		l.info = infos[0]
 	}
 	if l.first, err = firstFrame(ctx, c, pane); err != nil {
-		return nil, err
+		return err
 	}
 	l.sub, err = c.Subscribe(ctx, proto.SubscribeReq{Pane: pane, Raw: true, Screen: true, FromSeq: l.first.Seq, WantFd: true})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	l.master, l.sub.Master = l.sub.Master, nil // kept past the subscription's end: the escrow
-	return l, nil
+	return nil
 }
 
 // close ends the link's subscriptions (not its master).

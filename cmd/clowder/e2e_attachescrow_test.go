@@ -77,3 +77,32 @@ func TestE2EAttachSurvivesHostSIGKILL(t *testing.T) {
 	}
 	noHUP(t, hup)
 }
+
+// TestE2EAttachFollowsAHostUpgrade pins issue 10 §2 for attach: the host's
+// upgrade ended attach's subscription (code upgrading) and attach ended
+// with it. Now it subscribes again on the upgraded host, redraws, and
+// stays attached: typing reaches the pane and its output shows.
+func TestE2EAttachFollowsAHostUpgrade(t *testing.T) {
+	e := newE2E(t)
+	hup := filepath.Join(e.dir, "hup")
+	id := hupAgent(e, hup)
+	o := startTmux(t, e, 100, 30, "attach", id)
+	o.waitScreen("ready-agent")
+	o.keys("-l", "before-upgrade")
+	o.keys("Enter")
+	o.waitScreen("got-before-upgrade")
+	e.must("host", "upgrade")
+	e.eventually(30*time.Second, "attach holding the master from the upgraded host", func() bool {
+		st, ok := e.hostInfo()
+		return ok && holds(st, id)
+	})
+	o.keys("-l", "after-upgrade")
+	o.keys("Enter")
+	screen := o.waitScreen("got-after-upgrade")
+	if strings.Contains(screen, "[detached]") || !strings.Contains(screen, "got-before-upgrade") {
+		t.Fatalf("attach after the upgrade:\n%s", screen)
+	}
+	o.keys("C-\\")
+	o.waitScreen("[detached]")
+	noHUP(t, hup)
+}

@@ -15,6 +15,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -178,4 +179,76 @@ func (s *screen) frame(pane string) *proto.ScreenFrame {
 		f.Lines = append(f.Lines, proto.FrameRow{Y: uint16(y), Wrapped: s.wrapped[y], Cells: row})
 	}
 	return f
+}
+
+// handOverTimeout bounds handing the masters over before quitting: it may
+// start a host (client.HostStartTimeout) and hand back every pane.
+const handOverTimeout = 30 * time.Second
+
+// handedOverMsg says how handing the masters over before a quit went.
+type handedOverMsg struct {
+	err error // no host could be reached: quitting hangs n agents up
+	n   int
+	ask bool // the user quit, and may be asked (a signal may not)
+}
+
+// quitSafely quits once a host holds every pane's terminal. While the
+// TUI holds masters that no host may have (its connection was lost), it
+// first hands them to a host, starting one; if none can be reached, a
+// user's quit asks before hanging the agents up (anything but y stays),
+// and a signal's quits anyway.
+func (m *Model) quitSafely(ask bool) tea.Cmd {
+	r, ok := m.host.(recoverer)
+	if !ok || m.quitting {
+		return m.quit()
+	}
+	if m.handingOver {
+		return nil
+	}
+	items, held := m.escrowCopies()
+	if len(items) == 0 {
+		return m.quit()
+	}
+	m.handingOver = true
+	return func() tea.Msg {
+		defer closeHeld(items)
+		ctx, cancel := context.WithTimeout(context.Background(), handOverTimeout)
+		defer cancel()
+		swapped, err := r.Reconnect(ctx)
+		if err == nil && (swapped || held) {
+			_ = client.HandBack(ctx, r, items, callTimeout) // a refused one is not the pane's process: nothing to keep
+		}
+		return handedOverMsg{err: err, n: len(items), ask: ask}
+	}
+}
+
+// escrowCopies is a dup of every running pane's master, the held ones
+// first-hand (held: some master is held, its host may be gone).
+func (m *Model) escrowCopies() (items []client.Held, held bool) {
+	for id, p := range m.panes {
+		f := p.held
+		if f != nil {
+			held = true
+		} else {
+			f = p.master
+		}
+		if f == nil || p.state.gone() {
+			continue
+		}
+		if d := dupFile(f); d != nil {
+			items = append(items, client.Held{Req: escrowRequest(id, p), Master: d})
+		}
+	}
+	return items, held
+}
+
+// onHandedOver quits, or asks first when no host holds the terminals.
+func (m *Model) onHandedOver(msg handedOverMsg) tea.Cmd {
+	m.handingOver = false
+	if msg.err == nil || !msg.ask {
+		return m.quit()
+	}
+	why := strings.ReplaceAll(msg.err.Error(), "\n", " ")
+	label := fmt.Sprintf("hang up %d pane(s) and quit? y/N (no host can take them back: %s)", msg.n, why)
+	return m.confirm(label, func(m *Model) tea.Cmd { return m.quit() })
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -104,5 +105,95 @@ func TestE2EAttachFollowsAHostUpgrade(t *testing.T) {
 	}
 	o.keys("C-\\")
 	o.waitScreen("[detached]")
+	noHUP(t, hup)
+}
+
+// blockHostStart makes e's runtime dir unusable (a file where the
+// directory was), so no host can be started or reached; the returned func
+// puts it back, as the test's cleanup does at the latest (before e's
+// cleanup stops the host).
+func blockHostStart(t *testing.T, e *e2eEnv) func() {
+	t.Helper()
+	run := filepath.Join(e.dir, "run")
+	if err := os.Rename(run, run+".away"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(run, []byte("not a directory\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	unblock := func() {
+		once.Do(func() {
+			_ = os.Remove(run)                 // checked below: the rename fails while it is there
+			err := os.Rename(run+".away", run) // the host's socket dir again
+			if err != nil {
+				t.Errorf("put the runtime dir back: %v", err)
+			}
+		})
+	}
+	t.Cleanup(unblock)
+	return unblock
+}
+
+// alive reports whether every pane's leader still runs.
+func alive(panes []proto.PaneInfo) bool {
+	for _, p := range panes {
+		if syscall.Kill(p.Pid, 0) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// TestE2ETUIAsksBeforeHangingUpHeldPanes pins issue 10 §1's "quitting is
+// safe": a TUI that held the panes' masters after its host died closed
+// them when the user detached, so every agent got SIGHUP. Now, with no
+// host it can start, detaching says why and asks; the default keeps the
+// TUI and the agents. Once a host can start again, the TUI hands the
+// masters back by itself, and a detach then leaves them running.
+func TestE2ETUIAsksBeforeHangingUpHeldPanes(t *testing.T) {
+	e, o := tuiEnv(t, 160, 48)
+	hup := filepath.Join(e.dir, "hup")
+	o.waitScreen("$")
+	o.keys("-l", "trap 'echo x >> "+hup+"' HUP; echo trapped")
+	o.keys("Enter")
+	o.waitCount("trapped", 2)
+	before := e.livePanes()
+	st, ok := e.hostInfo()
+	e.eventually(10*time.Second, "the TUI holding both panes' masters", func() bool {
+		st, ok = e.hostInfo()
+		return ok && len(st.Escrow) == len(before)
+	})
+	unblock := blockHostStart(t, e)
+	if err := syscall.Kill(st.Pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	o.waitScreen("reconnecting")
+	o.keys("C-Space", "d")
+	o.waitScreen("hang up 2 pane(s) and quit? y/N")
+	o.keys("n")
+	meanwhile := filepath.Join(e.dir, "meanwhile")
+	o.keys("-l", "touch "+meanwhile) // no host shows the pane now, but keys reach its held master
+	o.keys("Enter")
+	e.eventually(10*time.Second, "the command typed without a host ran", func() bool {
+		_, err := os.Stat(meanwhile)
+		return err == nil
+	})
+	if !alive(before) {
+		t.Fatal("an agent died after the user kept them")
+	}
+	noHUP(t, hup)
+	unblock()
+	e.eventually(30*time.Second, "a host started by the TUI, running the same panes", func() bool {
+		now, ok := e.hostInfo()
+		return ok && now.Pid != st.Pid && samePanes(before, e.livePanes()) && len(now.Escrow) == len(before)
+	})
+	o.keys("C-Space", "d")
+	e.eventually(10*time.Second, "the TUI quit", func() bool {
+		return strings.TrimSpace(o.run("display-message", "-p", "-t", "0", "#{pane_dead}")) == "1"
+	})
+	if !samePanes(before, e.livePanes()) {
+		t.Fatalf("after the TUI quit the panes are %v; want %v", e.livePanes(), before)
+	}
 	noHUP(t, hup)
 }

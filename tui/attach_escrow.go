@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -185,7 +186,8 @@ func (s *session) askHangUp(err error) bool {
 	if rows == 0 || cols == 0 {
 		rows, cols = int(s.first.Rows), int(s.first.Cols)
 	}
-	text := fmt.Sprintf(" no host can take %s back (%v); detach and hang it up? y/N ", s.pane, err)
+	why := strings.ReplaceAll(err.Error(), "\n", " ")
+	text := fmt.Sprintf(" hang up %s and detach? y/N (no host can take it back: %s) ", s.pane, why)
 	if len(text) > cols {
 		text = text[:max(cols, 0)]
 	}

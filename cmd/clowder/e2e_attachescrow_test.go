@@ -197,3 +197,43 @@ func TestE2ETUIAsksBeforeHangingUpHeldPanes(t *testing.T) {
 	}
 	noHUP(t, hup)
 }
+
+// TestE2EAttachAsksBeforeHangingUpItsPane: attach holding the pane's
+// master with no host it can start asks before detaching (which would
+// hang the agent up); the default stays attached, keys still reach the
+// agent, and once a host can start attach hands the master back by itself.
+func TestE2EAttachAsksBeforeHangingUpItsPane(t *testing.T) {
+	e := newE2E(t)
+	hup := filepath.Join(e.dir, "hup")
+	id := hupAgent(e, hup)
+	before := e.pane(id)
+	o := startTmux(t, e, 100, 30, "attach", id)
+	o.waitScreen("ready-agent")
+	st, ok := e.hostInfo()
+	e.eventually(10*time.Second, "attach holding the pane's master", func() bool {
+		st, ok = e.hostInfo()
+		return ok && holds(st, id)
+	})
+	unblock := blockHostStart(t, e)
+	if err := syscall.Kill(st.Pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	o.keys("C-\\")
+	o.waitScreen("hang up " + id + " and detach? y/N")
+	o.keys("n")
+	o.keys("-l", "meanwhile")
+	o.keys("Enter")
+	unblock()
+	e.eventually(30*time.Second, "a host started by attach, running the pane with the same pid", func() bool {
+		now, ok := e.hostInfo()
+		return ok && now.Pid != st.Pid && samePanes([]proto.PaneInfo{before}, e.livePanes())
+	})
+	o.waitScreen("got-meanwhile") // typed while no host ran, answered, and shown once attach redrew
+	noHUP(t, hup)
+	o.keys("C-\\")
+	o.waitScreen("[detached]")
+	if !samePanes([]proto.PaneInfo{before}, e.livePanes()) {
+		t.Fatalf("after detach the pane is %v; want %v", e.livePanes(), before)
+	}
+	noHUP(t, hup)
+}

@@ -159,12 +159,12 @@ func (s *session) onResumed(ctx context.Context, res resumed) error {
 // host holds the terminal (handed over now if need be), else only if the
 // user says so. When it stays, keys are read again.
 func (s *session) leave(ctx context.Context) bool {
-	if !s.held {
+	ctx, cancel := context.WithTimeout(ctx, resumeTimeout)
+	defer cancel()
+	if !s.mayBeHeld(ctx) {
 		return true
 	}
-	ctx, cancel := context.WithTimeout(ctx, resumeTimeout)
 	refused, err := handOver(ctx, s.r, s.heldMaster())
-	cancel()
 	if err == nil && refused == nil {
 		s.held = false
 		return true
@@ -207,10 +207,20 @@ func (s *session) close() {
 	if s.link != nil {
 		s.link.close()
 	}
-	if s.held && s.master.file() != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), resumeTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), resumeTimeout)
+	defer cancel()
+	if s.master.file() != nil && s.mayBeHeld(ctx) {
 		_, _ = handOver(ctx, s.r, s.heldMaster()) // best effort: no one is left to ask
-		cancel()
 	}
 	s.master.set(nil)
+}
+
+// mayBeHeld reports whether the host may not hold the pane's terminal:
+// the link was lost, or the connection turns out lost under a round trip
+// (the host died a moment ago, and the link's end is still to come).
+func (s *session) mayBeHeld(ctx context.Context) bool {
+	if !s.held && s.r.Probe(ctx) {
+		s.held = true
+	}
+	return s.held
 }

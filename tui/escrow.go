@@ -38,6 +38,12 @@ type recoverer interface {
 	Escrow(ctx context.Context, req proto.EscrowReq, master *os.File) (proto.EscrowedReply, error)
 }
 
+// prober is a recoverer that can check its connection by a round trip
+// (client.Redialer.Probe).
+type prober interface {
+	Probe(ctx context.Context) (lost bool)
+}
+
 // reconnectMsg asks for the next attempt to reach a host.
 type reconnectMsg struct{}
 
@@ -214,6 +220,9 @@ func (m *Model) quitSafely(ask bool) tea.Cmd {
 		defer closeHeld(items)
 		ctx, cancel := context.WithTimeout(context.Background(), handOverTimeout)
 		defer cancel()
+		if p, ok := r.(prober); ok {
+			p.Probe(ctx) // a host that died a moment ago: Reconnect then sees the connection lost
+		}
 		swapped, err := r.Reconnect(ctx)
 		if err == nil && (swapped || held) {
 			_ = client.HandBack(ctx, r, items, callTimeout) // a refused one is not the pane's process: nothing to keep

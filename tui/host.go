@@ -125,6 +125,9 @@ func (h *clientHost) Close() error { return h.c().Close() }
 // the masters its subscriptions passed open: they are the escrow).
 func (h *clientHost) Reconnect(ctx context.Context) (bool, error) { return h.r.Reconnect(ctx) }
 
+// Probe implements prober.
+func (h *clientHost) Probe(ctx context.Context) bool { return h.r.Probe(ctx) }
+
 // Escrow implements recoverer.
 func (h *clientHost) Escrow(ctx context.Context, req proto.EscrowReq, master *os.File) (proto.EscrowedReply, error) {
 	return h.r.Escrow(ctx, req, master)

@@ -115,6 +115,33 @@ func (r *Redialer) Client() *Client { return r.cur.Load() }
 // Lost reports whether the current connection has ended.
 func (r *Redialer) Lost() bool { return r.Client().Err() != nil }
 
+// probeGrace is how long Probe waits for a failed round trip's connection
+// to be seen ending (the read loop meets the end of a dead host's socket
+// at once).
+const probeGrace = 2 * time.Second
+
+// Probe reports whether the current connection is lost, checked by a
+// round trip: a host SIGKILLed a moment ago is otherwise noticed only
+// when the connection's end is read. After a true, Reconnect replaces the
+// connection.
+func (r *Redialer) Probe(ctx context.Context) (lost bool) {
+	c := r.Client()
+	if c.Err() != nil {
+		return true
+	}
+	if _, err := c.HostStatus(ctx); err == nil {
+		return false
+	}
+	t := time.NewTimer(probeGrace)
+	defer t.Stop()
+	select {
+	case <-c.Done():
+		return true
+	case <-t.C:
+		return c.Err() != nil
+	}
+}
+
 // Reconnect keeps a connection that is still up (swapped false) and
 // replaces a lost one by a new one (the old one closed).
 func (r *Redialer) Reconnect(ctx context.Context) (swapped bool, err error) {

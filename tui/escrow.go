@@ -9,7 +9,12 @@ package tui
 // escrow request (the pane's identity and the screen last drawn), closes
 // its copies once the host has answered, and subscribes to everything
 // afresh, which redraws every pane. A hand-back the host refuses (the
-// identity does not check) is reported and the copy closed.
+// identity does not check) is reported and the copy closed. The
+// reconnecting and the hand-back are client.Redialer and client.HandBack,
+// shared with `clowder attach` (attach_escrow.go).
+//
+// Quitting while the TUI may hold masters no host holds (quitSafely)
+// hands them over first; with no host reachable, a user's quit asks.
 
 import (
 	"context"

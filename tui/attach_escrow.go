@@ -76,17 +76,18 @@ type resumed struct {
 	err     error // no host reached, or the pane not subscribed again
 }
 
-// subEnded handles the end of the link's subscription: a lost connection
-// or an upgrade starts resuming; any other end ends the session.
-func (s *session) subEnded(ctx context.Context) error {
-	err := s.link.sub.Err()
-	if !client.Resumable(err) && !s.r.Lost() {
-		return err
-	}
+// resumable reports whether the link's subscription ended because the
+// connection was lost or the host is upgrading: attach then goes on.
+// Any other end ends the session.
+func (s *session) resumable() bool {
+	return client.Resumable(s.link.sub.Err()) || s.r.Lost()
+}
+
+// suspend drops the lost link, keeping its master, and starts resuming.
+func (s *session) suspend(ctx context.Context) {
 	s.link.close()
 	s.link, s.events, s.held = nil, nil, true
 	s.startResume(ctx)
-	return nil
 }
 
 // startResume makes one attempt in the background; its outcome comes on

@@ -94,9 +94,10 @@ func (s *session) run(ctx context.Context) error {
 			s.clearHint()
 		case m, ok := <-s.subC():
 			if !ok {
-				if err := s.subEnded(ctx); err != nil {
-					return err
+				if !s.resumable() {
+					return s.link.sub.Err()
 				}
+				s.suspend(ctx)
 				continue
 			}
 			if err := s.output(m); err != nil {

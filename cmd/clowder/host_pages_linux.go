@@ -6,8 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
-
-	"golang.org/x/sys/unix"
+	"syscall"
 )
 
 // dropStartupPages unmaps the pages of this binary's read-only segments
@@ -32,8 +31,8 @@ func dropStartupPages() {
 	for _, r := range cleanReadOnlyImage(f, exe) {
 		// best effort: hints about clean pages. The raw calls take the
 		// range as numbers: it is a mapping, not Go memory.
-		_, _, _ = unix.Syscall(unix.SYS_MADVISE, r[0], r[1]-r[0], unix.MADV_RANDOM)
-		_, _, _ = unix.Syscall(unix.SYS_MADVISE, r[0], r[1]-r[0], unix.MADV_DONTNEED)
+		_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, r[0], r[1]-r[0], syscall.MADV_RANDOM)
+		_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, r[0], r[1]-r[0], syscall.MADV_DONTNEED)
 	}
 }
 

@@ -37,22 +37,3 @@ func TestCLILsPrintsItsTableInOneWrite(t *testing.T) {
 		t.Fatalf("ls made %d writes for %q; want the whole table in one", w.writes, w.String())
 	}
 }
-
-// TestCLIOneShotCommandsRunOnOneProcessor pins issue 12 (CLI cost): a
-// command that sends a request or two and exits paid for a second
-// processor it never used (more threads, wake-ups and context switches:
-// 26% of an ls's CPU). The UI, attach and the host itself keep every
-// processor.
-func TestCLIOneShotCommandsRunOnOneProcessor(t *testing.T) {
-	for _, args := range [][]string{{"ls"}, {"capture", "p1", "--scrollback", "10000"}, {"new", "--", "true"},
-		{"wait", "p1", "--exit"}, {"send-keys", "p1", "Enter"}, {"hook", "claude"}, {"host", "status"}, {"host", "stop", "--force"}} {
-		if !oneShot(args) {
-			t.Errorf("clowder %s runs on every processor; want one", strings.Join(args, " "))
-		}
-	}
-	for _, args := range [][]string{nil, {"--version"}, {"attach", "p1"}, {"host"}, {"host", "--foreground"}, {"demo"}} {
-		if oneShot(args) {
-			t.Errorf("clowder %s runs on one processor; it needs them all", strings.Join(args, " "))
-		}
-	}
-}

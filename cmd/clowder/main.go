@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -23,40 +22,7 @@ import (
 var version = "dev"
 
 func main() {
-	args := os.Args[1:]
-	if oneShot(args) {
-		singleProcessor()
-	}
-	os.Exit(run(args, newOSApp()))
-}
-
-// oneShotCommands send a request or a few, print, and exit (or wait on
-// one answer): they gain nothing from a second processor and pay for it in
-// threads, wake-ups and context switches (issue 12). The UI, attach, the
-// demo and the host itself are not among them.
-var oneShotCommands = map[string]bool{
-	"new": true, "ls": true, "capture": true, "log": true, "poll": true, "send-keys": true, "paste": true,
-	"submit": true, "wait": true, "kill": true, "rm": true, "rename": true, "respawn": true, "land": true,
-	"discard": true, "exec": true, "hook": true, "adopt": true,
-}
-
-// oneShot reports whether the command line runs a one-shot command.
-func oneShot(args []string) bool {
-	if len(args) == 0 {
-		return false
-	}
-	if args[0] == "host" {
-		return len(args) > 1 && (args[1] == "status" || args[1] == "stop")
-	}
-	return oneShotCommands[args[0]]
-}
-
-// singleProcessor runs the process on one processor, unless GOMAXPROCS
-// says otherwise.
-func singleProcessor() {
-	if _, set := os.LookupEnv("GOMAXPROCS"); !set {
-		runtime.GOMAXPROCS(1)
-	}
+	os.Exit(run(os.Args[1:], newOSApp()))
 }
 
 // run executes one command line and returns the process exit code.

@@ -6,11 +6,15 @@ BIN       ?= bin/clowder
 # The version `clowder --version` and `host status` report; a build without
 # it (go test, go run) says "dev".
 VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+# The pure Go resolver and user lookup (ARCHITECTURE.md, Build): nothing in
+# clowder needs libc, and without cgo the binary is static, so every CLI
+# command and the host skip the dynamic loader and libc's pages (issue 12).
+TAGS      ?= netgo,osusergo
 
 .PHONY: build test lint fmtcheck fuzz golden bench vtdiff run e2e e2e-agents faults clean
 
 build:
-	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/clowder
+	$(GO) build -tags $(TAGS) -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/clowder
 
 # The one test command (.ci/run calls it): format, vet, every test with the
 # race detector (vtdiff's fast subset included), the darwin cross-vet (tests included), and

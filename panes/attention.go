@@ -24,6 +24,7 @@ package panes
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -182,31 +183,35 @@ func textBeforeCursor(s *vtgrid.Snapshot) string {
 // escToInterrupt is the busy hint both Claude Code and Codex show while a
 // turn runs ("✻ Cogitating… (esc to interrupt)", "• Working (5s • esc to
 // interrupt)", and Claude Code's footer "esc to interrupt · ← for agents").
-var escToInterrupt = regexp.MustCompile(`(?i)\besc to interrupt\b`)
+var escToInterrupt = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\besc to interrupt\b`) })
 
 // geminiBusy is Gemini CLI's busy hint, "⠼ Thinking... (esc to cancel,
 // 6s)": lower case after a parenthesis, unlike its dialogs' "Press Enter to
 // submit, Esc to cancel", which wait for the user.
-var geminiBusy = regexp.MustCompile(`\(esc to cancel\b`)
+var geminiBusy = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(esc to cancel\b`) })
 
 // genericPrompt matches the text before the cursor of a shell or REPL
 // prompt: ending in $ > ? : # % ❯ › or a [y/N]-style choice.
-var genericPrompt = regexp.MustCompile(`(?:[$>?:#%❯›»]|\[[yYnN]/[yYnN]\]|\([yY]/[nN]\))$`)
+var genericPrompt = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:[$>?:#%❯›»]|\[[yYnN]/[yYnN]\]|\([yY]/[nN]\))$`)
+})
 
 // shellAsks is a question asked in a shell (by the shell or a command
 // it runs), before the cursor: "[y/N]", "(yes/no)", "Password:", "rm:
 // remove regular file 'x'?".
-var shellAsks = regexp.MustCompile(`(?:\[[yYnN]/[yYnN]\]|\([yY](es)?/[nN]o?\)|\?|[Pp]assword[^:]*:|[Pp]assphrase[^:]*:)$`)
+var shellAsks = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:\[[yYnN]/[yYnN]\]|\([yY](es)?/[nN]o?\)|\?|[Pp]assword[^:]*:|[Pp]assphrase[^:]*:)$`)
+})
 
 // shellAtPrompt is a shell's own prompt before the cursor: "user@host:~$",
 // "#", "%", "❯", "›", "»", ">" (continuation).
-var shellAtPrompt = regexp.MustCompile(`[$#%>❯›»]$`)
+var shellAtPrompt = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[$#%>❯›»]$`) })
 
 // GenericRules is for commands and agents without rules of their own:
 // quiet with the cursor after a prompt means needs-input.
 func GenericRules() Rules {
 	return Rules{Settle: 2 * time.Second, List: []Rule{
-		{Name: "prompt", State: NeedsInput, Scope: ScopeBeforeCursor, Pattern: genericPrompt},
+		{Name: "prompt", State: NeedsInput, Scope: ScopeBeforeCursor, Pattern: genericPrompt()},
 	}}
 }
 
@@ -216,8 +221,8 @@ func GenericRules() Rules {
 // input" list names only what does.
 func ShellRules() Rules {
 	return Rules{Settle: 2 * time.Second, List: []Rule{
-		{Name: "shell-question", State: NeedsInput, Scope: ScopeBeforeCursor, Pattern: shellAsks},
-		{Name: "shell-prompt", State: Idle, Scope: ScopeBeforeCursor, Pattern: shellAtPrompt},
+		{Name: "shell-question", State: NeedsInput, Scope: ScopeBeforeCursor, Pattern: shellAsks()},
+		{Name: "shell-prompt", State: Idle, Scope: ScopeBeforeCursor, Pattern: shellAtPrompt()},
 	}}
 }
 
@@ -231,7 +236,7 @@ func ClaudeRules() Rules {
 			Pattern: regexp.MustCompile(`(?m)^[\s\x{a0}│]*❯[\s\x{a0}]*\d+\.[\s\x{a0}]+\S`)},
 		{Name: "claude-question", State: NeedsInput, Scope: ScopeBottom, Rows: 20,
 			Pattern: regexp.MustCompile(`Do you want to [a-z]|Enter to confirm`)},
-		{Name: "claude-busy", State: Working, Scope: ScopeBottom, Rows: 12, Pattern: escToInterrupt},
+		{Name: "claude-busy", State: Working, Scope: ScopeBottom, Rows: 12, Pattern: escToInterrupt()},
 		{Name: "claude-prompt", State: NeedsInput, Scope: ScopeBottom, Rows: 10,
 			Pattern: regexp.MustCompile(`(?m)^(│ *)?[❯>]([\s\x{a0}]|$)`)},
 	}}
@@ -248,7 +253,7 @@ func CodexRules() Rules {
 	return Rules{Settle: time.Second, List: []Rule{
 		{Name: "codex-approval", State: NeedsInput, Scope: ScopeBottom, Rows: 20,
 			Pattern: regexp.MustCompile(`(?m)^[\s\x{a0}]*[›>▌][\s\x{a0}]*\d+\.[\s\x{a0}]+\S|Allow command\?|Would you like to [a-z]|Press enter to (confirm|continue|save)`)},
-		{Name: "codex-busy", State: Working, Scope: ScopeBottom, Rows: 12, Pattern: escToInterrupt},
+		{Name: "codex-busy", State: Working, Scope: ScopeBottom, Rows: 12, Pattern: escToInterrupt()},
 		{Name: "codex-starting", State: Working, Scope: ScopeBottom, Rows: 6, Pattern: regexp.MustCompile(`(?m)^[\s\x{a0}]*Waiting for startup\b`)},
 		{Name: "codex-prompt", State: NeedsInput, Scope: ScopeBottom, Rows: 8,
 			Pattern: regexp.MustCompile(`(?m)^[\s\x{a0}]*[›▌]([\s\x{a0}]|$)`)},
@@ -264,7 +269,7 @@ func GeminiRules() Rules {
 	return Rules{Settle: time.Second, List: []Rule{
 		{Name: "gemini-confirm", State: NeedsInput, Scope: ScopeBottom, Rows: 20,
 			Pattern: regexp.MustCompile(`(?m)Allow execution|Apply this change\?|Do you want to proceed|Press Enter to submit|\(Use Enter to select\)|^[\s\x{a0}│]*●[\s\x{a0}]*\d+\.[\s\x{a0}]+\S`)},
-		{Name: "gemini-busy", State: Working, Scope: ScopeBottom, Rows: 12, Pattern: geminiBusy},
+		{Name: "gemini-busy", State: Working, Scope: ScopeBottom, Rows: 12, Pattern: geminiBusy()},
 		{Name: "gemini-prompt", State: NeedsInput, Scope: ScopeBottom, Rows: 8,
 			Pattern: regexp.MustCompile(`(?m)^▄+\n[\s\x{a0}]*>[\s\x{a0}].*\n▀+$|^│[\s\x{a0}]*>[\s\x{a0}]`)},
 	}}
@@ -278,6 +283,6 @@ func AiderRules() Rules {
 			Pattern: regexp.MustCompile(`\(Y\)es/\(N\)o.*\]:?$`)},
 		{Name: "aider-prompt", State: NeedsInput, Scope: ScopeBeforeCursor,
 			Pattern: regexp.MustCompile(`^[a-z-]*>$`)},
-		{Name: "prompt", State: NeedsInput, Scope: ScopeBeforeCursor, Pattern: genericPrompt},
+		{Name: "prompt", State: NeedsInput, Scope: ScopeBeforeCursor, Pattern: genericPrompt()},
 	}}
 }

@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // HookStyle is how an agent reports its conversation id and its turns.
@@ -132,11 +133,11 @@ func flagValue(args []string, names ...string) (string, bool) {
 // sessionPattern is what clowder accepts as a conversation id: the UUIDs
 // the agents use, and names (Codex takes a session name too). It never
 // starts with "-", so it cannot turn into an option of the resume command.
-var sessionPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`)
+var sessionPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`) })
 
 // ValidSession reports whether id can be recorded and put on a resume
 // command line.
-func ValidSession(id string) bool { return sessionPattern.MatchString(id) }
+func ValidSession(id string) bool { return sessionPattern().MatchString(id) }
 
 // validSession is id if it is valid, else "" (unknown).
 func validSession(id string) string {

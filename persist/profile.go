@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // ProfileConfig is one [profiles.NAME] table.
@@ -55,13 +56,13 @@ func (c Config) OnRestartOf(adapter string) OnRestart {
 var ProfileTokens = []string{"name", "worktree", "branch", "project"}
 
 // templateRE matches one {{token}} (spaces inside the braces allowed).
-var templateRE = regexp.MustCompile(`\{\{\s*([^{}]*?)\s*\}\}`)
+var templateRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{\s*([^{}]*?)\s*\}\}`) })
 
 // TemplateTokens returns the tokens of s's {{...}} templates, in order,
 // and an error naming the first unknown one.
 func TemplateTokens(s string) ([]string, error) {
 	var out []string
-	for _, m := range templateRE.FindAllStringSubmatch(s, -1) {
+	for _, m := range templateRE().FindAllStringSubmatch(s, -1) {
 		if !knownToken(m[1]) {
 			return out, fmt.Errorf("unknown template %s; use %s", m[0], tokenList())
 		}
@@ -72,8 +73,8 @@ func TemplateTokens(s string) ([]string, error) {
 
 // ExpandTemplate replaces s's {{token}} templates with vars[token].
 func ExpandTemplate(s string, vars map[string]string) string {
-	return templateRE.ReplaceAllStringFunc(s, func(m string) string {
-		return vars[templateRE.FindStringSubmatch(m)[1]]
+	return templateRE().ReplaceAllStringFunc(s, func(m string) string {
+		return vars[templateRE().FindStringSubmatch(m)[1]]
 	})
 }
 
@@ -97,7 +98,7 @@ func tokenList() string {
 
 // profileNameRE is what a profile name may be: it is a pane's adapter name
 // on the wire, so the rule is a pane name's.
-var profileNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+var profileNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
 
 // checkProfiles validates the [profiles.NAME] tables.
 func (c Config) checkProfiles() error {
@@ -116,7 +117,7 @@ func (c Config) checkProfiles() error {
 // checkProfile validates one profile.
 func (c Config) checkProfile(name string, p ProfileConfig) error {
 	var errs []error
-	if !profileNameRE.MatchString(name) {
+	if !profileNameRE().MatchString(name) {
 		errs = append(errs, fmt.Errorf("profiles.%s: use only letters, digits, '-', '_' and '.' in a profile name", name))
 	}
 	if _, ok := c.Agents[name]; ok {

@@ -96,6 +96,7 @@ func recordedLeaf(path string) *cgroupLeaf {
 // one (kernels before 5.3) the identity is polled.
 func waitGoneHandle(h *Handle) {
 	if fd := h.rawFD(); fd >= 0 {
+		sleepUntilReadable(fd) // in the poller: no thread held while it lives
 		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
 		for {
 			_, err := unix.Poll(fds, -1)

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // procRoot is /proc; a field so tests could point it elsewhere is not needed
@@ -40,7 +41,8 @@ func ReadIdentity(pid int) (Identity, error) {
 
 // readProc reads /proc/PID/stat; zombies are returned, not hidden.
 func readProc(pid int) (procInfo, error) {
-	b, err := os.ReadFile(procRoot + "/" + strconv.Itoa(pid) + "/stat")
+	var buf [statBuf]byte
+	b, err := readStat(buf[:0], pid)
 	if os.IsNotExist(err) {
 		return procInfo{}, fmt.Errorf("read identity of pid %d: %w", pid, ErrProcessGone)
 	}
@@ -56,6 +58,38 @@ func readProc(pid int) (procInfo, error) {
 		return procInfo{}, fmt.Errorf("parse /proc/%d/stat: %w", pid, err)
 	}
 	return p, nil
+}
+
+// statBuf holds a whole stat line in all but extreme cases (a line is
+// about 300 bytes); a longer one is read on into a larger buffer.
+const statBuf = 1024
+
+// readStat appends /proc/PID/stat to b with plain open, read and close:
+// os.ReadFile would add a stat, a poller registration attempt and an
+// *os.File with its cleanup per process, and the kill ladder reads every
+// process on the machine several times per exit (issue 12).
+func readStat(b []byte, pid int) ([]byte, error) {
+	fd, err := syscall.Open(procRoot+"/"+strconv.Itoa(pid)+"/stat", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer syscall.Close(fd) // best effort: read only
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := syscall.Read(fd, b[len(b):cap(b)])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return b, nil
+		}
+		b = b[:len(b)+n]
+	}
 }
 
 // parseStat parses one /proc/PID/stat line. After the last ')' the fields

@@ -120,3 +120,33 @@ func (t *childTable) scanChildPids() ([]int, error) {
 	}
 	return procs.children(os.Getpid()), nil
 }
+
+// sleepUntilExited parks the calling goroutine in the runtime's poller
+// until pid (an unreaped child, so the pid cannot be reused meanwhile) has
+// exited, on a pidfd of its own opened non-blocking. A blocking waitid
+// holds an OS thread for the whole life of the process it waits for: one
+// thread per pane (issue 12). Without pidfds it returns at once and the
+// caller's waitid blocks as before.
+func sleepUntilExited(pid int) {
+	fd, err := unix.PidfdOpen(pid, unix.PIDFD_NONBLOCK)
+	if err != nil {
+		return
+	}
+	f := os.NewFile(uintptr(fd), "pidfd "+strconv.Itoa(pid))
+	defer f.Close() // best effort: a pidfd has nothing to flush
+	waitReadable(f)
+}
+
+// sleepUntilReadable parks the calling goroutine in the poller until the
+// pidfd fd is readable (its process exited), on a duplicate of it, so a
+// watched process that is not our child holds no thread either. A
+// blocking fd cannot join the poller: then it returns at once.
+func sleepUntilReadable(fd int) {
+	dup, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
+	f := os.NewFile(uintptr(dup), "pidfd")
+	defer f.Close() // best effort: a pidfd has nothing to flush
+	waitReadable(f)
+}

@@ -23,6 +23,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Redacted replaces every credential value in a redacted argv.
@@ -50,17 +51,19 @@ var secretNames = []string{
 }
 
 // keyShapes are values shaped like well-known API keys.
-var keyShapes = regexp.MustCompile(`^(sk-[A-Za-z0-9_-]{16,}|(ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}|xox[abposr]-[A-Za-z0-9-]{10,}|(AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|npm_[A-Za-z0-9]{30,}|hf_[A-Za-z0-9]{30,})`)
+var keyShapes = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(sk-[A-Za-z0-9_-]{16,}|(ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}|xox[abposr]-[A-Za-z0-9-]{10,}|(AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|npm_[A-Za-z0-9]{30,}|hf_[A-Za-z0-9]{30,})`)
+})
 
 // headerRE is an HTTP header line "Name: value".
-var headerRE = regexp.MustCompile(`^\s*([A-Za-z0-9_-]+)\s*:\s*(.*\S)\s*$`)
+var headerRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*([A-Za-z0-9_-]+)\s*:\s*(.*\S)\s*$`) })
 
 // urlCredRE is a URL whose userinfo has a password: group 2 is it.
-var urlCredRE = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^/@:\s]*:)([^/@\s]+)@`)
+var urlCredRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^/@:\s]*:)([^/@\s]+)@`) })
 
 // urlQueryRE is one parameter of a URL's query: group 2 its name, 3 its
 // value.
-var urlQueryRE = regexp.MustCompile(`([?&]([A-Za-z0-9_.-]+)=)([^&#\s]+)`)
+var urlQueryRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`([?&]([A-Za-z0-9_.-]+)=)([^&#\s]+)`) })
 
 // secretHeaders are header names whose value is a credential besides
 // those secretName recognises (x-api-key, private-token, ...).
@@ -151,15 +154,15 @@ func valueSecret(a string) (redacted, what string, ok bool) {
 // urlSecret reports a URL with a password (https://user:pw@host) or a
 // credential in its query (?access_token=...), and returns it redacted.
 func urlSecret(a string) (redacted, what string, ok bool) {
-	if urlCredRE.MatchString(a) {
-		return urlCredRE.ReplaceAllString(a, "${1}"+Redacted+"@"), "a password in a URL", true
+	if urlCredRE().MatchString(a) {
+		return urlCredRE().ReplaceAllString(a, "${1}"+Redacted+"@"), "a password in a URL", true
 	}
 	if !strings.Contains(a, "://") {
 		return "", "", false
 	}
 	found := false
-	red := urlQueryRE.ReplaceAllStringFunc(a, func(m string) string {
-		sub := urlQueryRE.FindStringSubmatch(m)
+	red := urlQueryRE().ReplaceAllStringFunc(a, func(m string) string {
+		sub := urlQueryRE().FindStringSubmatch(m)
 		if !secretName(sub[2]) || isReference(sub[3]) {
 			return m
 		}
@@ -173,7 +176,7 @@ func urlSecret(a string) (redacted, what string, ok bool) {
 // ("Authorization: Bearer x", "X-Api-Key: x"), unless its credential is a
 // shell reference.
 func headerSecret(a string) (redacted, what string, ok bool) {
-	m := headerRE.FindStringSubmatch(a)
+	m := headerRE().FindStringSubmatch(a)
 	if m == nil || !secretHeader(m[1]) {
 		return "", "", false
 	}
@@ -238,7 +241,7 @@ func isReference(v string) bool {
 
 // secretValue reports values shaped like keys or long random tokens.
 func secretValue(v string) bool {
-	return keyShapes.MatchString(v) || highEntropyToken(v)
+	return keyShapes().MatchString(v) || highEntropyToken(v)
 }
 
 // highEntropyToken: at least 32 characters of base64/base62 alphabet with

@@ -26,8 +26,10 @@ func sysAttr(pty bool, leaf *cgroupLeaf, pidfd *int) *syscall.SysProcAttr {
 	return a
 }
 
-// waitExited blocks until the leader has exited, leaving it a zombie.
+// waitExited blocks until the leader has exited, leaving it a zombie. It
+// sleeps in the poller first, so a living leader holds no thread.
 func waitExited(h *Handle, pid int) error {
+	sleepUntilExited(pid)
 	idType, id := unix.P_PID, pid
 	if fd := h.rawFD(); fd >= 0 {
 		idType, id = unix.P_PIDFD, fd

@@ -125,7 +125,7 @@ func BuildClowder(ctx context.Context, dir string) (string, error) {
 		return "", fmt.Errorf("find the clowder module: %w", err)
 	}
 	bin := filepath.Join(dir, "clowder")
-	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/clowder")
+	build := exec.CommandContext(ctx, "go", "build", "-tags", "netgo,osusergo", "-o", bin, "./cmd/clowder") // as make build does
 	build.Dir = strings.TrimSpace(string(out))
 	if msg, err := build.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("build clowder: %w\n%s", err, msg)

@@ -3,6 +3,7 @@ package main
 // clowder ls and clowder capture: read-only views of panes.
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strconv"
@@ -57,15 +58,21 @@ func listPanes(ctx context.Context, a *app) ([]proto.PaneInfo, error) {
 	return list, err
 }
 
-// printTable prints panes as aligned columns.
+// printTable prints panes as aligned columns, in one write: tabwriter
+// writes cell by cell, which on an unbuffered stdout is a syscall each.
 func printTable(a *app, list []proto.PaneInfo) error {
-	w := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+	var buf bytes.Buffer
+	w := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "ID\tNAME\tKIND\tSTATE\tATTENTION\tPID\tPID_START\tEXIT\tCWD\tCOMMAND")
 	for _, p := range list {
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", safe(p.ID), dash(p.Name), safe(kindColumn(p)),
 			safe(p.State), dash(p.Attention), p.Pid, p.PidStart, exitColumn(p), safe(p.Cwd), commandLine(p.Argv))
 	}
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	_, err := a.stdout.Write(buf.Bytes())
+	return err
 }
 
 // kindColumn is the pane's kind, "tmux" for a pane adopted from tmux

@@ -37,7 +37,7 @@ func runHost(parent context.Context, a *app) error {
 	ready := readyPipe()
 	exe, _ := a.exe() // "" on error: agents then run without clowder's hooks
 	h, err := host.New(host.Options{Paths: p, Config: cfg, Build: version, Log: logger, HookBinary: exe,
-		Listening: func(err error) { tellStarter(ready, err) }, Handover: handedState(host.EnvUpgradeState), UpgradeBack: handedState(host.EnvUpgradeBack)})
+		Listening: func(err error) { tellStarter(ready, err); dropStartupPages() }, Handover: handedState(host.EnvUpgradeState), UpgradeBack: handedState(host.EnvUpgradeBack)})
 	if err != nil {
 		return err
 	}

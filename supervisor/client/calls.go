@@ -201,11 +201,18 @@ func (c *Client) Respawn(ctx context.Context, req proto.RespawnReq) (proto.Respa
 
 // Capture returns a pane's screen as text.
 func (c *Client) Capture(ctx context.Context, req proto.CaptureReq) (proto.CapturedReply, error) {
-	r, err := call[*proto.CapturedReply](ctx, c, req)
+	req.TextBody = true // raw bytes, not a JSON string; an older host answers captured
+	m, err := call[proto.Message](ctx, c, req)
 	if err != nil {
 		return proto.CapturedReply{}, err
 	}
-	return *r, nil
+	switch r := m.(type) {
+	case *proto.CapturedText:
+		return r.Reply(), nil
+	case *proto.CapturedReply:
+		return *r, nil
+	}
+	return proto.CapturedReply{}, fmt.Errorf("%s: host answered with %s", req.MsgType(), m.MsgType())
 }
 
 // History returns a page of a pane's scrollback.

@@ -172,7 +172,7 @@ func (c *conn) rename(id uint32, req *proto.RenameReq) {
 
 func (c *conn) capture(id uint32, req *proto.CaptureReq) {
 	c.withPane(id, req.Pane, func(p *pane) {
-		c.reply(id, p.capture(req))
+		c.reply(id, p.captureAnswer(req))
 	})
 }
 

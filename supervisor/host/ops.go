@@ -182,6 +182,16 @@ func (p *pane) capture(req *proto.CaptureReq) *proto.CapturedReply {
 	}
 }
 
+// captureAnswer is the reply to req: captured-text, a binary body, when the
+// client asked for it, else captured (JSON).
+func (p *pane) captureAnswer(req *proto.CaptureReq) proto.Message {
+	r := p.capture(req)
+	if req.TextBody {
+		return proto.CapturedTextOf(r)
+	}
+	return r
+}
+
 // historyRows returns a page of scrollback rows by absolute number.
 func (p *pane) historyRows(req *proto.HistoryReq) *proto.HistoryRows {
 	p.mu.Lock()

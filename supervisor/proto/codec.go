@@ -49,7 +49,8 @@ var msgBodies = map[MsgType]func() Message{
 	MsgEscrow: func() Message { return new(EscrowReq) }, MsgEscrowed: func() Message { return new(EscrowedReply) },
 	MsgPaneList: func() Message { return new(PaneListReply) }, MsgSpawned: func() Message { return new(SpawnedReply) },
 	MsgSubscribed: func() Message { return new(SubscribedReply) }, MsgCaptured: func() Message { return new(CapturedReply) },
-	MsgHistoryRows: func() Message { return new(HistoryRows) }, MsgWaitDone: func() Message { return new(WaitDoneReply) },
+	MsgCapturedText: func() Message { return new(CapturedText) },
+	MsgHistoryRows:  func() Message { return new(HistoryRows) }, MsgWaitDone: func() Message { return new(WaitDoneReply) },
 	MsgHostInfo: func() Message { return new(HostInfoReply) }, MsgOutput: func() Message { return new(OutputChunk) },
 	MsgScreen: func() Message { return new(ScreenFrame) }, MsgEvent: func() Message { return new(PaneEvent) },
 }
@@ -137,6 +138,7 @@ func (SpawnedReply) MsgType() MsgType    { return MsgSpawned }
 func (SubscribedReply) MsgType() MsgType { return MsgSubscribed }
 func (CapturedReply) MsgType() MsgType   { return MsgCaptured }
 func (HistoryRows) MsgType() MsgType     { return MsgHistoryRows }
+func (CapturedText) MsgType() MsgType    { return MsgCapturedText }
 func (WaitDoneReply) MsgType() MsgType   { return MsgWaitDone }
 func (HostInfoReply) MsgType() MsgType   { return MsgHostInfo }
 func (OutputChunk) MsgType() MsgType     { return MsgOutput }

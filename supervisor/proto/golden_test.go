@@ -82,6 +82,7 @@ func goldenCases() []goldenCase {
 		{3, FlagReply, &SpawnedReply{Pane: samplePane(), Existing: true}},
 		{4, FlagReply, &SubscribedReply{Pane: "p3", Seq: 98211, Oldest: 12, Fd: true}},
 		{12, FlagReply, &CapturedReply{Pane: "p3", Text: "$ ls\nREADME.md\n$ \n", Cols: 80, Rows: 3, CursorX: 2, CursorY: 2}},
+		{12, FlagReply, &CapturedText{Pane: "p3", Text: "$ ls\nREADME.md\n$ \n", Cols: 80, Rows: 3, CursorX: 2, CursorY: 2}},
 		{13, FlagReply, sampleHistory()},
 		{14, FlagReply, &WaitDoneReply{Met: "text", Match: "$ ", Pane: samplePane()}},
 		{16, FlagReply, &HostInfoReply{Pid: 4001, Build: "0.1.0", Protocol: Version{1, 0}, StartedMS: 1767000000000, Panes: 3, Clients: 2, Socket: "/run/user/1000/clowder/host.sock",

@@ -205,6 +205,9 @@ type CaptureReq struct {
 	Pane       string `json:"pane"`
 	ANSI       bool   `json:"ansi,omitempty"`
 	Scrollback int    `json:"scrollback,omitempty"`
+	// TextBody asks for the answer as captured-text (MsgCapturedText), a
+	// binary body; a host that predates it answers captured, as without.
+	TextBody bool `json:"text_body,omitempty"`
 }
 
 // CapturedReply (MsgCaptured) answers CaptureReq; Text has one line per

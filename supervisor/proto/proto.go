@@ -86,8 +86,10 @@ const (
 	MsgSubscribed  MsgType = 66 // SubscribedReply (+ PTY master fd if asked)
 	MsgCaptured    MsgType = 67 // CapturedReply
 	MsgHistoryRows MsgType = 68 // HistoryRows (binary body)
-	MsgWaitDone    MsgType = 69 // WaitDoneReply
-	MsgHostInfo    MsgType = 70 // HostInfoReply
+	// MsgCapturedText answers a CaptureReq with TextBody (binary body).
+	MsgCapturedText MsgType = 83
+	MsgWaitDone     MsgType = 69 // WaitDoneReply
+	MsgHostInfo     MsgType = 70 // HostInfoReply
 )
 
 // Pushes, host → client, on a subscription's request id.
@@ -112,6 +114,7 @@ var msgNames = map[MsgType]string{
 	MsgHostInfo: "host-info", MsgOutput: "output", MsgScreen: "screen",
 	MsgEvent: "event", MsgRespawn: "respawn", MsgRespawned: "respawned",
 	MsgAdoptTmux: "adopt-tmux", MsgAdopted: "adopted", MsgUpgrade: "upgrade",
+	MsgCapturedText: "captured-text",
 }
 
 // String gives the type's name as docs/protocol.md spells it, or

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"testing"
+)
+
+// maxInitBytes bounds what one of clowder's own packages may allocate in
+// its package initialization.
+const maxInitBytes = 16 << 10
+
+// TestE2EPackageInitIsCheap pins issue 12 (CLI cost): every clowder
+// process, `clowder ls` included, compiled the attention rules' regular
+// expressions, the secret scanner's and the profile templates' at package
+// init (about 280 KB and 3,400 allocations, 15% of an ls's CPU) though
+// only a host matching a screen or spawning a pane uses them. They are
+// compiled on first use; the runtime's own init trace proves it.
+func TestE2EPackageInitIsCheap(t *testing.T) {
+	e := newE2E(t)
+	cmd := exec.Command(e.bin, "--version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("clowder --version: %v\n%s", err, out)
+	}
+	trace := regexp.MustCompile(`(?m)^init (clowder/\S+) @.*?, (\d+) bytes, (\d+) allocs`)
+	seen := 0
+	for _, m := range trace.FindAllStringSubmatch(string(out), -1) {
+		seen++
+		if n, _ := strconv.Atoi(m[2]); n > maxInitBytes {
+			t.Errorf("package %s allocates %d bytes (%s allocs) at init; at most %d: make it lazy", m[1], n, m[3], maxInitBytes)
+		}
+	}
+	if seen == 0 {
+		t.Fatalf("no init trace of clowder's packages in:\n%s", out)
+	}
+}

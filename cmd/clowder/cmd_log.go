@@ -68,7 +68,7 @@ func (o *logOpts) run(ctx context.Context, a *app, c *client.Client, pane string
 	if o.tail > 0 {
 		w = &hist // only the tail is printed, once the history is in
 	}
-	res, err := c.ReadOutput(ctx, pane, client.ReadOptions{}, func(ch *proto.OutputChunk) error {
+	res, err := waitOutput(ctx, a, c, pane, 0, 0, func(ch *proto.OutputChunk) error { // resumes across an upgrade
 		return out.chunk(w, ch)
 	})
 	if err != nil {
@@ -197,7 +197,7 @@ func poll(ctx context.Context, a *app, c *client.Client, pane string, wait time.
 }
 
 // waitOutput reads pane's output from seq, waiting up to wait for new
-// bytes. When the host upgrades in place (or the connection drops while a
+// bytes (with wait 0: up to its end when it is read). When the host upgrades in place (or the connection drops while a
 // host still answers the socket) before anything new came, it connects
 // again and waits on for what is left of wait: the answer is the one the
 // same poll would have had without the upgrade.

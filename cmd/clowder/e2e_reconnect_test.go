@@ -263,3 +263,33 @@ func TestE2EHostKilledUnderARequestAnswersAfterARestart(t *testing.T) {
 		t.Fatalf("wait --exit across the host's SIGKILL: exit %d: %q", code, wait.err.String())
 	}
 }
+
+// TestE2EKillInFlightWhenTheHostDiesIsSentAgainByIdentity proves that a
+// kill the host was running when it was SIGKILLed is sent again to the
+// next host, safely since it names the process by identity, and kills the
+// process that survived its host. Regression: kill failed with
+// "connection to the host lost" and the process lived on.
+func TestE2EKillInFlightWhenTheHostDiesIsSentAgainByIdentity(t *testing.T) {
+	e := newE2E(t)
+	id := strings.TrimSpace(e.must("new", "--", "sh", "-c", `trap "" HUP TERM INT; exec sleep 1000`))
+	e.eventually(30*time.Second, "the pane running", func() bool { return e.pane(id).State == "running" })
+	pid := e.pane(id).Pid
+	st, _ := e.hostInfo()
+	kill := e.start("kill", id, "--grace", "5s")
+	e.eventually(30*time.Second, "the kill connected", func() bool { return connected(kill.cmd.Process.Pid) })
+	if err := syscall.Kill(st.Pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	e.eventually(30*time.Second, "the host gone", func() bool { return syscall.Kill(st.Pid, 0) != nil })
+	e.must("new", "--", "sleep", "1000") // starts a host
+	if code := kill.finish(t); code != 0 {
+		t.Fatalf("kill across the host's SIGKILL: exit %d: %q", code, kill.err.String())
+	}
+	e.eventually(30*time.Second, "the killed process gone", func() bool {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		return err != nil || strings.Contains(string(b), ") Z ")
+	})
+	if p := e.pane(id); p.State == "running" || p.State == "orphaned" {
+		t.Fatalf("pane %s is %s after its kill", id, p.State)
+	}
+}

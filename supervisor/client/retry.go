@@ -124,6 +124,7 @@ func (c *Client) live() *Client {
 func (c *Client) callAgain(ctx context.Context, cur *Client, req proto.Message) (proto.Message, []*os.File, error) {
 	start := time.Now()
 	m, files, err := cur.callOnce(ctx, req)
+	repeated := false // sent again although the host may have run it
 	for tries := 0; err != nil && c.redial != nil && ctx.Err() == nil && retryable(req, err); tries++ {
 		if tries == maxRetries {
 			return nil, nil, &HostGoneError{Req: req, Executed: !notExecuted(err), Cause: err}
@@ -136,12 +137,24 @@ func (c *Client) callAgain(ctx context.Context, cur *Client, req proto.Message) 
 		if cur, err = c.reconnect(ctx, cur); err != nil {
 			return nil, nil, &HostGoneError{Req: req, Executed: !notExecuted(prev), Cause: err}
 		}
+		repeated = repeated || !notExecuted(prev)
 		m, files, err = cur.callOnce(ctx, again)
+	}
+	if repeated && doneBefore(req, err) {
+		return &proto.OKReply{}, nil, nil
 	}
 	if err != nil && c.redial != nil && errors.Is(err, ErrConnectionLost) && !errors.Is(err, ErrClientClosed) {
 		err = &HostGoneError{Req: req, Executed: !notExecuted(err), Cause: err}
 	}
 	return m, files, err
+}
+
+// doneBefore reports whether err, the answer to a kill sent again after
+// the host died under the first one, says the process the kill named is
+// gone: killed by the first, or dead anyway, which is what was asked.
+func doneBefore(req proto.Message, err error) bool {
+	_, kill := req.(proto.KillReq)
+	return kill && (errors.Is(err, &proto.ErrorReply{Code: proto.CodeExited}) || errors.Is(err, &proto.ErrorReply{Code: proto.CodeIdentity}))
 }
 
 // remaining is req to send again start later: a wait keeps its overall

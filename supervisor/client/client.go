@@ -59,8 +59,9 @@ type Client struct {
 	next    *Client // the connection made after this one was lost (retry.go); nil for none
 	closed  bool    // Close ran: no new connection is made
 
-	redial   redialer   // makes a new connection the way this one was made; nil: none (retry.go)
-	redialMu sync.Mutex // one reconnection at a time
+	redial   redialer    // makes a new connection the way this one was made; nil: none (retry.go)
+	retry    atomic.Bool // RetryAcrossHostLoss was called
+	redialMu sync.Mutex  // one reconnection at a time
 
 	done      chan struct{} // closed when the reader has stopped
 	closeOnce sync.Once
@@ -196,8 +197,8 @@ func (c *Client) closeConn() error {
 
 // Call sends req and waits for its reply. It returns the decoded reply and
 // the files that came with it (the caller owns and closes them). An error
-// reply from the host is returned as the *ErrorReply itself. A Client
-// made by Dial or Connect sends req again on a new connection when the
+// reply from the host is returned as the *ErrorReply itself. After
+// RetryAcrossHostLoss, req is sent again on a new connection when the
 // host went away without executing it, or when it is safe to repeat
 // (retry.go).
 func (c *Client) Call(ctx context.Context, req proto.Message) (proto.Message, []*os.File, error) {

@@ -10,9 +10,11 @@
 // and signal or kill by verified identity) are sent again; the others
 // fail with a *HostGoneError that says what may not have been done.
 //
-// A Client made by Dial or Connect does this by itself: when its
-// connection is lost it connects again the same way (Connect may start a
-// host) and later requests go to the new connection (live).
+// A Client made by Dial or Connect does this once RetryAcrossHostLoss
+// was called (the CLI does; the TUI, which reconnects by itself, does
+// not): when its connection is lost it connects again the same way
+// (Connect may start a host) and later requests go to the new connection
+// (live).
 
 package client
 
@@ -98,15 +100,22 @@ func safeToRepeat(req proto.Message) bool {
 
 // retryable reports whether req, which failed with err, is sent again.
 func retryable(req proto.Message, err error) bool {
-	switch req.(type) {
-	case proto.UpgradeReq, proto.SpawnReq: // never twice; spawns retry with their nonce (cmd/clowder)
-		return false
+	if _, ok := req.(proto.UpgradeReq); ok {
+		return false // a second upgrade is not what was asked
 	}
 	if notExecuted(err) {
 		return true
 	}
 	return errors.Is(err, ErrConnectionLost) && !errors.Is(err, ErrClientClosed) && safeToRepeat(req)
 }
+
+// RetryAcrossHostLoss makes c send requests again on a new connection
+// when the host went away under them without running them, or when they
+// are safe to repeat. It has no effect on a Client made by New.
+func (c *Client) RetryAcrossHostLoss() { c.retry.Store(true) }
+
+// retrying reports whether c sends requests again on a new connection.
+func (c *Client) retrying() bool { return c.redial != nil && c.retry.Load() }
 
 // live is the connection requests go to: the newest one made after this
 // one was lost, or this one.
@@ -125,7 +134,7 @@ func (c *Client) callAgain(ctx context.Context, cur *Client, req proto.Message) 
 	start := time.Now()
 	m, files, err := cur.callOnce(ctx, req)
 	repeated := false // sent again although the host may have run it
-	for tries := 0; err != nil && c.redial != nil && ctx.Err() == nil && retryable(req, err); tries++ {
+	for tries := 0; err != nil && c.retrying() && ctx.Err() == nil && retryable(req, err); tries++ {
 		if tries == maxRetries {
 			return nil, nil, &HostGoneError{Req: req, Executed: !notExecuted(err), Cause: err}
 		}
@@ -143,7 +152,7 @@ func (c *Client) callAgain(ctx context.Context, cur *Client, req proto.Message) 
 	if repeated && doneBefore(req, err) {
 		return &proto.OKReply{}, nil, nil
 	}
-	if err != nil && c.redial != nil && errors.Is(err, ErrConnectionLost) && !errors.Is(err, ErrClientClosed) {
+	if err != nil && c.retrying() && errors.Is(err, ErrConnectionLost) && !errors.Is(err, ErrClientClosed) {
 		err = &HostGoneError{Req: req, Executed: !notExecuted(err), Cause: err}
 	}
 	return m, files, err

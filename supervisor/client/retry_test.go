@@ -19,6 +19,7 @@ func reconnectingPair(t *testing.T) (c *Client, first, second *fakeServer, dials
 	c, first = clientPair(t)
 	c2, second := clientPair(t)
 	dials = new(atomic.Int32)
+	c.RetryAcrossHostLoss()
 	c.redial = func(context.Context) (*Client, error) {
 		dials.Add(1)
 		return c2, nil

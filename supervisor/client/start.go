@@ -57,9 +57,8 @@ const HandshakeTimeout = 10 * time.Second
 // runtime dir, socket or listening process that is not this user's alone
 // gives one matching ErrUntrustedHost, before anything is sent
 // (trust.go). A host that closes the connection during the handshake (it
-// was dying or stopping) is dialled again until one answers, for
-// reconnectWait at most: a host restarted meanwhile answers, and none is
-// ErrNoHost.
+// was dying or stopping) is dialled again, for reconnectWait at most: a
+// host that serves again meanwhile answers, and none is ErrNoHost at once.
 func Dial(parent context.Context, socketPath string) (*Client, error) {
 	c, err := dialOnce(parent, socketPath)
 	if !errors.Is(err, errHandshakeCut) {
@@ -67,10 +66,10 @@ func Dial(parent context.Context, socketPath string) (*Client, error) {
 	}
 	ctx, cancel := context.WithTimeout(parent, reconnectWait)
 	defer cancel()
-	for delay := 10 * time.Millisecond; errors.Is(err, errHandshakeCut) || errors.Is(err, ErrNoHost); delay = min(2*delay, 200*time.Millisecond) {
+	for delay := 10 * time.Millisecond; errors.Is(err, errHandshakeCut); delay = min(2*delay, 200*time.Millisecond) {
 		select {
 		case <-ctx.Done():
-			return nil, fmt.Errorf("the clowder host at %s went away during the handshake and none answered within %s: %w", socketPath, reconnectWait, err)
+			return nil, fmt.Errorf("the clowder host at %s kept closing the connection during the handshake for %s; see %s", socketPath, reconnectWait, filepath.Join(filepath.Dir(socketPath), persist.LogFileName))
 		case <-time.After(delay):
 		}
 		c, err = dialOnce(ctx, socketPath)

@@ -57,19 +57,25 @@ const HandshakeTimeout = 10 * time.Second
 // runtime dir, socket or listening process that is not this user's alone
 // gives one matching ErrUntrustedHost, before anything is sent
 // (trust.go). A host that closes the connection during the handshake (it
-// was dying or stopping) is dialled again, for reconnectWait at most: a
-// host that serves again meanwhile answers, and none is ErrNoHost at once.
-func Dial(parent context.Context, socketPath string) (*Client, error) {
+// was dying or stopping) is dialled again until a host answers, for
+// reconnectWait at most: one restarted meanwhile answers.
+func Dial(ctx context.Context, socketPath string) (*Client, error) {
+	return dial(ctx, socketPath, true)
+}
+
+// dial is Dial; after a handshake cut short, it waits out "no host" only
+// if waitHost (Connect starts a host instead).
+func dial(parent context.Context, socketPath string, waitHost bool) (*Client, error) {
 	c, err := dialOnce(parent, socketPath)
 	if !errors.Is(err, errHandshakeCut) {
 		return c, err
 	}
 	ctx, cancel := context.WithTimeout(parent, reconnectWait)
 	defer cancel()
-	for delay := 10 * time.Millisecond; errors.Is(err, errHandshakeCut); delay = min(2*delay, 200*time.Millisecond) {
+	for delay := 10 * time.Millisecond; errors.Is(err, errHandshakeCut) || (waitHost && errors.Is(err, ErrNoHost)); delay = min(2*delay, 200*time.Millisecond) {
 		select {
 		case <-ctx.Done():
-			return nil, fmt.Errorf("the clowder host at %s kept closing the connection during the handshake for %s; see %s", socketPath, reconnectWait, filepath.Join(filepath.Dir(socketPath), persist.LogFileName))
+			return nil, fmt.Errorf("the clowder host at %s went away during the handshake, and none answered within %s: %w", socketPath, reconnectWait, err)
 		case <-time.After(delay):
 		}
 		c, err = dialOnce(ctx, socketPath)
@@ -142,7 +148,7 @@ func Connect(ctx context.Context, paths persist.Paths, exe string) (*Client, err
 
 // connect is Connect without setting how to connect again.
 func connect(ctx context.Context, paths persist.Paths, exe string) (*Client, error) {
-	c, err := Dial(ctx, paths.SocketFile())
+	c, err := dial(ctx, paths.SocketFile(), false)
 	if !errors.Is(err, ErrNoHost) {
 		return c, err
 	}

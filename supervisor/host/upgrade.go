@@ -364,7 +364,7 @@ func (h *Server) keepSocketAndLock(st *handover) error {
 		return fmt.Errorf("upgrade: keep the listening socket: %w", err)
 	}
 	st.files = append(st.files, f)
-	st.Listener = int(f.Fd())
+	st.Listener = fileFd(f) // not f.Fd(), which would make the shared socket blocking (drain.go)
 	st.Lock = int(h.lock.File().Fd())
 	return nil
 }

@@ -106,7 +106,9 @@ func (h *Server) serveConn(ctx context.Context, uc *net.UnixConn) {
 	c.readLoop()
 	cancel()
 	c.active.Wait()
-	c.killOwned()
+	if !c.h.window.toldOf(c) { // told of an upgrade, the client hung up to follow it: its panes go on (drain.go)
+		c.killOwned()
+	}
 }
 
 func hasCap(caps []string, c string) bool {

@@ -208,6 +208,13 @@ func (w *upgradeWindow) admit(c *conn, m proto.Message) bool {
 	return true
 }
 
+// toldOf reports whether c got the upgrade notice.
+func (w *upgradeWindow) toldOf(c *conn) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return c.told
+}
+
 // counted reports whether request m counts as running for the drain: the
 // upgrade request waits for the drain itself.
 func counted(m proto.Message) bool {

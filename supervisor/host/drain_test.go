@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"clowder/supervisor/internal/testproc"
 	"clowder/supervisor/proto"
 )
 
@@ -23,6 +24,8 @@ func TestUpgradeWindowAnswersWhatItWillNotRunAndTellsEveryConnection(t *testing.
 	th := startHost(t)
 	p := th.spawnFake(th.dial(), "sleep")
 	c := th.dial()
+	env := th.o.Env(testproc.FakeAgentEnv + "=sleep")
+	owned := c.call(&proto.SpawnReq{Nonce: "owned", Argv: []string{os.Args[0]}, Env: env, Kind: "run", KillOnDisconnect: true}).(*proto.SpawnedReply).Pane
 	wait := c.send(&proto.WaitReq{Pane: p.ID, Text: "never shown"})
 	// A binary that says the right state format, then cannot be executed.
 	bin := filepath.Join(t.TempDir(), "vanishing")
@@ -48,6 +51,16 @@ func TestUpgradeWindowAnswersWhatItWillNotRunAndTellsEveryConnection(t *testing.
 	}
 	if _, ok := up.call(&proto.ListReq{}).(*proto.PaneListReply); !ok {
 		t.Fatal("the requester's connection (which gets no notice) is not served after the failed upgrade")
+	}
+	// A client told of the upgrade hangs up to follow it: the pane it
+	// owns must not be killed as if the client had died.
+	before := up.call(&proto.HostStatusReq{}).(*proto.HostInfoReply).Clients
+	_ = c.uc.Close()
+	eventually(t, "the host seeing the told client go", func() bool { // it counts clients after killing what they own
+		return up.call(&proto.HostStatusReq{}).(*proto.HostInfoReply).Clients < before
+	})
+	if got := up.info(owned.ID); got.State != "running" {
+		t.Fatalf("the pane owned by a client that followed the upgrade notice is %s; want running", got.State)
 	}
 }
 

@@ -249,6 +249,9 @@ func TestE2EHostKilledUnderARequestAnswersAfterARestart(t *testing.T) {
 
 	if code := ls.finish(t); code != 0 {
 		clearError(t, "ls", ls.err.String())
+		if b, _ := os.ReadFile(filepath.Join(e.dir, "run", "host.log")); t.Failed() {
+			t.Logf("host.log:\n%s", b)
+		}
 	} else {
 		var list []proto.PaneInfo
 		if err := json.Unmarshal(ls.out.Bytes(), &list); err != nil || len(list) == 0 || list[0].ID != id {

@@ -10,11 +10,11 @@
 // and signal or kill by verified identity) are sent again; the others
 // fail with a *HostGoneError that says what may not have been done.
 //
-// A Client made by Dial or Connect does this once RetryAcrossHostLoss
-// was called (the CLI does; the TUI, which reconnects by itself, does
-// not): when its connection is lost it connects again the same way
-// (Connect may start a host) and later requests go to the new connection
-// (live).
+// A Client made by Dial or Connect sends again what the host did not run;
+// the repeats after a crash need RetryAcrossHostLoss (the CLI sets it; the
+// TUI, which recovers from a crash by itself, does not). It connects
+// again the same way it was made (Connect may start a host), and later
+// requests go to the new connection (live).
 
 package client
 
@@ -98,23 +98,29 @@ func safeToRepeat(req proto.Message) bool {
 	return false
 }
 
-// retryable reports whether req, which failed with err, is sent again.
-func retryable(req proto.Message, err error) bool {
+// retryable reports whether req, which failed with err, is sent again;
+// inDoubt allows requests the host may have run, if safe to repeat.
+func retryable(req proto.Message, err error, inDoubt bool) bool {
 	if _, ok := req.(proto.UpgradeReq); ok {
 		return false // a second upgrade is not what was asked
 	}
 	if notExecuted(err) {
 		return true
 	}
-	return errors.Is(err, ErrConnectionLost) && !errors.Is(err, ErrClientClosed) && safeToRepeat(req)
+	return inDoubt && errors.Is(err, ErrConnectionLost) && !errors.Is(err, ErrClientClosed) && safeToRepeat(req)
 }
 
-// RetryAcrossHostLoss makes c send requests again on a new connection
-// when the host went away under them without running them, or when they
-// are safe to repeat. It has no effect on a Client made by New.
+// RetryAcrossHostLoss makes c also send again, on a new connection,
+// requests whose connection ended with no answer and no upgrade notice
+// (the host crashed) when they are safe to repeat, wait for a host to
+// serve again for that (reconnectWait), and report the others as a
+// *HostGoneError. Without it, a Client made by Dial or Connect sends again
+// only what the host said it did not run (an upgrade). The CLI sets it;
+// the TUI, which recovers from a crash by itself, does not.
 func (c *Client) RetryAcrossHostLoss() { c.retry.Store(true) }
 
-// retrying reports whether c sends requests again on a new connection.
+// retrying reports whether c sends requests again on a new connection
+// after a crash (RetryAcrossHostLoss).
 func (c *Client) retrying() bool { return c.redial != nil && c.retry.Load() }
 
 // live is the connection requests go to: the newest one made after this
@@ -134,7 +140,7 @@ func (c *Client) callAgain(ctx context.Context, cur *Client, req proto.Message) 
 	start := time.Now()
 	m, files, err := cur.callOnce(ctx, req)
 	repeated := false // sent again although the host may have run it
-	for tries := 0; err != nil && c.retrying() && ctx.Err() == nil && retryable(req, err); tries++ {
+	for tries := 0; err != nil && c.redial != nil && ctx.Err() == nil && retryable(req, err, c.retrying()); tries++ {
 		if tries == maxRetries {
 			return nil, nil, &HostGoneError{Req: req, Executed: !notExecuted(err), Cause: err}
 		}

@@ -1,9 +1,10 @@
 // The request side of an upgrade in place (docs/protocol.md, "Upgrade
 // window"): requests are exactly-once across the exec. When an upgrade
 // begins, the host stops executing new requests: every request it reads
-// from then on, and every ordered request still queued in a lane, is
-// answered CodeUpgrading ("not executed; send it again to the new host"),
-// and a pending wait ends the same way. Requests already running finish
+// from then on (but subscribe, events and unsubscribe, which end with the
+// other subscriptions), and every ordered request still queued in a lane,
+// is answered CodeUpgrading ("not executed; send it again to the new
+// host"), and a pending wait ends the same way. Requests already running finish
 // and are answered. Just before the exec, each connection gets one last
 // frame, the upgrade notice (a push on request id 0 with FlagEnd and
 // CodeUpgrading): every request the client sent on that connection and
@@ -192,14 +193,16 @@ func (c *conn) tellUpgrading() {
 	_ = c.fc.WriteFrame(f) // best effort: a client that does not read it sees the connection end
 }
 
-// admit decides whether request m, just read from c, runs: not while
-// an upgrade drains nor on a connection that got the notice (the caller
-// answers errUpgrading). An admitted request counts as running until
-// finished.
+// admit decides whether request m, just read from c, runs: not on a
+// connection that got the notice, and while an upgrade drains, only
+// (un)subscribing (the caller answers errUpgrading). A subscription opened
+// then ends with the others, `upgrading`, and its client subscribes again
+// from where it was, as it does for one opened before. An admitted
+// request counts as running until finished.
 func (w *upgradeWindow) admit(c *conn, m proto.Message) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.draining || c.told {
+	if c.told || (w.draining && !subscribing(m)) {
 		return false
 	}
 	if counted(m) {
@@ -213,6 +216,15 @@ func (w *upgradeWindow) toldOf(c *conn) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return c.told
+}
+
+// subscribing reports whether m opens or ends a subscription.
+func subscribing(m proto.Message) bool {
+	switch m.(type) {
+	case *proto.SubscribeReq, *proto.EventsReq, *proto.UnsubscribeReq:
+		return true
+	}
+	return false
 }
 
 // counted reports whether request m counts as running for the drain: the

@@ -95,7 +95,6 @@ func (c *Client) Events(ctx context.Context, panes ...string) (*Subscription, er
 // subscribe registers a subscription under a fresh id, then sends req on
 // that id. A failed or cancelled call leaves no subscription behind.
 func (c *Client) subscribe(ctx context.Context, req proto.Message, from uint64) (*Subscription, proto.Message, []*os.File, error) {
-	c = c.live() // the newest connection (retry.go)
 	id, ch, err := c.register()
 	if err != nil {
 		return nil, nil, nil, err

@@ -17,7 +17,6 @@ package host
 
 import (
 	"fmt"
-	"os"
 	"sync"
 	"time"
 
@@ -232,18 +231,4 @@ func subscribing(m proto.Message) bool {
 func counted(m proto.Message) bool {
 	_, ok := m.(*proto.UpgradeReq)
 	return !ok
-}
-
-// fileFd is f's descriptor number. Unlike f.Fd it leaves the descriptor in
-// non-blocking mode: a dup of the listening socket shares that mode with
-// the listener, and a blocking listener, after a failed exec, would keep
-// Accept in a system call that closing the listener cannot end, so the
-// host could never stop. Regression: TestUpgradeWindowAnswersWhatItWillNotRunAndTellsEveryConnection
-// hung at its host's stop.
-func fileFd(f *os.File) int {
-	fd := -1
-	if rc, err := f.SyscallConn(); err == nil {
-		_ = rc.Control(func(n uintptr) { fd = int(n) }) // cannot fail on an open file
-	}
-	return fd
 }

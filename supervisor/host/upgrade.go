@@ -364,7 +364,17 @@ func (h *Server) keepSocketAndLock(st *handover) error {
 		return fmt.Errorf("upgrade: keep the listening socket: %w", err)
 	}
 	st.files = append(st.files, f)
-	st.Listener = fileFd(f) // not f.Fd(), which would make the shared socket blocking (drain.go)
+	// Not f.Fd(): it makes the descriptor blocking, and the dup shares its
+	// file description with the listener, whose accept then blocks in the
+	// kernel where Close cannot end it: after a failed exec the host could
+	// not stop while no client connected.
+	raw, err := f.SyscallConn()
+	if err != nil {
+		return fmt.Errorf("upgrade: keep the listening socket: %w", err)
+	}
+	if err := raw.Control(func(fd uintptr) { st.Listener = int(fd) }); err != nil {
+		return fmt.Errorf("upgrade: keep the listening socket: %w", err)
+	}
 	st.Lock = int(h.lock.File().Fd())
 	return nil
 }

@@ -128,9 +128,10 @@ func TestE2EWaitAndPollCarryOnAcrossHostUpgrade(t *testing.T) {
 // TestE2ERequestsRacingUpgradesRunExactlyOnce proves issue 10 §2's
 // exactly-once across upgrades. Regression: input and kill sent while the
 // host upgraded in place were lost with their connection (exit 1, the
-// pane alive) or, retried blindly, could run twice. Over two dozen
-// upgrades, three writers send numbered lines to a pane whose cat copies
-// its input to a file, and a kill races each upgrade: every line sent
+// pane alive) or, retried blindly, could run twice. Over three dozen
+// upgrades, three writers send numbered lines (two with send-keys, one
+// with paste) to a pane whose cat copies its input to a file, and a kill
+// races each upgrade: every line sent
 // arrives once (none twice, none lost) and every kill kills its pane and
 // says so.
 func TestE2ERequestsRacingUpgradesRunExactlyOnce(t *testing.T) {
@@ -161,7 +162,11 @@ func TestE2ERequestsRacingUpgradesRunExactlyOnce(t *testing.T) {
 				}
 				line := fmt.Sprintf("w%d-%05d", w, i)
 				var errb bytes.Buffer
-				cmd := e.command(context.Background(), "send-keys", id, "-l", line+"\n")
+				args := []string{"send-keys", id, "-l", line + "\n"}
+				if w == 2 { // one writer pastes: the same exactly-once
+					args = []string{"paste", id, line + "\n"}
+				}
+				cmd := e.command(context.Background(), args...)
 				cmd.Stderr = &errb
 				_ = cmd.Run()
 				mu.Lock()
@@ -170,7 +175,7 @@ func TestE2ERequestsRacingUpgradesRunExactlyOnce(t *testing.T) {
 			}
 		}()
 	}
-	const rounds = 24
+	const rounds = 36
 	for round := range rounds {
 		victim := strings.TrimSpace(e.must("new", "--", "sleep", "1000"))
 		kill := e.start("kill", victim, "--grace", "100ms")
@@ -189,8 +194,8 @@ func TestE2ERequestsRacingUpgradesRunExactlyOnce(t *testing.T) {
 	var want []string
 	for _, s := range sends {
 		if s.code != 0 {
-			t.Errorf("send-keys %s racing an upgrade: exit %d: %s", s.line, s.code, s.stderr)
-			clearError(t, "send-keys "+s.line, s.stderr)
+			t.Errorf("input %s racing an upgrade: exit %d: %s", s.line, s.code, s.stderr)
+			clearError(t, "input "+s.line, s.stderr)
 			continue
 		}
 		want = append(want, s.line)

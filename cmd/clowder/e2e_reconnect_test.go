@@ -105,7 +105,7 @@ func TestE2EWaitAndPollCarryOnAcrossHostUpgrade(t *testing.T) {
 	e.eventually(30*time.Second, "the pane running", func() bool { return e.pane(id).State == "running" })
 	e.must("poll", id) // marks where the next poll starts
 	wait := e.start("wait", id, "--text", "got-go", "--timeout", "5m")
-	never := e.start("wait", id, "--text", "never-shown", "--timeout", "20s")
+	never := e.start("wait", id, "--text", "never-shown", "--timeout", "8s")
 	poll := e.start("poll", id, "--wait", "5m")
 	for _, b := range []*bg{wait, never, poll} {
 		e.eventually(30*time.Second, fmt.Sprintf("%v connected", b.cmd.Args[1:]), func() bool { return connected(b.cmd.Process.Pid) })

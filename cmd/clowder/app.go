@@ -150,6 +150,7 @@ func (a *app) withClient(ctx context.Context, start bool, fn func(*client.Client
 	if err != nil {
 		return err
 	}
+	c.RetryAcrossHostLoss()          // exactly-once across an upgrade (supervisor/client/retry.go)
 	defer func() { _ = c.Close() }() // best effort: the work is done
 	return fn(c)
 }

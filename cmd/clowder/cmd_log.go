@@ -68,7 +68,7 @@ func (o *logOpts) run(ctx context.Context, a *app, c *client.Client, pane string
 	if o.tail > 0 {
 		w = &hist // only the tail is printed, once the history is in
 	}
-	res, err := c.ReadOutput(ctx, pane, client.ReadOptions{}, func(ch *proto.OutputChunk) error {
+	res, err := waitOutput(ctx, a, c, pane, 0, 0, func(ch *proto.OutputChunk) error { // resumes across an upgrade
 		return out.chunk(w, ch)
 	})
 	if err != nil {
@@ -178,8 +178,7 @@ func poll(ctx context.Context, a *app, c *client.Client, pane string, wait time.
 	from := mark.load(info)
 	var text bytes.Buffer
 	out := newOutputPrinter(a, false)
-	res, err := c.ReadOutput(ctx, info.ID, client.ReadOptions{From: from, WaitNew: wait},
-		func(ch *proto.OutputChunk) error { return out.chunk(&text, ch) })
+	res, err := waitOutput(ctx, a, c, info.ID, from, wait, func(ch *proto.OutputChunk) error { return out.chunk(&text, ch) })
 	if err != nil {
 		return err
 	}
@@ -195,6 +194,31 @@ func poll(ctx context.Context, a *app, c *client.Client, pane string, wait time.
 	fmt.Fprintf(a.stdout, "%s %s %s exit=%s seq=%d\n", safe(info.ID), safe(info.State), dash(info.Attention), exitColumn(info), res.Next)
 	_, err = a.stdout.Write(text.Bytes())
 	return err
+}
+
+// waitOutput reads pane's output from seq, waiting up to wait for new
+// bytes (with wait 0: up to its end when it is read). When the host upgrades in place (or the connection drops while a
+// host still answers the socket) before anything new came, it connects
+// again and waits on for what is left of wait: the answer is the one the
+// same poll would have had without the upgrade.
+func waitOutput(ctx context.Context, a *app, c *client.Client, pane string, seq uint64, wait time.Duration, emit func(*proto.OutputChunk) error) (client.ReadResult, error) {
+	deadline := time.Now().Add(wait)
+	for tries := 0; ; tries++ {
+		res, err := c.ReadOutput(ctx, pane, client.ReadOptions{From: seq, WaitNew: time.Until(deadline)}, emit)
+		if err == nil || ctx.Err() != nil || !(client.Resumable(err) || c.Err() != nil) || tries >= maxResumes {
+			return res, err
+		}
+		if wait > 0 && (res.Next > seq || time.Until(deadline) <= 0) {
+			return res, nil // the bytes waited for came, or the wait ran out: as without the upgrade
+		}
+		seq = res.Next
+		nc, derr := a.dial(ctx)
+		if derr != nil {
+			return res, fmt.Errorf("%w; and connecting again failed: %v", err, derr)
+		}
+		defer func() { _ = nc.Close() }() // best effort: the poll is over
+		c = nc
+	}
 }
 
 // onePane looks one pane up by id or name.

@@ -50,6 +50,7 @@ func listPanes(ctx context.Context, a *app) ([]proto.PaneInfo, error) {
 		}
 		return nil, err
 	}
+	c.RetryAcrossHostLoss()          // a host that goes away under the list: ask the next one (supervisor/client/retry.go)
 	defer func() { _ = c.Close() }() // best effort: read only
 	list, err := c.List(ctx)
 	if list == nil {

@@ -130,13 +130,29 @@ func newKill(a *app) *cobra.Command {
 			}
 			req := proto.KillReq{Pane: args[0], Signal: sig, GraceMS: ms}
 			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
-				return c.Kill(cmd.Context(), req)
+				return killVerified(cmd.Context(), c, req)
 			})
 		},
 	}
 	c.Flags().StringVar(&sig, "signal", "", "first signal to send (e.g. INT, TERM; default HUP then TERM)")
 	c.Flags().DurationVar(&grace, "grace", 0, "time to wait before SIGKILL (default 3s)")
 	return c
+}
+
+// killVerified kills a running pane by its leader's identity (pid, start
+// time, boot id), so that the kill may be sent again, and is, if the host
+// dies under it: the next host refuses it if the pid now names another
+// process (supervisor/client/retry.go). A pane not running (lost with
+// survivors, orphaned) is killed by reference, as before.
+func killVerified(ctx context.Context, c *client.Client, req proto.KillReq) error {
+	info, err := onePane(ctx, c, req.Pane)
+	if err != nil {
+		return err
+	}
+	if info.State == "running" && info.Pid > 0 && info.BootID != "" {
+		req.Pane, req.Pid, req.PidStart, req.BootID = info.ID, info.Pid, info.PidStart, info.BootID
+	}
+	return c.Kill(ctx, req)
 }
 
 func newRm(a *app) *cobra.Command {

@@ -55,7 +55,13 @@ type Client struct {
 	mu      sync.Mutex
 	pending map[uint32]chan result
 	subs    map[uint32]*Subscription
-	err     error // set once, when the reader stops; nil while it runs
+	err     error   // set once, when the reader stops; nil while it runs
+	next    *Client // the connection made after this one was lost (retry.go); nil for none
+	closed  bool    // Close ran: no new connection is made
+
+	redial   redialer    // makes a new connection the way this one was made; nil: none (retry.go)
+	retry    atomic.Bool // RetryAcrossHostLoss was called
+	redialMu sync.Mutex  // one reconnection at a time
 
 	done      chan struct{} // closed when the reader has stopped
 	closeOnce sync.Once
@@ -166,9 +172,14 @@ func (c *Client) Close() error {
 	if c.err == nil {
 		c.err = fmt.Errorf("%w: %w", ErrConnectionLost, ErrClientClosed)
 	}
+	next := c.next
+	c.closed = true
 	c.mu.Unlock()
 	err := c.closeConn()
 	<-c.done
+	if next != nil {
+		err = errors.Join(err, next.Close())
+	}
 	return err
 }
 
@@ -186,8 +197,16 @@ func (c *Client) closeConn() error {
 
 // Call sends req and waits for its reply. It returns the decoded reply and
 // the files that came with it (the caller owns and closes them). An error
-// reply from the host is returned as the *ErrorReply itself.
+// reply from the host is returned as the *ErrorReply itself. After
+// RetryAcrossHostLoss, req is sent again on a new connection when the
+// host went away without executing it, or when it is safe to repeat
+// (retry.go).
 func (c *Client) Call(ctx context.Context, req proto.Message) (proto.Message, []*os.File, error) {
+	return c.callAgain(ctx, c.live(), req)
+}
+
+// callOnce sends req on this connection and waits for its reply.
+func (c *Client) callOnce(ctx context.Context, req proto.Message) (proto.Message, []*os.File, error) {
 	id, ch, err := c.register()
 	if err != nil {
 		return nil, nil, err
@@ -202,7 +221,7 @@ func (c *Client) register() (uint32, chan result, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.err != nil {
-		return 0, nil, c.err
+		return 0, nil, fmt.Errorf("%w: %w", ErrNotExecuted, c.err) // never sent
 	}
 	c.pending[id] = ch
 	return id, ch, nil
@@ -215,12 +234,14 @@ func (c *Client) send(parent context.Context, id uint32, ch chan result, req pro
 	defer cancel()
 	f, err := proto.NewFrame(id, 0, req)
 	f.Fds = fds
-	if err == nil {
-		err = c.conn.WriteFrame(f)
-	}
 	if err != nil {
 		c.forget(id)
 		return nil, nil, fmt.Errorf("send %s: %w", req.MsgType(), err)
+	}
+	if err := c.conn.WriteFrame(f); err != nil {
+		c.forget(id)
+		// A frame the kernel did not take whole never reached the host whole.
+		return nil, nil, fmt.Errorf("send %s: %w: %w: %w", req.MsgType(), ErrNotExecuted, ErrConnectionLost, err)
 	}
 	select {
 	case r := <-ch:
@@ -310,6 +331,10 @@ func (c *Client) dispatchReply(f proto.Frame) {
 // subscription (one just closed) are dropped.
 func (c *Client) dispatchPush(f proto.Frame) {
 	proto.CloseFds(f.Fds) // no push carries fds in v1
+	if f.ReqID == 0 {
+		c.notice(f)
+		return
+	}
 	c.mu.Lock()
 	sub := c.subs[f.ReqID]
 	if sub != nil && f.Flags&proto.FlagEnd != 0 {
@@ -332,6 +357,16 @@ func (c *Client) dispatchPush(f proto.Frame) {
 		return
 	}
 	sub.push(m)
+}
+
+// notice handles a push on request id 0: the host's upgrade notice ends
+// the connection, and every request still unanswered on it was not
+// executed (docs/protocol.md, "Upgrade window").
+func (c *Client) notice(f proto.Frame) {
+	m, err := f.Message()
+	if e, ok := m.(*proto.ErrorReply); err == nil && ok && e.Code == proto.CodeUpgrading && f.Flags&proto.FlagEnd != 0 {
+		c.shutdown(fmt.Errorf("%w: %w", ErrNotExecuted, e))
+	}
 }
 
 // shutdown records why the connection ended and fails everything waiting.

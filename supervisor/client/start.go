@@ -56,8 +56,39 @@ const HandshakeTimeout = 10 * time.Second
 // handshake. No host listening gives an error matching ErrNoHost; a
 // runtime dir, socket or listening process that is not this user's alone
 // gives one matching ErrUntrustedHost, before anything is sent
-// (trust.go).
-func Dial(parent context.Context, socketPath string) (*Client, error) {
+// (trust.go). A host that closes the connection during the handshake (it
+// was dying or stopping) is dialled again until a host answers, for
+// reconnectWait at most: one restarted meanwhile answers.
+func Dial(ctx context.Context, socketPath string) (*Client, error) {
+	return dial(ctx, socketPath, true)
+}
+
+// dial is Dial; after a handshake cut short, it waits out "no host" only
+// if waitHost (Connect starts a host instead).
+func dial(parent context.Context, socketPath string, waitHost bool) (*Client, error) {
+	c, err := dialOnce(parent, socketPath)
+	if !errors.Is(err, errHandshakeCut) {
+		return c, err
+	}
+	ctx, cancel := context.WithTimeout(parent, reconnectWait)
+	defer cancel()
+	for delay := 10 * time.Millisecond; errors.Is(err, errHandshakeCut) || (waitHost && errors.Is(err, ErrNoHost)); delay = min(2*delay, 200*time.Millisecond) {
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("the clowder host at %s went away during the handshake, and none answered within %s: %w", socketPath, reconnectWait, err)
+		case <-time.After(delay):
+		}
+		c, err = dialOnce(ctx, socketPath)
+	}
+	return c, err
+}
+
+// errHandshakeCut marks a handshake the host ended by closing the
+// connection.
+var errHandshakeCut = errors.New("the host closed the connection during the handshake")
+
+// dialOnce is one connection and handshake of Dial.
+func dialOnce(parent context.Context, socketPath string) (*Client, error) {
 	if err := checkSocketPath(socketPath); err != nil {
 		return nil, err
 	}
@@ -84,10 +115,19 @@ func Dial(parent context.Context, socketPath string) (*Client, error) {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil {
 			return nil, &NotAnsweringError{Addr: socketPath, What: "the handshake", After: HandshakeTimeout}
 		}
+		if cutShort(err) && ctx.Err() == nil {
+			return nil, fmt.Errorf("connect to host at %s: %w", socketPath, errHandshakeCut)
+		}
 		return nil, fmt.Errorf("connect to host at %s: %w", socketPath, err)
 	}
 	c.addr = socketPath
+	c.redial = func(ctx context.Context) (*Client, error) { return Dial(ctx, socketPath) }
 	return c, nil
+}
+
+// cutShort reports whether err is the transport ending under us.
+func cutShort(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
 }
 
 // clientName identifies this program in the host log.
@@ -95,8 +135,20 @@ func clientName() string { return filepath.Base(os.Args[0]) }
 
 // Connect dials the host of paths and, if none is running, starts one
 // from exe and dials until it answers (at most HostStartTimeout).
+// Its requests, when the host goes away under them, connect again the
+// same way (retry.go).
 func Connect(ctx context.Context, paths persist.Paths, exe string) (*Client, error) {
-	c, err := Dial(ctx, paths.SocketFile())
+	c, err := connect(ctx, paths, exe)
+	if err != nil {
+		return nil, err
+	}
+	c.redial = func(ctx context.Context) (*Client, error) { return connect(ctx, paths, exe) }
+	return c, nil
+}
+
+// connect is Connect without setting how to connect again.
+func connect(ctx context.Context, paths persist.Paths, exe string) (*Client, error) {
+	c, err := dial(ctx, paths.SocketFile(), false)
 	if !errors.Is(err, ErrNoHost) {
 		return c, err
 	}

@@ -62,6 +62,7 @@ type conn struct {
 	subs   map[uint32]subEntry // subscribe/events request id → its entry
 	nfds   int                 // open subscriptions that passed a master
 	owned  []*pane             // kill_on_disconnect panes
+	told   bool                // got the upgrade notice: executes nothing again (drain.go; under h.window.mu)
 	active sync.WaitGroup
 }
 
@@ -98,10 +99,16 @@ func (h *Server) serveConn(ctx context.Context, uc *net.UnixConn) {
 	c.lanes.init(c)
 	h.clientDelta(1)
 	defer h.clientDelta(-1)
+	if h.window.add(c) {
+		c.tellUpgrading() // it came after the upgrade notice went out (drain.go)
+	}
+	defer h.window.remove(c)
 	c.readLoop()
 	cancel()
 	c.active.Wait()
-	c.killOwned()
+	if !c.h.window.toldOf(c) { // told of an upgrade, the client hung up to follow it: its panes go on (drain.go)
+		c.killOwned()
+	}
 }
 
 func hasCap(caps []string, c string) bool {

@@ -33,6 +33,13 @@ func (c *conn) dispatch(f proto.Frame) {
 	if e, ok := m.(*proto.EscrowReq); ok {
 		e.Fds = f.Fds // its handler owns them (escrow.go)
 	}
+	if !c.h.window.admit(c, m) { // an upgrade drains: not executed (drain.go)
+		if e, ok := m.(*proto.EscrowReq); ok {
+			e.CloseFds()
+		}
+		c.reply(f.ReqID, errUpgrading)
+		return
+	}
 	if ref, ok := orderedPane(m); ok {
 		c.lanes.enqueue(c.laneKey(ref), f.ReqID, m)
 		return
@@ -44,12 +51,14 @@ func (c *conn) dispatch(f proto.Frame) {
 			e.CloseFds()
 		}
 		c.reply(f.ReqID, &proto.ErrorReply{Code: proto.CodeBusy, Message: fmt.Sprintf("%d requests are already running on this connection; wait for their replies before sending more", MaxConnRequests)})
+		c.settled(m)
 		return
 	}
 	c.active.Add(1)
 	go func() {
 		defer c.active.Done()
 		defer func() { <-c.slots }()
+		defer c.settled(m)
 		c.run(f.ReqID, m)
 	}()
 }
@@ -84,6 +93,13 @@ func (c *conn) run(id uint32, m proto.Message) {
 		hook(m)
 	}
 	c.handle(id, m)
+}
+
+// settled ends the count of an admitted request (drain.go).
+func (c *conn) settled(m proto.Message) {
+	if counted(m) {
+		c.h.window.finished()
+	}
 }
 
 // lanes are a connection's ordered requests, one FIFO per pane.
@@ -134,7 +150,12 @@ func (l *lanes) drain(key any) {
 		if !ok {
 			return
 		}
-		l.c.run(job.id, job.m)
+		if l.c.h.window.isDraining() {
+			l.c.reply(job.id, errUpgrading) // queued, never started: not executed (drain.go)
+		} else {
+			l.c.run(job.id, job.m)
+		}
+		l.c.settled(job.m)
 		l.mu.Lock()
 		l.queued--
 		l.space.Signal()

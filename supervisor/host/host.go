@@ -100,6 +100,7 @@ type Server struct {
 	escrowMu    sync.Mutex        // one re-adoption from escrow at a time (escrow.go)
 	holders     escrowBook        // which clients hold which panes' masters (escrow.go)
 	gate        upgradeGate       // holds starts and ends subscriptions for an upgrade (upgrade.go)
+	window      upgradeWindow     // refuses and drains requests for an upgrade (drain.go)
 	upgradeNote string            // how the last upgrade in place went, for host status (upgrade.go)
 	ln          *net.UnixListener // the listening socket, kept across an upgrade
 	lock        *persist.Lockfile // the host lock, kept across an upgrade

@@ -219,17 +219,21 @@ func (c *conn) pushUpgrading(id uint32) {
 // successful exec ends this connection with the old image.
 func (c *conn) upgrade(id uint32, req *proto.UpgradeReq) {
 	c.h.log.Printf("upgrade to %s asked by %s (pid %d)", req.Binary, c.peer.Client, c.peer.Pid)
-	err := c.h.upgradeTo(req.Binary)
+	err := c.h.upgradeTo(req.Binary, c)
 	c.h.log.Printf("upgrade to %s failed; this host serves on: %v", req.Binary, err)
 	c.fail(id, &proto.ErrorReply{Code: proto.CodeUnsupported, Message: err.Error()})
 }
 
 // upgradeTo execs binary with the handed-over state. It returns only on
-// failure, with the host as it was.
-func (h *Server) upgradeTo(binary string) error {
+// failure, with the host as it was. by is the connection that asked.
+func (h *Server) upgradeTo(binary string, by *conn) error {
 	if err := checkStateFormat(binary); err != nil {
 		return err
 	}
+	if err := h.drainRequests(); err != nil { // requests: exactly once across the exec (drain.go)
+		return err
+	}
+	defer h.endDrain()
 	h.gate.starts.Lock() // no spawn, respawn or re-adoption from here on
 	defer h.gate.starts.Unlock()
 	st, err := h.freeze()
@@ -247,6 +251,7 @@ func (h *Server) upgradeTo(binary string) error {
 	h.gate.endSubs()
 	defer h.gate.reopen()
 	h.saveRegistry()
+	h.tellUpgrading(by)
 	return h.exec(binary, st, mem)
 }
 

@@ -44,6 +44,7 @@ func (c *conn) waitLoop(id uint32, p *pane, req *proto.WaitReq, re *regexp.Regex
 		timeout = t.C
 	}
 	idle := time.Duration(req.IdleMS) * time.Millisecond
+	upgrading := c.h.window.closingCh()
 	quiet := time.NewTimer(time.Hour) // re-armed each round when idle is asked for
 	quiet.Stop()
 	defer quiet.Stop()
@@ -64,6 +65,9 @@ func (c *conn) waitLoop(id uint32, p *pane, req *proto.WaitReq, re *regexp.Regex
 		case <-quiet.C:
 		case <-timeout:
 			c.fail(id, &proto.ErrorReply{Code: proto.CodeTimeout, Message: fmt.Sprintf("pane %s: the wait timed out after %s", p.id, time.Duration(req.TimeoutMS)*time.Millisecond)})
+			return
+		case <-upgrading:
+			c.fail(id, errUpgrading) // the client waits again on the new host (drain.go)
 			return
 		case <-c.ctx.Done():
 			return

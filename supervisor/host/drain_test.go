@@ -1,0 +1,89 @@
+package host
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"clowder/supervisor/internal/testproc"
+	"clowder/supervisor/proto"
+)
+
+// TestUpgradeWindowAnswersWhatItWillNotRunAndTellsEveryConnection proves
+// the host side of issue 10 §2's exactly-once across an upgrade, on the
+// path where the exec itself fails (so the test process stays itself): a
+// wait in flight when the upgrade starts is answered `upgrading` (not
+// run, send it again), every other connection gets the upgrade notice
+// (push on id 0, flagged end, `upgrading`) as its last frame before the
+// exec, and a connection that got it executes nothing again, even though
+// the host serves on; a new connection is served as before. Regression:
+// the wait was cut with its connection, with no way for the client to
+// know what had run.
+func TestUpgradeWindowAnswersWhatItWillNotRunAndTellsEveryConnection(t *testing.T) {
+	th := startHost(t)
+	p := th.spawnFake(th.dial(), "sleep")
+	c := th.dial()
+	env := th.o.Env(testproc.FakeAgentEnv + "=sleep")
+	owned := c.call(&proto.SpawnReq{Nonce: "owned", Argv: []string{os.Args[0]}, Env: env, Kind: "run", KillOnDisconnect: true}).(*proto.SpawnedReply).Pane
+	wait := c.send(&proto.WaitReq{Pane: p.ID, Text: "never shown"})
+	// A binary that says the right state format, then cannot be executed.
+	bin := filepath.Join(t.TempDir(), "vanishing")
+	script := "#!/bin/sh\nif [ \"$1 $2\" = \"host --state-format\" ]; then echo " + stateFormat + "; chmod -x \"$0\"; exit 0; fi\nexit 1\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	up := th.dial()
+	if e := up.callErr(&proto.UpgradeReq{Binary: bin}); e.Code != proto.CodeUnsupported {
+		t.Fatalf("upgrade to a binary that cannot be executed: %v; want unsupported", e)
+	}
+	if _, _, err := c.await(wait); !isUpgrading(err) {
+		t.Fatalf("wait in flight during the upgrade: %v; want upgrading (not executed)", err)
+	}
+	if n := c.notice(); n == nil || n.Code != proto.CodeUpgrading {
+		t.Fatalf("no upgrade notice on a bystander connection (got %v)", n)
+	}
+	if e := c.callErr(&proto.ListReq{}); e.Code != proto.CodeUpgrading {
+		t.Fatalf("list on a connection told of the upgrade: %v; want upgrading, never run", e)
+	}
+	if _, ok := th.dial().call(&proto.ListReq{}).(*proto.PaneListReply); !ok {
+		t.Fatal("a new connection after the failed upgrade is not served")
+	}
+	if _, ok := up.call(&proto.ListReq{}).(*proto.PaneListReply); !ok {
+		t.Fatal("the requester's connection (which gets no notice) is not served after the failed upgrade")
+	}
+	// A client told of the upgrade hangs up to follow it: the pane it
+	// owns must not be killed as if the client had died.
+	before := up.call(&proto.HostStatusReq{}).(*proto.HostInfoReply).Clients
+	_ = c.uc.Close()
+	eventually(t, "the host seeing the told client go", func() bool { // it counts clients after killing what they own
+		return up.call(&proto.HostStatusReq{}).(*proto.HostInfoReply).Clients < before
+	})
+	if got := up.info(owned.ID); got.State != "running" {
+		t.Fatalf("the pane owned by a client that followed the upgrade notice is %s; want running", got.State)
+	}
+}
+
+// isUpgrading reports whether err is the error reply `upgrading`.
+func isUpgrading(err error) bool {
+	e, ok := err.(*proto.ErrorReply)
+	return ok && e.Code == proto.CodeUpgrading
+}
+
+// notice reads the upgrade notice, the next frame on c.
+func (c *tclient) notice() *proto.ErrorReply {
+	c.t.Helper()
+	f, err := c.read(30 * time.Second)
+	if err != nil {
+		c.t.Fatalf("waiting for the upgrade notice: %v", err)
+	}
+	if f.ReqID != 0 || f.Flags&proto.FlagPush == 0 || f.Flags&proto.FlagEnd == 0 {
+		c.t.Fatalf("frame %+v; want a push flagged end on request 0", f)
+	}
+	m, err := f.Message()
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	e, _ := m.(*proto.ErrorReply)
+	return e
+}

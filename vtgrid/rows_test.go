@@ -100,3 +100,23 @@ func TestPlainRowTurningStyledKeepsItsText(t *testing.T) {
 		t.Fatalf("scrollback %q", got)
 	}
 }
+
+// TestASCIIRunStopsAtTheFirstNonPrintableByte checks the word-at-a-time
+// scan against the byte loop for every byte value at every position of a
+// long run.
+func TestASCIIRunStopsAtTheFirstNonPrintableByte(t *testing.T) {
+	base := []byte("the quick brown fox jumps over the lazy dog 0123456789")
+	for pos := range base {
+		for b := 0; b < 256; b++ {
+			p := append([]byte(nil), base...)
+			p[pos] = byte(b)
+			want := len(p)
+			if b < 0x20 || b > 0x7e {
+				want = pos
+			}
+			if got := asciiRun(p); got != want {
+				t.Fatalf("byte %#x at %d: run %d, want %d", b, pos, got, want)
+			}
+		}
+	}
+}

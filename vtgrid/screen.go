@@ -287,21 +287,24 @@ func (s *screen) whole(top, bot int) bool { return top == 0 && bot == len(s.line
 func (s *screen) scrollUp(top, bot, n int, ver uint64, st Style, out *scrollback) {
 	n = min(n, bot-top+1)
 	for i := 0; i < n; i++ {
-		gone := *s.row(top)
+		gone := s.row(top)
 		if out != nil {
-			out.pushLine(&gone)
+			out.pushLine(gone)
 		}
 		gone.erase(0, gone.width, ver, st)
 		gone.wrapped = false
 		if s.whole(top, bot) {
-			*s.row(0) = gone
-			s.head = (s.head + 1) % len(s.lines)
+			s.head++
+			if s.head == len(s.lines) {
+				s.head = 0
+			}
 			continue
 		}
+		blanked := *gone
 		for y := top; y < bot; y++ {
 			*s.row(y) = *s.row(y + 1)
 		}
-		*s.row(bot) = gone
+		*s.row(bot) = blanked
 	}
 	s.touch(top, bot, ver)
 }

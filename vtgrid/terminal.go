@@ -5,6 +5,7 @@ package vtgrid
 // Coordinates are 0-based (x = column, y = row) within the visible screen.
 
 import (
+	"encoding/binary"
 	"unicode/utf8"
 )
 
@@ -139,14 +140,38 @@ func (t *Terminal) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// asciiRun is the length of the leading run of printable ASCII in p.
+// asciiRun is the length of the leading run of printable ASCII in p. Its
+// first bytes are checked one at a time (escape-dense output has short
+// runs), the rest eight at a time: a plain-text flood's lines are long.
 func asciiRun(p []byte) int {
-	for i, b := range p {
-		if b < 0x20 || b > 0x7e {
+	i := 0
+	for ; i < len(p) && i < 8; i++ {
+		if p[i] < 0x20 || p[i] > 0x7e {
+			return i
+		}
+	}
+	for ; i+8 <= len(p); i += 8 {
+		if !printable8(binary.LittleEndian.Uint64(p[i:])) {
+			break
+		}
+	}
+	for ; i < len(p); i++ {
+		if p[i] < 0x20 || p[i] > 0x7e {
 			return i
 		}
 	}
 	return len(p)
+}
+
+// printable8 reports whether all eight bytes of x are printable ASCII
+// (0x20-0x7e): none below 0x20 and none above 0x7e, each tested for the
+// whole word at once ("determine if a word has a byte less than / greater
+// than n", Bit Twiddling Hacks).
+func printable8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	below := (x - ones*0x20) &^ x & highs
+	above := (x + ones*(127-0x7e) | x) & highs
+	return below|above == 0
 }
 
 // step feeds one byte through the UTF-8 decoder and the state machine.

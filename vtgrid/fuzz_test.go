@@ -76,6 +76,9 @@ func checkPlainRow(t *testing.T, l *line, name string) {
 		if b != 0 && (b < 0x20 || b > 0x7e) {
 			t.Fatalf("%s is plain, but its text holds %#x at %d", name, b, x)
 		}
+		if b == 0 && !l.holes {
+			t.Fatalf("%s has an empty cell at %d before its used bound %d, but no holes", name, x, l.used)
+		}
 	}
 }
 

@@ -30,6 +30,10 @@ type line struct {
 	// the row into cells (toCells); an erase that leaves the row empty makes
 	// it plain again.
 	styled bool
+	// holes is set when a plain row's text may hold a 0 byte (an empty
+	// cell) before used: a write that started past used, an erase in the
+	// middle. Without holes a row goes to the scrollback as a plain copy.
+	holes bool
 }
 
 // newLine is a blank row of width cells that holds no storage yet.
@@ -68,6 +72,7 @@ func (l *line) plainText(to int) []byte {
 	}
 	if to > l.used {
 		clear(l.text[l.used:to])
+		l.holes = true
 	}
 	return l.text
 }
@@ -225,12 +230,14 @@ func (l *line) blankRange(from, to int, ver uint64, st Style) {
 			clear(l.cells[from:end])
 		} else {
 			clear(l.text[from:end])
+			l.holes = true
 		}
 	}
 	if to >= l.used {
 		l.used = min(l.used, from)
 		l.styled = l.styled && l.used > 0 // an empty row is plain again: its cells are all zero
 	}
+	l.holes = l.holes && l.used > 0
 }
 
 // breakAt keeps wide characters whole: if a wide character straddles the

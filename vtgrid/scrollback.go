@@ -82,9 +82,9 @@ func (s *scrollback) compact(cells []Cell, used int, wrapped bool) compactLine {
 }
 
 // compactPlain is compact for a plain row (see line): its text, a byte per
-// cell, 0 for an empty cell. The row is its text, trailing empty cells
+// cell, 0 for an empty cell (only where holes says there may be one). The row is its text, trailing empty cells
 // dropped and the others as spaces, copied straight into the arena.
-func (s *scrollback) compactPlain(src []byte, wrapped bool) compactLine {
+func (s *scrollback) compactPlain(src []byte, holes, wrapped bool) compactLine {
 	n := len(src)
 	for n > 0 && src[n-1] == 0 {
 		n--
@@ -94,8 +94,10 @@ func (s *scrollback) compactPlain(src []byte, wrapped bool) compactLine {
 	}
 	text := s.arenaText(n) // straight into the arena: no scratch copy
 	copy(text, src[:n])
-	for i := bytes.IndexByte(text, 0); i >= 0; i = bytes.IndexByte(text, 0) {
-		text[i] = ' ' // a gap the cursor skipped over
+	if holes {
+		for i := bytes.IndexByte(text, 0); i >= 0; i = bytes.IndexByte(text, 0) {
+			text[i] = ' ' // an empty cell before the row's end
+		}
 	}
 	// The arena's bytes below its length are never written again.
 	return compactLine{text: unsafe.String(&text[0], n), wrapped: wrapped}
@@ -223,7 +225,7 @@ func (s *scrollback) pushLine(l *line) {
 		return
 	}
 	if !l.styled {
-		s.keep(s.compactPlain(l.text[:l.used], l.wrapped))
+		s.keep(s.compactPlain(l.text[:l.used], l.holes, l.wrapped))
 		return
 	}
 	s.keep(s.compact(l.cells, l.used, l.wrapped))

@@ -226,9 +226,10 @@ func (l *line) blankRange(from, to int, ver uint64, st Style) {
 		return
 	}
 	if end := min(to, l.used); from < end { // the blank cell is the zero Cell; past used they all are
-		if l.styled {
+		switch {
+		case l.styled:
 			clear(l.cells[from:end])
-		} else {
+		case to < l.used: // a plain row's bytes past used are stale anyway
 			clear(l.text[from:end])
 			l.holes = true
 		}

@@ -120,3 +120,20 @@ func TestASCIIRunStopsAtTheFirstNonPrintableByte(t *testing.T) {
 		}
 	}
 }
+
+// TestSetRowRoundTripsRowCells: a row written back with setRow reads the
+// same through rowCells and the snapshot (the accessors serialization uses).
+func TestSetRowRoundTripsRowCells(t *testing.T) {
+	src := screenOf(8, 3, "pl\x1b[4Gain\r\n\x1b[1;31mred\x1b[0m 漢\r\n")
+	dst := New(8, 3, Options{})
+	for y := range 3 {
+		dst.main.setRow(y, src.main.rowCells(y), src.main.row(y).wrapped, dst.ver)
+		if got, want := dst.main.rowCells(y), src.main.rowCells(y); !slices.Equal(got, want) {
+			t.Fatalf("row %d: %v, want %v", y, got, want)
+		}
+	}
+	if got, want := picture(dst.Snapshot()), picture(src.Snapshot()); got != want {
+		t.Fatalf("restored screen\n%s\nwant\n%s", got, want)
+	}
+	checkUsed(t, dst.main, "restored")
+}

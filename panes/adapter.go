@@ -138,6 +138,9 @@ func override(base Adapter, name string, cfg persist.AgentConfig) Adapter {
 	if cfg.SubmitGap != nil {
 		base.SubmitGap = cfg.SubmitGap.Std()
 	}
+	if cfg.FirstSubmitWait != nil {
+		base.FirstSubmitWait = cfg.FirstSubmitWait.Std()
+	}
 	return base
 }
 

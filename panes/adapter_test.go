@@ -147,6 +147,11 @@ func TestAdaptersSubmitGap(t *testing.T) {
 	if claude, _ := ads.Get("claude"); claude.SubmitGap != 0 {
 		t.Errorf("claude gap = %v, want the configured 0", claude.SubmitGap)
 	}
+	wait := persist.Duration(4 * time.Second)
+	ads = NewAdapters(map[string]persist.AgentConfig{"claude": {FirstSubmitWait: &wait}}, "")
+	if claude, _ := ads.Get("claude"); claude.FirstSubmitWait != 4*time.Second || claude.SubmitGap <= 0 {
+		t.Errorf("claude with first_submit_wait 4s: wait %v, gap %v; want 4s and its own gap", claude.FirstSubmitWait, claude.SubmitGap)
+	}
 	s, err := Submit("hi", vtgrid.Modes{BracketedPaste: true}, &gemini, PasteOptions{})
 	if err != nil || s.Gap != 750*time.Millisecond {
 		t.Errorf("Submit gap = %v, %v; want the adapter's 750ms", s.Gap, err)

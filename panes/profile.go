@@ -53,6 +53,9 @@ func profileAdapter(name string, base Adapter, p persist.ProfileConfig) Adapter 
 	if p.SubmitGap != nil {
 		ad.SubmitGap = p.SubmitGap.Std()
 	}
+	if p.FirstSubmitWait != nil {
+		ad.FirstSubmitWait = p.FirstSubmitWait.Std()
+	}
 	return ad
 }
 

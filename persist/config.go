@@ -59,7 +59,19 @@ type TUIConfig struct {
 	Prefix         string `toml:"prefix"`          // the prefix key, in tmux key-name syntax
 	Theme          string `toml:"theme"`           // a theme name from assets
 	DefaultAdapter string `toml:"default_adapter"` // the agent of a first start; "" = a shell
+	Notify         Notify `toml:"notify"`          // how a pane that needs input is announced
 }
+
+// Notify is [tui] notify: how the TUI announces a pane that begins to
+// need input.
+type Notify string
+
+// The [tui] notify values.
+const (
+	NotifyAll      Notify = "all"      // the terminal (bell or OSC 9) and notify-send
+	NotifyTerminal Notify = "terminal" // the terminal only
+	NotifyOff      Notify = "off"      // nothing; the pane's mark still shows it
+)
 
 // AgentConfig is one [agents.NAME] table.
 type AgentConfig struct {
@@ -75,6 +87,9 @@ type AgentConfig struct {
 	// SubmitGap is the pause between a submission's paste and its Enter
 	// ("300ms"); nil keeps the adapter's own.
 	SubmitGap *Duration `toml:"submit_gap"`
+	// FirstSubmitWait is how long a pane must have needed input before
+	// its first submission is pasted ("1.5s"); nil keeps the adapter's own.
+	FirstSubmitWait *Duration `toml:"first_submit_wait"`
 	// OnRestart is what a starting host does with the agent if it was
 	// running when the host or the machine went down: "resume" (the
 	// default) starts it again with its conversation, "none" leaves it lost.
@@ -111,7 +126,7 @@ func DefaultConfig() Config {
 			KillGrace: Duration(3 * time.Second),
 			Cgroup:    CgroupAuto,
 		},
-		TUI:    TUIConfig{Prefix: DefaultPrefix, Theme: "default", DefaultAdapter: "claude"},
+		TUI:    TUIConfig{Prefix: DefaultPrefix, Theme: "default", DefaultAdapter: "claude", Notify: NotifyAll},
 		Keys:   map[string]KeyList{},
 		Agents: defaultAgents(),
 	}
@@ -202,6 +217,9 @@ func mergeAgents(defaults, file map[string]AgentConfig, md toml.MetaData) map[st
 		}
 		if md.IsDefined("agents", name, "submit_gap") {
 			base.SubmitGap = a.SubmitGap
+		}
+		if md.IsDefined("agents", name, "first_submit_wait") {
+			base.FirstSubmitWait = a.FirstSubmitWait
 		}
 		if md.IsDefined("agents", name, "on_restart") {
 			base.OnRestart = a.OnRestart

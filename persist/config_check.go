@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"time"
 )
 
 // Limits on [host] values: below the minimum ring a single screenful of a
@@ -59,6 +60,11 @@ func (c Config) checkTUI() error {
 	if c.TUI.Prefix == "" {
 		errs = append(errs, errors.New("tui.prefix is empty; set a key such as \"C-Space\""))
 	}
+	switch c.TUI.Notify {
+	case NotifyAll, NotifyTerminal, NotifyOff:
+	default:
+		errs = append(errs, fmt.Errorf("tui.notify %q: use \"all\", \"terminal\" or \"off\"", c.TUI.Notify))
+	}
 	if a := c.TUI.DefaultAdapter; a != "" {
 		_, profile := c.Profiles[a]
 		if _, ok := c.Agents[a]; !ok && !profile {
@@ -79,6 +85,7 @@ func (c Config) checkAgents() error {
 		if len(a.Resume) > 0 && a.Resume[0] == "" {
 			errs = append(errs, fmt.Errorf("agents.%s.resume starts with an empty program", name))
 		}
+		errs = append(errs, checkSubmitTimes("agents."+name, a.SubmitGap, a.FirstSubmitWait))
 	}
 	return errors.Join(errs...)
 }
@@ -108,4 +115,23 @@ func (c Config) agentNames() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// The bounds of submit_gap and first_submit_wait: the host pauses a
+// submission that long, so a typo ("10h") must not hang it.
+const (
+	maxSubmitGap       = 10 * time.Second
+	maxFirstSubmitWait = 30 * time.Second
+)
+
+// checkSubmitTimes checks a table's submit_gap and first_submit_wait.
+func checkSubmitTimes(table string, gap, first *Duration) error {
+	var errs []error
+	if gap != nil && (gap.Std() < 0 || gap.Std() > maxSubmitGap) {
+		errs = append(errs, fmt.Errorf("%s.submit_gap %s is out of range [0s, %s]", table, gap.Std(), maxSubmitGap))
+	}
+	if first != nil && (first.Std() < 0 || first.Std() > maxFirstSubmitWait) {
+		errs = append(errs, fmt.Errorf("%s.first_submit_wait %s is out of range [0s, %s]", table, first.Std(), maxFirstSubmitWait))
+	}
+	return errors.Join(errs...)
 }

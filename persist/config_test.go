@@ -76,6 +76,7 @@ idle_timeout = "10m"
 prefix = "C-q"
 theme = "dark"
 default_adapter = "mine"
+notify = "off"
 
 [keys]
 split-right = "%"
@@ -99,7 +100,7 @@ base = "/w"
 		KillGrace: Duration(1500 * time.Millisecond), Cgroup: CgroupRequired,
 		CgroupParent: "/sys/fs/cgroup/clowder", Timeout: Duration(2 * time.Hour), IdleTimeout: Duration(10 * time.Minute),
 	}
-	want.TUI = TUIConfig{Prefix: "C-q", Theme: "dark", DefaultAdapter: "mine"}
+	want.TUI = TUIConfig{Prefix: "C-q", Theme: "dark", DefaultAdapter: "mine", Notify: NotifyOff}
 	want.Keys = map[string]KeyList{"split-right": {"%"}, "zoom": {"z"}}
 	want.Agents["mine"] = AgentConfig{
 		Command: []string{"my-agent", "--fast"},
@@ -202,6 +203,39 @@ func TestLoadConfigAgentSubmitGap(t *testing.T) {
 	}
 	if _, err := LoadConfig(configFile(t, "[agents.gemini]\nsubmit_gap = \"soon\"\n")); err == nil || !strings.Contains(err.Error(), "soon") {
 		t.Errorf("bad submit_gap: err = %v, want one naming the value", err)
+	}
+}
+
+// TestLoadConfigSubmitTimesAndNotify: first_submit_wait (an agent's and
+// a profile's) and [tui] notify load, and out-of-range pauses are errors
+// naming the key: the host sleeps a submit_gap, so "10h" hung every
+// submission to that agent for ten hours.
+func TestLoadConfigSubmitTimesAndNotify(t *testing.T) {
+	c, err := LoadConfig(configFile(t, "[tui]\nnotify = \"terminal\"\n[agents.claude]\nfirst_submit_wait = \"3s\"\n[profiles.r]\nagent = \"claude\"\nfirst_submit_wait = \"0s\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := c.Agents["claude"].FirstSubmitWait; w == nil || w.Std() != 3*time.Second {
+		t.Errorf("claude first_submit_wait = %v, want 3s", w)
+	}
+	if w := c.Profiles["r"].FirstSubmitWait; w == nil || w.Std() != 0 {
+		t.Errorf("profile first_submit_wait = %v, want 0s", w)
+	}
+	if c.TUI.Notify != NotifyTerminal {
+		t.Errorf("tui.notify = %q, want terminal", c.TUI.Notify)
+	}
+	if d, _ := LoadConfig(configFile(t, "")); d.TUI.Notify != NotifyAll {
+		t.Errorf("default tui.notify = %q, want all", d.TUI.Notify)
+	}
+	for body, key := range map[string]string{
+		"[agents.claude]\nsubmit_gap = \"10h\"\n":                  "agents.claude.submit_gap",
+		"[agents.claude]\nfirst_submit_wait = \"-1s\"\n":           "agents.claude.first_submit_wait",
+		"[profiles.r]\nagent = \"claude\"\nsubmit_gap = \"11s\"\n": "profiles.r.submit_gap",
+		"[tui]\nnotify = \"loud\"\n":                               "tui.notify",
+	} {
+		if _, err := LoadConfig(configFile(t, body)); err == nil || !strings.Contains(err.Error(), key) {
+			t.Errorf("%q: err = %v, want one naming %s", body, err, key)
+		}
 	}
 }
 

@@ -29,6 +29,9 @@ type ProfileConfig struct {
 	// SubmitGap is the pause between a submission's paste and its Enter;
 	// nil keeps the base adapter's.
 	SubmitGap *Duration `toml:"submit_gap"`
+	// FirstSubmitWait is as [agents.NAME] first_submit_wait; nil keeps the
+	// base adapter's.
+	FirstSubmitWait *Duration `toml:"first_submit_wait"`
 	// OnRestart is what a starting host does with the agent after a
 	// reboot, as [agents.NAME] on_restart; nil keeps the base adapter's.
 	OnRestart *OnRestart `toml:"on_restart"`
@@ -122,6 +125,7 @@ func (c Config) checkProfile(name string, p ProfileConfig) error {
 	if _, ok := c.Agents[p.Agent]; !ok {
 		errs = append(errs, fmt.Errorf("profiles.%s.agent %q is not an adapter; use one of %v", name, p.Agent, c.agentNames()))
 	}
+	errs = append(errs, checkSubmitTimes("profiles."+name, p.SubmitGap, p.FirstSubmitWait))
 	for i, a := range p.Args {
 		if _, err := TemplateTokens(a); err != nil {
 			errs = append(errs, fmt.Errorf("profiles.%s.args[%d] %q: %w", name, i, a, err))

@@ -57,6 +57,14 @@ type PaneRecord struct {
 	BootID   string `json:"boot_id,omitempty"`   // /proc/sys/kernel/random/boot_id
 	PGID     int    `json:"pgid,omitempty"`      // the process group (its own, after setsid)
 	Cgroup   string `json:"cgroup,omitempty"`    // cgroup v2 leaf path, "" if none
+	// Token is the pane's CLOWDER_PANE_TOKEN, carried by every process of
+	// its tree: a later host finds them by it (docs/processes.md). Not a
+	// credential, but never logged.
+	Token string `json:"token,omitempty"`
+	// Since is when the pane's run was about to start, in the clock of
+	// PIDStart: its processes started at or after it. Written with the
+	// record, and Cgroup, before the process starts (state "starting").
+	Since uint64 `json:"since,omitempty"`
 
 	State State `json:"state"`          // where the pane is in its life
 	Exit  *Exit `json:"exit,omitempty"` // set once the process ended

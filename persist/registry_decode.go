@@ -92,6 +92,7 @@ func (p *PaneRecord) checkSizes() error {
 		checkLen("boot_id", p.BootID, maxShortField),
 		checkLen("nonce", p.Nonce, maxShortField),
 		checkLen("cgroup", p.Cgroup, maxPathField),
+		checkLen("token", p.Token, maxShortField),
 		checkArgs("argv", p.Argv),
 		checkArgs("resume_argv", p.ResumeArgv),
 		p.checkEnvKeys(),

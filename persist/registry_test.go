@@ -24,7 +24,7 @@ func sampleRegistry() *Registry {
 			Worktree: &Worktree{Repo: "/src/app", Path: "/src/app-wt/fix-login", Branch: "clowder/fix-login", Base: "main"},
 			EnvKeys:  []string{"CLOWDER_PANE_ID", "ANTHROPIC_API_KEY"},
 			Created:  at, PID: 4242, PIDStart: 987654321012, BootID: "6f1c-boot", PGID: 4242,
-			Cgroup: "/sys/fs/cgroup/user.slice/clowder/p1", State: StateExited,
+			Cgroup: "/sys/fs/cgroup/user.slice/clowder/p1", Token: "J5ZBHXW2Q3L6YKQNV4DPRMTA7E", Since: 987654320000, State: StateExited,
 			Exit:     &Exit{Code: 0, Signal: 15, Reason: ExitKilled, At: at.Add(time.Hour)},
 			Size:     Size{Cols: 120, Rows: 40},
 			Restart:  RestartOnFailure,

@@ -79,7 +79,7 @@ func (t *procTree) empty() bool {
 	}
 	live, err := t.refresh()
 	if errors.Is(err, errNoProcScan) {
-		return errors.Is(syscall.Kill(-t.pgid, 0), syscall.ESRCH)
+		return t.pgid <= 0 || errors.Is(syscall.Kill(-t.pgid, 0), syscall.ESRCH) // never kill(0) or kill(-0)
 	}
 	return err == nil && len(live) == 0
 }

@@ -1,7 +1,8 @@
 // This file adopts the process tree of a pane that an earlier host started
 // and left behind when it died (docs/processes.md, "Orphans"). Nothing here
 // is our child: the tree is found again by what the dead host recorded
-// (leader identity, process group, cgroup leaf, CLOWDER_PANE_ID), signalled
+// (leader identity, process group, cgroup leaf, CLOWDER_PANE_ID, the pane
+// token: token.go), signalled
 // member by member through verified identities, and watched through pidfds
 // so its end is seen at once without any periodic wake-up.
 
@@ -19,10 +20,16 @@ import (
 // TreeSpec is what an earlier host recorded about a tree it left (an
 // orphan); AdoptSpec is a tree handed back with its master (adopt.go).
 type TreeSpec struct {
-	PaneID string   // the pane's id, as set in CLOWDER_PANE_ID
-	Leader Identity // the tree's first process
-	PGID   int      // its process group (and session, for PTY panes)
-	Cgroup string   // its cgroup leaf, "" if it had none
+	PaneID string // the pane's id, as set in CLOWDER_PANE_ID
+	// Leader is the tree's first process; zero when the host died before
+	// it recorded one (the tree is then its cgroup leaf and Found).
+	Leader Identity
+	PGID   int    // its process group (and session, for PTY panes); 0 if unknown
+	Cgroup string // its cgroup leaf, "" if it had none
+	// Found are processes found carrying the pane's token
+	// (TokenScan.Carriers); each is a member while its identity holds,
+	// and so are its descendants.
+	Found []Identity
 }
 
 // AdoptedTree is a tree of an earlier host. Safe for concurrent use.
@@ -32,9 +39,11 @@ type AdoptedTree struct {
 
 // AdoptTree finds again the tree s names. A leader recorded without a boot
 // id is taken to be of this boot (its start time is still checked). A tree
-// of another boot has no member: AdoptTree is not called for it.
+// of another boot has no member: AdoptTree is not called for it. Without
+// a leader or a group, only the cgroup leaf and Found (and their
+// descendants) make the tree: no number is taken as a group.
 func AdoptTree(s TreeSpec) *AdoptedTree {
-	if s.Leader.BootID == "" {
+	if s.Leader.BootID == "" && !s.Leader.IsZero() {
 		s.Leader.BootID = actualIdentity(os.Getpid()).BootID
 	}
 	var cg *cgroupLeaf
@@ -49,14 +58,19 @@ func AdoptTree(s TreeSpec) *AdoptedTree {
 	// PTY pane that is the leader, whose group id is the same number.
 	t := newProcTree(s.PaneID, s.Leader, pgid, pgid, cg)
 	t.adopted = true
+	t.seed(s.Found)
 	return &AdoptedTree{t: t}
 }
 
 // Leader is the tree's recorded leader.
 func (a *AdoptedTree) Leader() Identity { return a.t.leader }
 
-// LeaderAlive reports whether the recorded leader still runs.
+// LeaderAlive reports whether the recorded leader still runs (false when
+// none was recorded).
 func (a *AdoptedTree) LeaderAlive() bool {
+	if a.t.leader.IsZero() {
+		return false
+	}
 	now, err := ReadIdentity(a.t.leader.PID)
 	return err == nil && now == a.t.leader
 }

@@ -83,7 +83,7 @@ func (t *procTree) addMembers(procs procTable) {
 	for pid, p := range procs {
 		orphan := !t.adopted && p.PPID == self && !children.owns(pid) &&
 			(groups[p.PGID] || sessions[p.Session] || t.carriesPaneEnv(p))
-		inTree := p.PGID == t.pgid || (t.sid != 0 && p.Session == t.sid) || orphan || (pinned && p.ID == t.leader)
+		inTree := (t.pgid > 0 && p.PGID == t.pgid) || (t.sid > 0 && p.Session == t.sid) || orphan || (pinned && p.ID == t.leader)
 		if inCgroup[pid] || (inTree && t.mayBeMember(p, pinned, procs)) {
 			t.track(p)
 		}
@@ -92,9 +92,13 @@ func (t *procTree) addMembers(procs procTable) {
 
 // leaderLive reports whether the leader is alive in procs. An owned
 // tree's leader is our unreaped child, so its group id is pinned anyway.
+// An adopted tree without a recorded leader has none alive.
 func (t *procTree) leaderLive(procs procTable) bool {
 	if !t.adopted {
 		return true
+	}
+	if t.leader.IsZero() {
+		return false
 	}
 	now, ok := procs[t.leader.PID]
 	return ok && now.alive() && now.ID == t.leader
@@ -110,7 +114,7 @@ func (t *procTree) mayBeMember(p procInfo, leaderLive bool, procs procTable) boo
 	if !t.adopted || leaderLive {
 		return true
 	}
-	if holder, ok := procs[t.leader.PID]; ok && holder.ID != t.leader {
+	if holder, ok := procs[t.leader.PID]; t.leader.IsZero() || (ok && holder.ID != t.leader) {
 		return false
 	}
 	return p.ID.Start >= t.leader.Start && t.carriesPaneEnv(p)
@@ -137,8 +141,26 @@ func (t *procTree) addDescendants(procs procTable) {
 	}
 }
 
-// track records p; the caller holds t.mu.
+// seed tracks the processes found carrying the pane's token, each only
+// while its identity still holds.
+func (t *procTree) seed(found []Identity) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, id := range found {
+		if p, err := readProc(id.PID); err == nil && p.alive() && p.ID == id {
+			t.track(p)
+		}
+	}
+}
+
+// track records p; the caller holds t.mu. This process is never a member
+// (nor, through it, its children) unless it is the recorded leader, which
+// only a test can arrange: a host started from inside a pane carries the
+// pane's environment and descends from its processes.
 func (t *procTree) track(p procInfo) {
+	if p.ID.PID == os.Getpid() && p.ID != t.leader {
+		return
+	}
 	t.tracked[p.ID.PID] = p
 	if p.PGID != t.pgid && p.ID != t.leader {
 		t.escaped[p.ID.PID] = p.ID
@@ -189,7 +211,9 @@ func (t *procTree) escapedSeen() []Identity {
 // signalGroup signals the process group. Only call while the leader is
 // unreaped (the caller's contract): that pins the group id.
 func (t *procTree) signalGroup(sig syscall.Signal) {
-	_ = syscall.Kill(-t.pgid, sig) // best effort: ESRCH means the group is empty
+	if t.pgid > 0 { // never kill(0) or kill(-0): that is our own group
+		_ = syscall.Kill(-t.pgid, sig) // best effort: ESRCH means the group is empty
+	}
 }
 
 // signalOutside signals, by verified identity, the live members outside the

@@ -101,9 +101,57 @@ func atoiFields(rest []string, fields ...int) ([]int, error) {
 	return out, nil
 }
 
-// listProcs snapshots every process in /proc. Processes that vanish during
-// the scan are skipped.
+// listProcs snapshots every process in /proc, from a scan that began
+// after the call (shared with the callers that asked meanwhile: scans).
+// Processes that vanish during the scan are skipped.
 func listProcs() (procTable, error) {
+	scans.mu.Lock()
+	s := scans.next
+	if s == nil {
+		s = &procScan{done: make(chan struct{})}
+		scans.next = s
+	}
+	scans.mu.Unlock()
+	select {
+	case <-s.done: // another caller ran it
+		return s.table, s.err
+	case scans.turn <- struct{}{}:
+	}
+	defer func() { <-scans.turn }()
+	scans.mu.Lock()
+	if scans.next == s {
+		scans.next = nil // s runs now: later callers need a later scan
+	}
+	scans.mu.Unlock()
+	select {
+	case <-s.done: // run by the turn's previous holder
+	default:
+		s.table, s.err = scanProcs()
+		close(s.done)
+	}
+	return s.table, s.err
+}
+
+// scans lets callers that ask while a scan of /proc runs share the next
+// one: every kill ladder polls the whole process table, and 100 panes
+// stopping at once scanned it 2,000 times over (host stop took 5 s with
+// 100 shells, tmux 0.45 s). A caller's table always comes from a scan
+// that began after it asked, so it is as fresh as its own would be.
+var scans = struct {
+	mu   sync.Mutex
+	next *procScan     // the scan callers join; not begun yet
+	turn chan struct{} // held by the caller running a scan
+}{turn: make(chan struct{}, 1)}
+
+// procScan is one scan of /proc and its result, ready once done closes.
+type procScan struct {
+	done  chan struct{}
+	table procTable
+	err   error
+}
+
+// scanProcs reads the process table.
+func scanProcs() (procTable, error) {
 	d, err := os.Open(procRoot)
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", procRoot, err)

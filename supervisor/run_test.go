@@ -200,11 +200,10 @@ func TestDupMasterIsAnIndependentFile(t *testing.T) {
 }
 
 // TestReadingTheTermSizeKeepsTheMasterNonBlocking: the host reads the size
-// and the foreground group through master.Fd() before each output chunk.
-// os.File.Fd puts a file back in blocking mode when Go itself made it
-// non-blocking; the master was made non-blocking before os.NewFile
-// (nonblocking in run_io.go), so it stays so, and input deadlines keep
-// working. This pins that: a master opened any other way would break it.
+// and the foreground group before each output chunk. They go through the
+// master's SyscallConn, not os.File.Fd, which puts a file back in blocking
+// mode when Go itself made it non-blocking; the master stays non-blocking
+// and input deadlines keep working.
 func TestReadingTheTermSizeKeepsTheMasterNonBlocking(t *testing.T) {
 	o := newOracle(t)
 	out := testproc.NewSyncBuffer()
@@ -231,5 +230,34 @@ func TestReadingTheTermSizeKeepsTheMasterNonBlocking(t *testing.T) {
 	case <-time.After(time.Minute): // bounds a failure only
 		_ = r.Signal(r.Identity(), syscall.SIGKILL) // unblocks the write
 		t.Fatal("WriteInput blocked past its deadline: the master became blocking")
+	}
+}
+
+// TestTerminalQueriesRaceNothingWithTheRunsEnd: the host asks a run's
+// terminal its size and foreground group while the run may be ending
+// (a spawn reply for a command that exits at once). They read the
+// master's descriptor through Fd() while the run's end closed it: a data
+// race the race detector caught in make bench, and an ioctl on a closed
+// or reused descriptor.
+func TestTerminalQueriesRaceNothingWithTheRunsEnd(t *testing.T) {
+	o := newOracle(t)
+	sp := NewSpawner(Options{CgroupMode: persist.CgroupOff})
+	for i := 0; i < 5; i++ {
+		r := start(t, sp, fakeSpec(o, testproc.NewSyncBuffer(), "exit"))
+		stop := make(chan struct{})
+		go func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+					r.Foreground()
+					r.TermSize()
+				}
+			}
+		}()
+		waitExit(t, r)
+		<-r.Done()
+		close(stop)
 	}
 }

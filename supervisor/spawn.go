@@ -52,8 +52,13 @@ type Spec struct {
 	Dir    string   // working directory; "" means the caller's
 	// Env is the client's environment; nil means this process's. Variables
 	// that would nest wrongly are dropped (see nestingVars) and TERM,
-	// COLORTERM, TERM_PROGRAM and CLOWDER_PANE_ID are set.
+	// COLORTERM, TERM_PROGRAM, CLOWDER_PANE_ID and CLOWDER_PANE_TOKEN are
+	// set.
 	Env []string
+	// Token is set as CLOWDER_PANE_TOKEN (token.go): an unguessable
+	// per-pane value by which a later host finds the pane's processes.
+	// "" sets none.
+	Token string
 
 	PTY  *PTYArm
 	Pipe *PipeArm
@@ -62,6 +67,10 @@ type Spec struct {
 	// AllowSecretArgs lets an argv with credentials run; it is then kept
 	// only redacted and the run is not resumable.
 	AllowSecretArgs bool
+	// BeforeFork, if set, runs once the run's containment exists (its
+	// cgroup leaf, if any, is made) and before the process starts, so the
+	// caller can record where the process will be before it exists.
+	BeforeFork func(Containment)
 	// OnExit receives the final record exactly once, from the goroutine that
 	// finalized the run, before Done is closed. It must not wait on the run.
 	OnExit func(Exit)
@@ -133,7 +142,7 @@ func checkDir(dir string) error {
 // terminal or agent session the client runs in, not the pane.
 var nestingVars = []string{
 	"CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "TMUX", "TMUX_PANE", "STY",
-	"ZELLIJ", "ZELLIJ_SESSION_NAME", "ZELLIJ_PANE_ID", "CLOWDER_PANE_ID",
+	"ZELLIJ", "ZELLIJ_SESSION_NAME", "ZELLIJ_PANE_ID", "CLOWDER_PANE_ID", PaneTokenEnv,
 	"TERM", "COLORTERM", "COLUMNS", "LINES", "TERM_PROGRAM", "TERM_PROGRAM_VERSION",
 }
 
@@ -149,15 +158,19 @@ var nestingVars = []string{
 const paneTermProgram = "tmux"
 
 // childEnv builds the child's environment from base.
-func childEnv(base []string, paneID string) []string {
-	out := make([]string, 0, len(base)+3)
+func childEnv(base []string, paneID, token string) []string {
+	out := make([]string, 0, len(base)+5)
 	for _, kv := range base {
 		name, _, _ := strings.Cut(kv, "=")
 		if !nesting(name) {
 			out = append(out, kv)
 		}
 	}
-	return append(out, "TERM=xterm-256color", "COLORTERM=truecolor", "TERM_PROGRAM="+paneTermProgram, "CLOWDER_PANE_ID="+paneID)
+	out = append(out, "TERM=xterm-256color", "COLORTERM=truecolor", "TERM_PROGRAM="+paneTermProgram, "CLOWDER_PANE_ID="+paneID)
+	if token != "" {
+		out = append(out, PaneTokenEnv+"="+token)
+	}
+	return out
 }
 
 func nesting(name string) bool {

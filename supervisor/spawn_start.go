@@ -28,6 +28,9 @@ func (sp *Spawner) Start(ctx context.Context, spec Spec) (*Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("spawn %s: %w", argvName(r.argv), err)
 	}
+	if spec.BeforeFork != nil {
+		spec.BeforeFork(r.cont)
+	}
 	if err := r.fork(spec); err != nil {
 		r.releaseUnstarted()
 		return nil, fmt.Errorf("spawn %s: %w", argvName(r.argv), err)
@@ -66,7 +69,7 @@ func (r *Run) fork(spec Spec) error {
 	if base == nil {
 		base = os.Environ()
 	}
-	env := childEnv(base, spec.PaneID)
+	env := childEnv(base, spec.PaneID, spec.Token)
 	path, err := lookPath(spec.Argv[0], env)
 	if err != nil {
 		return err

@@ -57,7 +57,7 @@ func (m *Model) run(a Action, k tea.KeyPressMsg) tea.Cmd {
 		m.help = m.help.show()
 		return nil
 	case ActDetach:
-		return m.quit()
+		return m.quitSafely(true)
 	case ActKillAll:
 		return m.confirmKillAll()
 	}

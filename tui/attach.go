@@ -53,49 +53,99 @@ const (
 	exitDrain = 2 * time.Second // how long output still due after the exit is waited for
 )
 
-// Attach runs the attach session until detach, the pane's exit, or ctx's end.
-func Attach(ctx context.Context, c *client.Client, pane string, in *os.File, out io.Writer) error {
+// Attach runs the attach session until detach, the pane's exit, or ctx's
+// end. When r's connection is lost (the host died) or the host upgrades,
+// attach keeps the pane's master, connects again (starting a host), hands
+// the master back and goes on (attach_escrow.go).
+func Attach(ctx context.Context, r *client.Redialer, pane string, in *os.File, out io.Writer) error {
+	c := r.Client()
 	// The pane takes this terminal's size first, so the frame drawn fits it.
 	if sz, ok := attachSize(in); ok {
 		_ = c.Resize(ctx, pane, uint16(sz.Cols), uint16(sz.Rows)) // best effort: an exited pane keeps its size
 	}
-	// Events first: an exit after the raw subscription below is not missed.
-	events, err := c.Events(ctx, pane)
+	l, err := openLink(ctx, c, pane)
 	if err != nil {
 		return err
 	}
-	defer events.Close()
-	first, err := firstFrame(ctx, c, pane)
-	if err != nil {
-		return err
-	}
-	sub, err := c.Subscribe(ctx, proto.SubscribeReq{Pane: pane, Raw: true, FromSeq: first.Seq, WantFd: true})
-	if err != nil {
-		return err
-	}
-	defer sub.Close()
-	if sub.Master == nil {
+	s := newSession(r, pane, in, out, l)
+	defer s.close()
+	if l.master == nil {
 		return fmt.Errorf("attach %s: the host passed no terminal (is the pane running?)", pane)
 	}
-	restore, err := enterRaw(in, out, first)
+	restore, err := enterRaw(in, out, l.first)
 	if err != nil {
 		return err
 	}
-	s := &session{out: out, sub: sub, events: events.C, first: first, seq: first.Seq,
-		typed: make(chan struct{}, 1), keys: make(chan error, 1)}
 	defer func() { restore(s.ending(pane)) }()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Before copyKeys reads in (attach_colors.go); keys typed meanwhile,
 	// the detach key included, count as typed.
-	if err := passOuterColors(ctx, c, in, out, sub.Master); err != nil {
+	if err := passOuterColors(ctx, c, in, out, s.master); err != nil {
 		s.keys <- err
 	} else {
 		s.showHint(pane)
-		go func() { s.keys <- copyKeys(in, sub.Master, s.typed) }()
+		s.startKeys()
 	}
-	go followSize(ctx, c, pane, in)
+	go followSize(ctx, r, pane, in)
 	return s.run(ctx)
+}
+
+// link is what attach holds on one connection: the pane's events, its
+// identity, one full frame and the raw and screen subscription from that
+// frame's sequence number, with the master it passed.
+type link struct {
+	events *client.Subscription
+	sub    *client.Subscription
+	info   proto.PaneInfo
+	first  *proto.ScreenFrame
+	master *os.File // nil when the host passed none; the session owns it
+}
+
+// openLink opens a link to pane on c. Events first: an exit after the raw
+// subscription is not missed.
+func openLink(ctx context.Context, c *client.Client, pane string) (*link, error) {
+	l := &link{}
+	if err := l.open(ctx, c, pane); err != nil {
+		l.close()
+		return nil, err
+	}
+	return l, nil
+}
+
+// open fills l in; what it opened before a failure is for the caller to
+// close.
+func (l *link) open(ctx context.Context, c *client.Client, pane string) error {
+	var err error
+	if l.events, err = c.Events(ctx, pane); err != nil {
+		return err
+	}
+	infos, err := c.List(ctx, pane)
+	if err != nil {
+		return err
+	}
+	if len(infos) == 1 {
+		l.info = infos[0]
+	}
+	if l.first, err = firstFrame(ctx, c, pane); err != nil {
+		return err
+	}
+	l.sub, err = c.Subscribe(ctx, proto.SubscribeReq{Pane: pane, Raw: true, Screen: true, FromSeq: l.first.Seq, WantFd: true})
+	if err != nil {
+		return err
+	}
+	l.master, l.sub.Master = l.sub.Master, nil // kept past the subscription's end: the escrow
+	return nil
+}
+
+// close ends the link's subscriptions (not its master).
+func (l *link) close() {
+	if l.events != nil {
+		_ = l.events.Close() // best effort: the host may be gone
+	}
+	if l.sub != nil {
+		_ = l.sub.Close() // best effort: the host may be gone
+	}
 }
 
 // firstFrame takes one full screen frame of the pane.
@@ -173,14 +223,15 @@ func attachSize(in *os.File) (persist.Size, bool) {
 	return panes.ClampSize(persist.Size{Cols: w, Rows: h}), true
 }
 
-// followSize passes the terminal's size to the pane now and on SIGWINCH.
-func followSize(ctx context.Context, c *client.Client, pane string, in *os.File) {
+// followSize passes the terminal's size to the pane now and on SIGWINCH,
+// over r's current connection.
+func followSize(ctx context.Context, r *client.Redialer, pane string, in *os.File) {
 	winch := make(chan os.Signal, 1)
 	signal.Notify(winch, syscall.SIGWINCH)
 	defer signal.Stop(winch)
 	for {
 		if sz, ok := attachSize(in); ok {
-			_ = c.Resize(ctx, pane, uint16(sz.Cols), uint16(sz.Rows)) // best effort: a failed resize leaves the old size
+			_ = r.Client().Resize(ctx, pane, uint16(sz.Cols), uint16(sz.Rows)) // best effort: a failed resize leaves the old size
 		}
 		select {
 		case <-ctx.Done():

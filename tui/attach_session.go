@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -18,11 +19,18 @@ import (
 	"clowder/supervisor/proto"
 )
 
-// session is one attach session; only Attach's goroutine uses it.
+// session is one attach session; only Attach's goroutine uses it (the
+// keys goroutine only writes to master and sends on typed and keys).
 type session struct {
+	r      *client.Redialer
+	pane   string
+	in     *os.File
 	out    io.Writer
-	sub    *client.Subscription
+	link   *link // nil while the connection is being made again
 	events <-chan proto.Message
+	master *masterBox // the pane's PTY master: keys go there, and it is the escrow
+	info   proto.PaneInfo
+	scr    screen // the pane's screen as the host's frames drew it: handed back with the master
 	first  *proto.ScreenFrame
 	seq    uint64        // end of the output written so far
 	typed  chan struct{} // the keys goroutine read something
@@ -30,6 +38,39 @@ type session struct {
 	hint   bool          // the detach hint is on the screen
 	exit   *proto.PaneInfo
 	ended  bool // the pane exited (exit may still be nil if the host said nothing more)
+	// Reconnecting (attach_escrow.go).
+	held    bool             // the link is lost: the host may not hold the pane's terminal
+	resumed chan resumed     // the outcome of a resume attempt
+	retry   <-chan time.Time // when to try again
+}
+
+// newSession starts a session on the link l.
+func newSession(r *client.Redialer, pane string, in *os.File, out io.Writer, l *link) *session {
+	s := &session{r: r, pane: pane, in: in, out: out, master: &masterBox{},
+		typed: make(chan struct{}, 1), keys: make(chan error, 1), resumed: make(chan resumed, 1)}
+	s.use(l)
+	return s
+}
+
+// use makes l the session's link: its master, identity, screen and streams.
+func (s *session) use(l *link) {
+	s.link, s.events, s.held = l, l.events.C, false
+	s.master.set(l.master)
+	s.info, s.first, s.seq = l.info, l.first, l.first.Seq
+	s.scr.apply(l.first)
+}
+
+// startKeys starts the keys goroutine.
+func (s *session) startKeys() {
+	go func() { s.keys <- copyKeys(s.in, s.master, s.typed) }()
+}
+
+// subC is the link's subscription channel, nil while there is no link.
+func (s *session) subC() <-chan proto.Message {
+	if s.link == nil {
+		return nil
+	}
+	return s.link.sub.C
 }
 
 // run copies output until detach, the pane's exit (and its last output),
@@ -41,21 +82,33 @@ func (s *session) run(ctx context.Context) error {
 	for !s.ended || (s.exit != nil && s.seq < s.exit.Seq) {
 		select {
 		case err := <-s.keys:
-			if errors.Is(err, ErrDetached) {
+			if !errors.Is(err, ErrDetached) {
+				return err
+			}
+			if s.leave(ctx) {
 				return nil
 			}
-			return err
 		case <-s.typed:
 			s.clearHint()
 		case <-hint.C:
 			s.clearHint()
-		case m, ok := <-s.sub.C:
+		case m, ok := <-s.subC():
 			if !ok {
-				return s.sub.Err()
+				if !s.resumable() {
+					return s.link.sub.Err()
+				}
+				s.suspend(ctx)
+				continue
 			}
 			if err := s.output(m); err != nil {
 				return err
 			}
+		case res := <-s.resumed:
+			if err := s.onResumed(ctx, res); err != nil {
+				return err
+			}
+		case <-s.retry:
+			s.startResume(ctx)
 		case m, ok := <-s.events:
 			if s.onEvent(m, ok) {
 				drain = time.After(exitDrain)
@@ -71,6 +124,10 @@ func (s *session) run(ctx context.Context) error {
 
 // output writes one raw chunk (the hint leaves the screen first).
 func (s *session) output(m proto.Message) error {
+	if f, ok := m.(*proto.ScreenFrame); ok {
+		s.scr.apply(f)
+		return nil
+	}
 	ch, ok := m.(*proto.OutputChunk)
 	if !ok {
 		return nil

@@ -2,11 +2,14 @@ package tui
 
 import (
 	"fmt"
+	"io"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/creack/pty"
 
 	"clowder/supervisor/proto"
 )
@@ -54,4 +57,42 @@ func floodFrame(id string, cols, rows, n int) *proto.ScreenFrame {
 		f.Lines = append(f.Lines, row)
 	}
 	return f
+}
+
+// BenchmarkTerminalDrawsAFloodedPane is the terminal's share of a flood
+// (issue 12): each iteration copies every row of a 160x48 canvas whose text
+// changed (a scrolling pane) into the terminal's buffer and renders it.
+func BenchmarkTerminalDrawsAFloodedPane(b *testing.B) {
+	ptm, tty, err := pty.Open()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ptm.Close()
+	defer tty.Close()
+	if err := pty.Setsize(ptm, &pty.Winsize{Cols: 160, Rows: 48}); err != nil {
+		b.Fatal(err)
+	}
+	term, err := startTerminal(tty, tty, io.Discard, []string{"TERM=xterm-256color"}, newFakeClock())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer term.close()
+	var canvases [2]*lipgloss.Canvas
+	rows := make([]int, 48)
+	for i := range canvases {
+		canvases[i] = lipgloss.NewCanvas(160, 48)
+		for y := range rows {
+			rows[y] = y
+			putText(canvases[i], 0, y, 160, fmt.Sprintf("%08d %s", y+i, strings.Repeat("lorem ipsum ", 12)), cellStyle(&blankCell))
+		}
+	}
+	term.drawMu.Lock()
+	defer term.drawMu.Unlock()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		f := &drawing{cells: canvases[i%2], dmg: damage{rows: rows}, view: tea.View{Cursor: tea.NewCursor(0, 47)}}
+		term.copyCells(f)
+		term.draw(f)
+	}
 }

@@ -71,8 +71,12 @@
 //     changed rows out of the model's canvas under the terminal's
 //     canvasMu, which Update holds while it paints (repaint.go), and never
 //     sees the rest of the model. Drawing is off the event loop so that a
-//     slow terminal never holds up keys to the panes. Run ends it with
-//     terminal.close after the loop ends, and waits for it.
+//     slow terminal never holds up keys to the panes, except a small frame
+//     (an echo) whose turn has come while no draw is under way: Update's
+//     goroutine writes that one itself (terminal.drawNow, one goroutine
+//     hop fewer per keystroke; the terminal's drawMu keeps one drawer at a
+//     time). Run ends it with terminal.close after the loop ends, and
+//     waits for it.
 //   - Signals: terminal.followSize (SIGWINCH, as a WindowSizeMsg) and
 //     forwardSignals (SIGHUP, SIGTERM, SIGINT, as signalMsg) send to the
 //     loop; runLoop starts them and closes their done channel when it
@@ -85,7 +89,8 @@
 //
 // Frames from the watchers coalesce in the mailbox, so a flood in one pane
 // is one Update and one render per display refresh, and the first frame
-// after a quiet spell (an echo) goes at once; nothing ticks while idle (a
+// after a quiet spell (an echo) goes at once, whatever other panes do
+// (pacing is per pane); nothing ticks while idle (a
 // status message arms one timer to fade it, a repeatable action one to end
 // its window).
 // `clowder attach` (attach.go) is a separate, smaller loop: see its file

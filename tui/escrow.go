@@ -9,17 +9,24 @@ package tui
 // escrow request (the pane's identity and the screen last drawn), closes
 // its copies once the host has answered, and subscribes to everything
 // afresh, which redraws every pane. A hand-back the host refuses (the
-// identity does not check) is reported and the copy closed.
+// identity does not check) is reported and the copy closed. The
+// reconnecting and the hand-back are client.Redialer and client.HandBack,
+// shared with `clowder attach` (attach_escrow.go).
+//
+// Quitting while the TUI may hold masters no host holds (quitSafely)
+// hands them over first; with no host reachable, a user's quit asks.
 
 import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"clowder/layout"
+	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
 
@@ -36,6 +43,12 @@ type recoverer interface {
 	Escrow(ctx context.Context, req proto.EscrowReq, master *os.File) (proto.EscrowedReply, error)
 }
 
+// prober is a recoverer that can check its connection by a round trip
+// (client.Redialer.Probe).
+type prober interface {
+	Probe(ctx context.Context) (lost bool)
+}
+
 // reconnectMsg asks for the next attempt to reach a host.
 type reconnectMsg struct{}
 
@@ -43,12 +56,6 @@ type reconnectMsg struct{}
 type reconnectedMsg struct {
 	swapped bool
 	err     error
-}
-
-// escrowItem is one master to hand back.
-type escrowItem struct {
-	req    proto.EscrowReq
-	master *os.File // a dup the Cmd closes
 }
 
 // escrowedMsg carries the hand-backs' results, by pane.
@@ -98,41 +105,47 @@ func (m *Model) onReconnected(msg reconnectedMsg) tea.Cmd {
 	if !msg.swapped {
 		return m.recovered(nil)
 	}
-	var items []escrowItem
+	return m.escrowCmd(m.heldCopies())
+}
+
+// heldCopies holds every running pane's master (a stream of the old
+// connection whose end is not in yet included) and returns a dup of each
+// to hand back; the Cmd that hands them back closes the dups.
+func (m *Model) heldCopies() []client.Held {
+	var items []client.Held
 	for id, p := range m.panes {
-		m.holdMaster(p) // a stream of the old connection whose end is not in yet
+		m.holdMaster(p)
 		if p.held == nil || p.state.gone() {
 			continue
 		}
 		if f := dupFile(p.held); f != nil {
-			items = append(items, escrowItem{req: escrowRequest(id, p), master: f})
+			items = append(items, client.Held{Req: escrowRequest(id, p), Master: f})
 		}
 	}
-	return m.escrowCmd(items)
+	return items
 }
 
 // escrowRequest names p's leader and carries the screen last drawn.
 func escrowRequest(id string, p *pane) proto.EscrowReq {
-	req := proto.EscrowReq{Pane: id, Pid: p.info.Pid, PidStart: p.info.PidStart}
-	if f := p.scr.frame(id); f != nil {
-		req.Screen, _ = proto.EncodeMessage(f) // a frame built from frames encodes; without it the host starts blank
-	}
-	return req
+	info := p.info
+	info.ID = id
+	return client.EscrowRequest(info, p.scr.frame(id))
 }
 
 // escrowCmd hands every item back, one at a time.
-func (m *Model) escrowCmd(items []escrowItem) tea.Cmd {
+func (m *Model) escrowCmd(items []client.Held) tea.Cmd {
 	r := m.host.(recoverer)
 	return func() tea.Msg {
-		errs := map[string]error{}
-		for _, it := range items {
-			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-			_, err := r.Escrow(ctx, it.req, it.master)
-			cancel()
-			_ = it.master.Close() // the host has its own copy now, or refused it
-			errs[it.req.Pane] = err
-		}
+		errs := client.HandBack(context.Background(), r, items, callTimeout)
+		closeHeld(items) // the host has its own copies now, or refused them
 		return escrowedMsg{errs: errs}
+	}
+}
+
+// closeHeld closes the dups of a hand-back.
+func closeHeld(items []client.Held) {
+	for _, it := range items {
+		_ = it.Master.Close() // best effort: a dup
 	}
 }
 
@@ -177,4 +190,79 @@ func (s *screen) frame(pane string) *proto.ScreenFrame {
 		f.Lines = append(f.Lines, proto.FrameRow{Y: uint16(y), Wrapped: s.wrapped[y], Cells: row})
 	}
 	return f
+}
+
+// handOverTimeout bounds handing the masters over before quitting: it may
+// start a host (client.HostStartTimeout) and hand back every pane.
+const handOverTimeout = 30 * time.Second
+
+// handedOverMsg says how handing the masters over before a quit went.
+type handedOverMsg struct {
+	err error // no host could be reached: quitting hangs n agents up
+	n   int
+	ask bool // the user quit, and may be asked (a signal may not)
+}
+
+// quitSafely quits once a host holds every pane's terminal. While the
+// TUI holds masters that no host may have (its connection was lost), it
+// first hands them to a host, starting one; if none can be reached, a
+// user's quit asks before hanging the agents up (anything but y stays),
+// and a signal's quits anyway.
+func (m *Model) quitSafely(ask bool) tea.Cmd {
+	r, ok := m.host.(recoverer)
+	if !ok || m.quitting {
+		return m.quit()
+	}
+	if m.handingOver {
+		return nil
+	}
+	items, held := m.escrowCopies()
+	if len(items) == 0 {
+		return m.quit()
+	}
+	m.handingOver = true
+	return func() tea.Msg {
+		defer closeHeld(items)
+		ctx, cancel := context.WithTimeout(context.Background(), handOverTimeout)
+		defer cancel()
+		if p, ok := r.(prober); ok {
+			p.Probe(ctx) // a host that died a moment ago: Reconnect then sees the connection lost
+		}
+		swapped, err := r.Reconnect(ctx)
+		if err == nil && (swapped || held) {
+			_ = client.HandBack(ctx, r, items, callTimeout) // a refused one is not the pane's process: nothing to keep
+		}
+		return handedOverMsg{err: err, n: len(items), ask: ask}
+	}
+}
+
+// escrowCopies is a dup of every running pane's master, the held ones
+// first-hand (held: some master is held, its host may be gone).
+func (m *Model) escrowCopies() (items []client.Held, held bool) {
+	for id, p := range m.panes {
+		f := p.held
+		if f != nil {
+			held = true
+		} else {
+			f = p.master
+		}
+		if f == nil || p.state.gone() {
+			continue
+		}
+		if d := dupFile(f); d != nil {
+			items = append(items, client.Held{Req: escrowRequest(id, p), Master: d})
+		}
+	}
+	return items, held
+}
+
+// onHandedOver quits, or asks first when no host holds the terminals.
+func (m *Model) onHandedOver(msg handedOverMsg) tea.Cmd {
+	m.handingOver = false
+	if msg.err == nil || !msg.ask {
+		return m.quit()
+	}
+	why := strings.ReplaceAll(msg.err.Error(), "\n", " ")
+	label := fmt.Sprintf("hang up %d pane(s) and quit? y/N (no host can take them back: %s)", msg.n, why)
+	return m.confirm(label, func(m *Model) tea.Cmd { return m.quit() })
 }

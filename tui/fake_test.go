@@ -312,7 +312,7 @@ func settle(t testing.TB, m *Model, cmd tea.Cmd) {
 func isTeaInternal(msg tea.Msg) bool {
 	switch msg.(type) {
 	case repeatEndMsg, statusExpiredMsg, clipboardWaitMsg, eventsRetryMsg, startMsg, mailMsg, eventsMsg, subscribedMsg, spawnedMsg, resizedMsg,
-		doneMsg, savedMsg, historyMsg, killedAllMsg, clipboardMsg, tea.ClipboardMsg, respawnedMsg, worktreeEndedMsg, reconnectMsg, reconnectedMsg, escrowedMsg:
+		doneMsg, savedMsg, historyMsg, killedAllMsg, clipboardMsg, tea.ClipboardMsg, respawnedMsg, worktreeEndedMsg, reconnectMsg, reconnectedMsg, escrowedMsg, handedOverMsg:
 		return false
 	}
 	return true

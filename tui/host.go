@@ -7,10 +7,7 @@ package tui
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"sync"
-	"sync/atomic"
 
 	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
@@ -54,24 +51,18 @@ type Stream interface {
 // clientHost is Host over a protocol v1 client. After the connection is
 // lost, Reconnect dials again (starting a host if none runs) and every
 // later call goes to the new connection: the model, its Cmds and its
-// input queues keep the one Host.
-type clientHost struct {
-	cur     atomic.Pointer[client.Client]
-	connect func(context.Context) (*client.Client, error) // nil: no reconnecting
-	mu      sync.Mutex                                    // one Reconnect at a time
-}
+// input queues keep the one Host (client.Redialer).
+type clientHost struct{ r *client.Redialer }
 
 // NewReconnectingHost wraps a connected client as the TUI's Host; Close
 // closes it. Reconnect replaces a lost connection with connect's (which
 // starts a host on demand); with connect nil it cannot reconnect.
 func NewReconnectingHost(c *client.Client, connect func(context.Context) (*client.Client, error)) Host {
-	h := &clientHost{connect: connect}
-	h.cur.Store(c)
-	return h
+	return &clientHost{r: client.NewRedialer(c, connect)}
 }
 
 // c is the current connection.
-func (h *clientHost) c() *client.Client { return h.cur.Load() }
+func (h *clientHost) c() *client.Client { return h.r.Client() }
 
 func (h *clientHost) List(ctx context.Context) ([]proto.PaneInfo, error) { return h.c().List(ctx) }
 
@@ -132,28 +123,14 @@ func (h *clientHost) Close() error { return h.c().Close() }
 // Reconnect implements recoverer: a connection that is still up is kept;
 // a lost one is replaced by a new one (the old one closed, which leaves
 // the masters its subscriptions passed open: they are the escrow).
-func (h *clientHost) Reconnect(ctx context.Context) (bool, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	old := h.c()
-	if old.Err() == nil {
-		return false, nil
-	}
-	if h.connect == nil {
-		return false, fmt.Errorf("cannot reconnect: %w", old.Err())
-	}
-	c, err := h.connect(ctx)
-	if err != nil {
-		return false, err
-	}
-	h.cur.Store(c)
-	_ = old.Close() // best effort: it is already gone
-	return true, nil
-}
+func (h *clientHost) Reconnect(ctx context.Context) (bool, error) { return h.r.Reconnect(ctx) }
+
+// Probe implements prober.
+func (h *clientHost) Probe(ctx context.Context) bool { return h.r.Probe(ctx) }
 
 // Escrow implements recoverer.
 func (h *clientHost) Escrow(ctx context.Context, req proto.EscrowReq, master *os.File) (proto.EscrowedReply, error) {
-	return h.c().Escrow(ctx, req, master)
+	return h.r.Escrow(ctx, req, master)
 }
 
 // subStream is Stream over a *client.Subscription.

@@ -79,15 +79,18 @@ func (l *eventLoop) run(m tea.Model, first tea.Cmd) error {
 		case err := <-l.errs:
 			return err
 		case msg = <-l.msgs:
-		case <-ready:
-			if d := l.mail.due(); d > 0 { // paced (pace.go): deliver at the period's end
-				ready, paced = nil, l.mail.pace.clock.After(d)
+		case <-ready: // something filed: it may be due sooner than what waits
+			if d := l.mail.due(); d > 0 { // paced (pace.go): deliver when due
+				paced = l.mail.pace.clock.After(d)
 				continue
 			}
-			msg = l.mail.deliver()
+			paced, msg = nil, l.mail.deliver()
 		case <-paced:
-			ready, paced = l.mail.ready, nil
-			msg = l.mail.deliver()
+			if d := l.mail.due(); d > 0 {
+				paced = l.mail.pace.clock.After(d)
+				continue
+			}
+			paced, msg = nil, l.mail.deliver()
 		}
 		quit, cmd := l.handle(m, msg)
 		if quit {
@@ -157,32 +160,32 @@ func (l *eventLoop) readInput(in io.Reader, term string) (stop func(), err error
 	if err != nil {
 		return nil, fmt.Errorf("read the terminal: %w", err)
 	}
-	events := make(chan uv.Event)
 	rd := uv.NewTerminalReader(cr, term)
 	ctx, cancel := context.WithCancel(l.ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = rd.StreamEvents(ctx, events) // its error is the terminal going away: Run ends through signals or ctx
+		// Straight into the loop's channel (a tea.Msg is a uv.Event): no
+		// goroutine between the decoder and Update (issue 12).
+		_ = rd.StreamEvents(ctx, l.msgs) // its error is the terminal going away: Run ends through signals or ctx
 	}()
-	go l.forward(ctx, events)
 	return func() {
 		cancel()
 		cr.Cancel()
-		select {
-		case <-done:
-		case <-time.After(inputStopWait): // a read cancelreader could not interrupt
-		}
+		l.drainUntil(done, inputStopWait)
 	}, nil
 }
 
-// forward hands decoded input events to the loop until ctx ends.
-func (l *eventLoop) forward(ctx context.Context, events <-chan uv.Event) {
+// drainUntil discards messages until done is closed or d has passed: the
+// loop has ended, and the decoder may be blocked handing it an event.
+func (l *eventLoop) drainUntil(done <-chan struct{}, d time.Duration) {
+	timeout := time.After(d)
 	for {
 		select {
-		case e := <-events:
-			l.send(e)
-		case <-ctx.Done():
+		case <-done:
+			return
+		case <-l.msgs:
+		case <-timeout: // a read cancelreader could not interrupt
 			return
 		}
 	}

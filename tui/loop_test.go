@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -178,4 +179,22 @@ func TestTheLoopDeliversTheMailboxItself(t *testing.T) {
 	if m, ok := next(t, r).(mailMsg); !ok || m.frames["p1"].Seq != 3 {
 		t.Errorf("the loop delivered %#v, want the newest frame", m)
 	}
+}
+
+// The decoder hands events straight to the loop's channel (no forwarding
+// goroutine, issue 12), so once the loop has ended nobody takes them: stop
+// still ends the reader, which may be blocked handing over a key.
+func TestStoppingTheInputEndsTheReaderWithAKeyUntaken(t *testing.T) {
+	ptm, tty := rawPTY(t)
+	base := runtime.NumGoroutine()
+	l := newEventLoop(context.Background())
+	stop, err := l.readInput(tty, "xterm-256color")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ptm.WriteString("ab"); err != nil { // no loop runs: the decoder blocks on the first key
+		t.Fatal(err)
+	}
+	stop()
+	waitUntil(t, "the input reader's goroutines gone", func() bool { return runtime.NumGoroutine() <= base })
 }

@@ -32,7 +32,12 @@ type mailbox struct {
 	ready  chan struct{} // capacity 1: "something is pending"
 	done   chan struct{} // closed by close
 	closed bool
-	pace   pacer // spaces deliveries (pace.go); wait and handled, under mu
+	pace   pacer // spaces deliveries by their cost (pace.go); under mu
+	// paced holds, for each pane whose last delivered frame was big (a
+	// scroll, a repaint), when its next frame may be delivered: one period
+	// later. Other panes' frames and everything else go at once, so an
+	// echo never waits for another pane's flood (issue 12). Under mu.
+	paced map[string]time.Time
 }
 
 // streamEnd says a stream ended: pane "" is the events stream; token tells
@@ -54,7 +59,7 @@ type mailMsg struct {
 func newMailbox() *mailbox {
 	return &mailbox{frames: map[string]*proto.ScreenFrame{},
 		ready: make(chan struct{}, 1), done: make(chan struct{}),
-		pace: pacer{clock: realClock{}, period: framePeriod}}
+		pace: pacer{clock: realClock{}, period: framePeriod}, paced: map[string]time.Time{}}
 }
 
 // signal wakes the waiter without blocking.
@@ -97,15 +102,6 @@ func (b *mailbox) putNote(s string) {
 	b.signal()
 }
 
-// take empties the mailbox.
-func (b *mailbox) take() mailMsg {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	m := mailMsg{frames: b.frames, events: b.events, ended: b.ended, notes: b.notes}
-	b.frames, b.events, b.ended, b.notes = map[string]*proto.ScreenFrame{}, nil, nil, nil
-	return m
-}
-
 // close makes wait return nil from now on. Idempotent.
 func (b *mailbox) close() {
 	b.mu.Lock()
@@ -116,46 +112,70 @@ func (b *mailbox) close() {
 	}
 }
 
-// wait blocks until something is pending and returns it as a mailMsg, or
+// wait blocks until something is due and returns it as a mailMsg, or
 // returns nil once the mailbox is closed. Update runs exactly one wait at a
 // time (it starts the next when it gets a mailMsg). Deliveries are paced
-// (pace.go, handled): after a big one, what is filed within a display
-// refresh waits for its end, merging with what comes meanwhile, so a flood
-// is one Update and one render per refresh; a small one goes at once.
+// (pace.go, handled): after a big frame of a pane, that pane's frames
+// filed within a display refresh wait for its end, merging with what comes
+// meanwhile, so a flood is one Update and one render per refresh; anything
+// else goes at once.
 func (b *mailbox) wait() any {
 	select {
 	case <-b.ready:
 	case <-b.done:
 		return nil
 	}
-	b.mu.Lock()
-	pace := b.pace
-	b.mu.Unlock()
-	if !pace.wait(b.done) {
-		return nil
+	for d := b.due(); d > 0; d = b.due() {
+		select {
+		case <-b.pace.clock.After(d):
+		case <-b.ready: // something new: it may be due sooner
+		case <-b.done:
+			return nil
+		}
 	}
-	b.mu.Lock()
-	b.pace.begin()
-	b.mu.Unlock()
-	return b.take()
+	return b.deliver()
 }
 
-// due is how long a delivery must wait for the pace (0: none).
+// due is how long until something pending may be delivered (0: at once,
+// or nothing is pending).
 func (b *mailbox) due() time.Duration {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.pace.next.IsZero() {
-		return 0
+	gap := b.pace.until(false)
+	if len(b.events) > 0 || len(b.ended) > 0 || len(b.notes) > 0 || len(b.frames) == 0 {
+		return gap
 	}
-	return max(b.pace.next.Sub(b.pace.clock.Now()), 0)
+	now := b.pace.clock.Now()
+	soonest := time.Duration(-1)
+	for pane := range b.frames {
+		d := max(gap, b.paced[pane].Sub(now))
+		if soonest < 0 || d < soonest {
+			soonest = d
+		}
+	}
+	return max(soonest, 0)
 }
 
-// deliver empties the mailbox as a delivery (the event loop's wait).
+// deliver takes what is due from the mailbox as a delivery; frames of
+// panes still paced stay, and the mailbox signals again if any do.
 func (b *mailbox) deliver() mailMsg {
 	b.mu.Lock()
 	b.pace.begin()
+	now := b.pace.clock.Now()
+	m := mailMsg{frames: map[string]*proto.ScreenFrame{}, events: b.events, ended: b.ended, notes: b.notes}
+	b.events, b.ended, b.notes = nil, nil, nil
+	for pane, f := range b.frames {
+		if !now.Before(b.paced[pane]) {
+			m.frames[pane] = f
+			delete(b.frames, pane)
+		}
+	}
+	left := len(b.frames) > 0
 	b.mu.Unlock()
-	return b.take()
+	if left {
+		b.signal()
+	}
+	return m
 }
 
 // bigRows is how many changed rows make a delivery big (pace.go): more
@@ -163,16 +183,32 @@ func (b *mailbox) deliver() mailMsg {
 const bigRows = 4
 
 // handled tells the mailbox that Update has applied and drawn what the
-// last wait delivered, which sets when the next delivery may come.
+// last wait delivered, which sets when the next delivery may come: after
+// what this one cost, and for a pane whose frame was big, after the
+// period.
 func (b *mailbox) handled(m mailMsg) {
-	rows := 0
-	for _, f := range m.frames {
-		rows += len(f.Lines)
-	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if !b.pace.start.IsZero() {
-		b.pace.end(rows > bigRows)
+	if b.pace.start.IsZero() {
+		return
+	}
+	big := false
+	for _, f := range m.frames {
+		big = big || len(f.Lines) > bigRows
+	}
+	now := b.pace.clock.Now()
+	for pane, t := range b.paced { // panes whose period is over, or that left
+		if !now.Before(t) {
+			delete(b.paced, pane)
+		}
+	}
+	next := b.pace.endAt(big, now)
+	for pane, f := range m.frames {
+		if len(f.Lines) > bigRows {
+			b.paced[pane] = next
+		} else {
+			delete(b.paced, pane)
+		}
 	}
 }
 

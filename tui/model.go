@@ -96,6 +96,7 @@ type Model struct {
 	// reconnecting: the connection was lost and the TUI is reaching a
 	// host and handing the panes' masters back (escrow.go).
 	reconnecting bool
+	handingOver  bool   // a quit waits for a host to hold the panes' terminals (escrow.go)
 	eventsToken  int    // tells the current events stream's end from an older one's
 	pasteBuf     string // clowder's own paste buffer: the last copy (clipboard.go)
 	// clipSeq numbers OSC 52 reads; clipWaiting is the one a paste waits

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"clowder/persist"
 )
 
 // notifyFlap is how long a pane may stop needing input and still be in
@@ -69,8 +71,12 @@ func (n *notifier) forget(id string) {
 }
 
 // notify tells the user that p needs input: the outer terminal, then
-// notify-send where installed.
+// notify-send where installed, as far as [tui] notify allows.
 func (m *Model) notify(p *pane) tea.Cmd {
+	mode := m.opts.Config.TUI.Notify
+	if mode == persist.NotifyOff {
+		return nil
+	}
 	text := p.meta.Name + " needs input"
 	if p.meta.Name == "" {
 		text = p.info.Name + " needs input"
@@ -78,6 +84,9 @@ func (m *Model) notify(p *pane) tea.Cmd {
 	seq := "\a"
 	if oscNotifyTerms[os.Getenv("TERM_PROGRAM")] {
 		seq = "\x1b]9;clowder: " + text + "\a"
+	}
+	if mode == persist.NotifyTerminal {
+		return m.termCommand(seq, tea.Raw(seq))
 	}
 	return tea.Batch(m.termCommand(seq, tea.Raw(seq)), notifySend(text))
 }

@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"clowder/persist"
 	"clowder/supervisor/proto"
 )
 
@@ -122,5 +123,26 @@ func TestNextAttentionGoesToTheLongestWait(t *testing.T) {
 	press(t, r.m, tea.Key{Code: 'n', Text: "n"})
 	if got := r.m.tree.Focus(); got != ids[1] {
 		t.Fatalf("second n focused %s, want %s", got, ids[1])
+	}
+}
+
+// TestNotifyFollowsTheConfig: [tui] notify = "terminal" keeps the bell
+// and leaves notify-send out; "off" announces nothing (notifications could
+// not be turned off before).
+func TestNotifyFollowsTheConfig(t *testing.T) {
+	for _, c := range []struct {
+		mode       persist.Notify
+		cmds, sent int
+	}{{persist.NotifyAll, 1, 1}, {persist.NotifyTerminal, 1, 0}, {persist.NotifyOff, 0, 0}} {
+		r := newNotifyRig(t)
+		r.m.opts.Config.TUI.Notify = c.mode
+		other := "p2"
+		if r.m.tree.Focus() == other {
+			other = "p3"
+		}
+		r.attention(other, "needs-input")
+		if len(r.cmds) != c.cmds || strings.Count(r.notified(), "\n") != c.sent {
+			t.Errorf("notify = %q: terminal commands %q, notify-send %q; want %d and %d", c.mode, r.cmds, r.notified(), c.cmds, c.sent)
+		}
 	}
 }

@@ -34,32 +34,35 @@ type realClock struct{}
 func (realClock) Now() time.Time                         { return time.Now() }
 func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
-// pacer spaces frames: begin and end bracket one, wait blocks until the
-// next may start. Its methods are called from one goroutine at a time.
+// pacer spaces frames: begin and end bracket one, until says how long the
+// next must wait. Big and small frames are spaced apart separately: a big
+// one waits for the period and the cost gap after the last big one, a
+// small one only for the cost gap after the last small one, so an echo is
+// never held up by a flood (issue 12), and each kind takes at most a fifth
+// of the time. Its methods are called from one goroutine at a time.
 type pacer struct {
-	clock  clock
-	period time.Duration // the least gap after a big frame
-	start  time.Time     // when the last frame began
-	next   time.Time     // the earliest the next may begin; zero: at once
+	clock   clock
+	period  time.Duration // the least gap after a big frame, before the next big one
+	start   time.Time     // when the last frame began
+	next    time.Time     // the earliest a small frame may begin; zero: at once
+	nextBig time.Time     // the earliest a big frame may begin
 }
 
-// wait blocks until the next frame may begin, or stop is closed (it then
-// returns false).
-func (p *pacer) wait(stop <-chan struct{}) bool {
-	if p.next.IsZero() {
-		return true
+// until is how long the next frame, big or not, must wait from now (0: it
+// may begin).
+func (p *pacer) until(big bool) time.Duration {
+	t := p.next
+	if big {
+		t = p.nextBig
 	}
-	d := p.next.Sub(p.clock.Now())
-	if d <= 0 {
-		return true
+	if t.IsZero() {
+		return 0
 	}
-	select {
-	case <-p.clock.After(d):
-		return true
-	case <-stop:
-		return false
-	}
+	return max(t.Sub(p.clock.Now()), 0)
 }
+
+// ready reports whether the next frame, big or not, may begin now.
+func (p *pacer) ready(big bool) bool { return p.until(big) == 0 }
 
 // begin records that a frame begins now.
 func (p *pacer) begin() { p.start = p.clock.Now() }
@@ -67,9 +70,17 @@ func (p *pacer) begin() { p.start = p.clock.Now() }
 // end records that the frame begun last ended now, big or not, which sets
 // when the next may begin.
 func (p *pacer) end(big bool) {
-	gap := p.clock.Now().Sub(p.start) * costGap
-	if big {
-		gap = max(gap, p.period)
+	p.endAt(big, p.clock.Now())
+}
+
+// endAt is end at now, and returns when the next frame of the same kind
+// may begin.
+func (p *pacer) endAt(big bool, now time.Time) time.Time {
+	gap := now.Sub(p.start) * costGap
+	if !big {
+		p.next = p.start.Add(gap)
+		return p.next
 	}
-	p.next = p.start.Add(gap)
+	p.nextBig = p.start.Add(max(gap, p.period))
+	return p.nextBig
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -262,4 +263,162 @@ func scrolled(seq uint64) *proto.ScreenFrame {
 		f.Lines = append(f.Lines, proto.FrameRow{Y: y})
 	}
 	return f
+}
+
+// goroutineID is the calling goroutine's number, from its stack header.
+func goroutineID() string {
+	buf := make([]byte, 64)
+	buf = buf[:runtime.Stack(buf, false)]
+	id, _, _ := strings.Cut(strings.TrimPrefix(string(buf), "goroutine "), " ")
+	return id
+}
+
+// goroutineLog records which goroutine made each write.
+type goroutineLog struct {
+	writeLog
+	mu  sync.Mutex
+	ids []string
+}
+
+func (l *goroutineLog) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	l.ids = append(l.ids, goroutineID())
+	l.mu.Unlock()
+	return l.writeLog.Write(b)
+}
+
+// Issue 12: an echo went from Update to the terminal's goroutine, one
+// goroutine hop (a thread woken, tens of microseconds here) between the
+// host's frame and the terminal write. A small frame shown while the
+// terminal is idle is now written by the goroutine that shows it, before
+// show returns; a big one still goes through the terminal's goroutine.
+func TestAnEchoIsWrittenByTheGoroutineThatShowsIt(t *testing.T) {
+	ptm, tty := rawPTY(t)
+	if err := pty.Setsize(ptm, &pty.Winsize{Cols: 80, Rows: 24}); err != nil {
+		t.Fatal(err)
+	}
+	log := &goroutineLog{}
+	term, err := startTerminal(tty, tty, log, []string{"TERM=xterm-256color"}, newFakeClock())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer term.close()
+	showAndWait(t, term, &log.writeLog, shellFrame("$ "))
+	waitUntil(t, "the terminal's goroutine done drawing", func() bool {
+		if !term.drawMu.TryLock() {
+			return false
+		}
+		term.drawMu.Unlock()
+		return true
+	})
+	n := log.count()
+	f := shellFrame("$ a")
+	term.canvasMu.Lock()
+	term.show(f.view, f.cells, damage{rows: []int{0}})
+	term.canvasMu.Unlock()
+	if log.count() != n+1 {
+		t.Fatalf("show returned with the echo not written (%d writes since)", log.count()-n)
+	}
+	log.mu.Lock()
+	by := log.ids[len(log.ids)-1]
+	log.mu.Unlock()
+	if me := goroutineID(); by != me {
+		t.Errorf("the echo was written by goroutine %s, not by %s that showed it", by, me)
+	}
+}
+
+// Issue 12, 8 panes flooding: after a big delivery every pane's frames
+// waited for the refresh period, so a key typed in a quiet pane while
+// another flooded waited for it too. Pacing is per pane now: the quiet
+// pane's echo is delivered at once, the flooding pane's frame at the
+// period's end.
+func TestAnEchoIsNotPacedByAnotherPanesFlood(t *testing.T) {
+	b, clk := newMailbox(), newFakeClock()
+	b.pace.clock = clk
+	b.putFrame("p1", scrolled(1))
+	first, ok := b.wait().(mailMsg)
+	if !ok || first.frames["p1"] == nil {
+		t.Fatalf("the first frame was not delivered at once: %#v", first)
+	}
+	b.handled(first)
+	b.putFrame("p1", scrolled(2))
+	b.putFrame("p2", &proto.ScreenFrame{Cols: 80, Rows: 24, Seq: 7, Lines: []proto.FrameRow{{Y: 0}}})
+	got := make(chan any, 1)
+	go func() { got <- b.wait() }()
+	var echo mailMsg
+	select {
+	case m := <-got:
+		echo = m.(mailMsg)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the quiet pane's echo waited for the flooding pane's period")
+	}
+	if echo.frames["p2"] == nil || echo.frames["p1"] != nil {
+		t.Fatalf("delivered %v; want the echo of p2 alone", echo.frames)
+	}
+	b.handled(echo)
+	go func() { got <- b.wait() }()
+	clk.waitTimer(t)
+	clk.advance(framePeriod)
+	if m := (<-got).(mailMsg); m.frames["p1"] == nil || m.frames["p1"].Seq != 2 {
+		t.Errorf("the flooding pane's frame at the period's end: %#v", m.frames)
+	}
+}
+
+// The terminal's pace likewise: after a big frame, an echo is drawn at
+// once; only the next big frame waits for the refresh period.
+func TestAnEchoAfterABigFrameIsDrawnAtOnce(t *testing.T) {
+	term, log, _ := testTerminal(t)
+	showAndWait(t, term, log, bigFrame("$ a"))
+	f := shellFrame("$ ab")
+	n := log.count()
+	term.canvasMu.Lock()
+	term.show(f.view, f.cells, damage{rows: []int{0}})
+	term.canvasMu.Unlock()
+	waitUntil(t, "the echo drawn with the fake clock still", func() bool { return log.count() > n })
+}
+
+// The cost gap too: a big delivery that cost 3 ms held the next delivery,
+// an echo included, for 15 ms. Small deliveries are now spaced by what the
+// last small one cost.
+func TestAnEchoIsNotHeldByABigDeliverysCost(t *testing.T) {
+	b, clk := newMailbox(), newFakeClock()
+	b.pace.clock = clk
+	b.putFrame("p1", scrolled(1))
+	first := b.wait().(mailMsg)
+	clk.advance(3 * time.Millisecond) // what applying and drawing it cost
+	b.handled(first)
+	b.putFrame("p2", &proto.ScreenFrame{Cols: 80, Rows: 24, Seq: 7, Lines: []proto.FrameRow{{Y: 0}}})
+	got := make(chan any, 1)
+	go func() { got <- b.wait() }()
+	select {
+	case m := <-got:
+		if m.(mailMsg).frames["p2"] == nil {
+			t.Fatalf("delivered %#v; want the echo", m)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the echo waited for the big delivery's cost gap")
+	}
+}
+
+// And while a big frame waits for its period, an echo is drawn at once
+// rather than merged into it and held.
+func TestAnEchoIsDrawnWhileABigFrameWaits(t *testing.T) {
+	term, log, clk := testTerminal(t)
+	showAndWait(t, term, log, bigFrame("$ a"))
+	big := bigFrame("$ b")
+	term.canvasMu.Lock()
+	term.show(big.view, big.cells, damage{all: true})
+	term.canvasMu.Unlock()
+	clk.waitTimer(t) // the big frame waits for the period
+	n := log.count()
+	echo := bigFrame("$ bc")
+	term.canvasMu.Lock()
+	term.show(echo.view, echo.cells, damage{rows: []int{0}})
+	term.canvasMu.Unlock()
+	waitUntil(t, "the echo drawn while the big frame waits", func() bool { return log.count() > n })
+	if got := string(log.last()); !strings.Contains(got, "c") || strings.Contains(got, "bbbb") {
+		t.Errorf("drew %q; want the echo's row alone", got)
+	}
+	clk.advance(framePeriod)
+	waitUntil(t, "the big frame drawn at the period's end", func() bool { return strings.Contains(string(log.last()), "cccc") })
 }

@@ -50,11 +50,15 @@ type terminal struct {
 	// canvasMu guards the model's canvas: the model paints it and calls
 	// show under it, the loop copies the damaged rows out under it.
 	canvasMu sync.Mutex
-	mu       sync.Mutex
-	next     *drawing      // the newest frame not yet drawn
-	cmds     string        // terminal commands (OSC 52) to write before it
-	wake     chan struct{} // capacity 1: "next changed"
-	done     chan struct{}
+	// drawMu is held by whoever draws (the loop, or show drawing an echo
+	// itself), and guards the renderer, the buffer and pace. Lock order:
+	// drawMu before canvasMu; show, which holds canvasMu, only tries it.
+	drawMu sync.Mutex
+	mu     sync.Mutex
+	next   *drawing      // the newest frame not yet drawn
+	cmds   string        // terminal commands (OSC 52) to write before it
+	wake   chan struct{} // capacity 1: "next changed"
+	done   chan struct{}
 }
 
 // openTerminal puts the outer terminal in raw mode and in the TUI's modes.
@@ -106,19 +110,56 @@ type drawing struct {
 }
 
 // show queues a frame to be drawn; a newer one replaces one not yet drawn,
-// with the rows both changed. The caller holds canvasMu.
+// with the rows both changed. A small one (an echo) is drawn at once if it
+// can be (drawNow). The caller holds canvasMu.
 func (t *terminal) show(v tea.View, cells *lipgloss.Canvas, d damage) {
+	f := &drawing{cells: cells, dmg: d, view: v}
+	if f.small() && t.drawNow(f) {
+		return
+	}
 	t.mu.Lock()
 	if t.next != nil {
-		d = t.next.dmg.merge(d)
+		f.dmg = t.next.dmg.merge(f.dmg)
 	}
-	t.next = &drawing{cells: cells, dmg: d, view: v}
+	t.next = f
 	t.mu.Unlock()
 	select {
 	case t.wake <- struct{}{}:
 	default:
 	}
 }
+
+// drawNow draws small frame f on the caller's goroutine if its turn has
+// come and no other draw is under way, and reports whether it did: an
+// echo then reaches the terminal with no goroutine hop (issue 12), even
+// while a big frame waits for its period (that one then draws with f's
+// canvas and view, which are newer). The caller holds canvasMu.
+func (t *terminal) drawNow(f *drawing) bool {
+	if !t.drawMu.TryLock() {
+		return false
+	}
+	defer t.drawMu.Unlock()
+	if !t.pace.ready(false) {
+		return false
+	}
+	t.mu.Lock()
+	if t.cmds != "" { // commands go first, from the loop
+		t.mu.Unlock()
+		return false
+	}
+	if t.next != nil {
+		t.next.cells, t.next.view = f.cells, f.view
+	}
+	t.mu.Unlock()
+	t.copyCells(f)
+	t.pace.begin()
+	t.pace.end(t.draw(f) > smallFrame)
+	return true
+}
+
+// small reports whether f changes a few rows at most: an echo, a status
+// line.
+func (f *drawing) small() bool { return !f.dmg.all && len(f.dmg.rows) <= bigRows }
 
 // command queues a terminal command (a clipboard set or query) to be
 // written between frames, never inside one.
@@ -138,7 +179,16 @@ func (t *terminal) command(seq string) {
 func (t *terminal) loop() {
 	defer close(t.done)
 	for range t.wake {
-		t.pace.wait(nil)
+		t.drawMu.Lock()
+		t.mu.Lock()
+		big := t.next != nil && !t.next.small()
+		t.mu.Unlock()
+		wait := t.pace.until(big)
+		t.drawMu.Unlock()
+		if wait > 0 {
+			<-t.pace.clock.After(wait)
+		}
+		t.drawMu.Lock()
 		t.canvasMu.Lock()
 		t.mu.Lock()
 		f, cmds := t.next, t.cmds
@@ -156,6 +206,7 @@ func (t *terminal) loop() {
 			t.pace.begin()
 			t.pace.end(t.draw(f) > smallFrame)
 		}
+		t.drawMu.Unlock()
 	}
 }
 
@@ -181,18 +232,23 @@ func (t *terminal) copyCells(f *drawing) {
 	}
 }
 
-// copyRow copies row y of cv into the buffer, as Canvas.Draw does.
+// copyRow copies row y of cv into the buffer, as Canvas.Draw does, and
+// marks the row changed once: the renderer compares it with the screen
+// anyway, so comparing each cell here too (RenderBuffer.SetCell) only
+// doubled the cost of a flood's rows (issue 12).
 func (t *terminal) copyRow(cv *lipgloss.Canvas, y int) {
 	w := min(cv.Width(), t.w)
+	buf := t.buf.Buffer
 	for x := 0; x < w; {
 		c := cv.CellAt(x, y)
 		if c == nil || c.IsZero() {
 			x++
 			continue
 		}
-		t.buf.SetCell(x, y, c)
+		buf.SetCell(x, y, c)
 		x += max(c.Width, 1)
 	}
+	t.buf.TouchLine(0, y, w)
 }
 
 // draw writes what changed since the last frame in one write, and

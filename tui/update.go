@@ -44,7 +44,7 @@ func (m *Model) dispatch(msg tea.Msg) tea.Cmd {
 	case repeatEndMsg:
 		return m.onRepeatEnd(msg)
 	case signalMsg:
-		return m.quit() // detach: layout.json written, every pane left running
+		return m.quitSafely(false) // detach: layout.json written, every pane left running
 	case statusExpiredMsg:
 		return m.onStatusExpired(msg)
 	case tea.ForegroundColorMsg, tea.BackgroundColorMsg, tea.CursorColorMsg, oscReply, colorsSentMsg:
@@ -58,6 +58,8 @@ func (m *Model) dispatchHost(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case startMsg:
 		return m.onStart(msg)
+	case handedOverMsg:
+		return m.onHandedOver(msg)
 	case mailMsg:
 		return m.onMail(msg)
 	case eventsMsg:

@@ -112,7 +112,7 @@ func ClowderControlKeys(ctx context.Context, bin string, panes, n int) (ControlK
 // TmuxControlKeys does the same through tmux nested in the outer tmux,
 // with panes panes (each running cat; the first has the focus).
 func TmuxControlKeys(ctx context.Context, panes, n int) (ControlKeys, error) {
-	_, o, stop, err := nestedTmux(ctx, panes, catScript)
+	o, stop, err := nestedTmux(ctx, panes, catScript)
 	if err != nil {
 		return ControlKeys{}, err
 	}
@@ -144,15 +144,15 @@ func controlKeys(ctx context.Context, o *outer, panes, n int) (ControlKeys, erro
 
 // nestedTmux starts an inner tmux with panes panes running cmd, attached
 // in an outer tmux of 160x48.
-func nestedTmux(ctx context.Context, panes int, cmd string) (sock string, o *outer, stop func(), err error) {
-	sock, stopInner, err := innerTmux(ctx, panes, cmd)
+func nestedTmux(ctx context.Context, panes int, cmd string) (o *outer, stop func(), err error) {
+	in, err := innerTmux(ctx, panes, cmd)
 	if err != nil {
-		return "", nil, nil, err
+		return nil, nil, err
 	}
-	o, err = startOuter(ctx, os.Environ(), 160, 48, "exec env -u TMUX tmux -L "+sock+" attach")
+	o, err = startOuter(ctx, os.Environ(), 160, 48, in.attach())
 	if err != nil {
-		stopInner()
-		return "", nil, nil, err
+		in.stop()
+		return nil, nil, err
 	}
-	return sock, o, func() { o.close(); stopInner() }, nil
+	return o, func() { o.close(); in.stop() }, nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"syscall"
 	"time"
@@ -80,17 +79,16 @@ func TmuxAttachedFlood(ctx context.Context, file string) (AttachedFlood, error) 
 		return AttachedFlood{}, err
 	}
 	defer cleanup()
-	sock := fmt.Sprintf("clwflood-%d-%d", os.Getpid(), time.Now().UnixNano())
-	signal := "tmux -L " + sock + " wait-for -S flood-done"
-	script := floodScript(fifo, file, signal)
-	tm := func(args ...string) *exec.Cmd {
-		return exec.CommandContext(ctx, "tmux", append([]string{"-L", sock, "-f", "/dev/null"}, args...)...)
+	in, err := newInner("clwflood")
+	if err != nil {
+		return AttachedFlood{}, err
 	}
-	if err := tm("new-session", "-d", "-x", "160", "-y", "47", script).Run(); err != nil {
-		return AttachedFlood{}, fmt.Errorf("start inner tmux: %w", err)
+	defer in.stop()
+	script := floodScript(fifo, file, in.shellFor("wait-for -S flood-done"))
+	if err := in.start(ctx, script); err != nil {
+		return AttachedFlood{}, err
 	}
-	defer func() { _ = tm("kill-server").Run() }()
-	o, err := startOuter(ctx, os.Environ(), 160, 48, "exec env -u TMUX tmux -L "+sock+" attach")
+	o, err := startOuter(ctx, os.Environ(), 160, 48, in.attach())
 	if err != nil {
 		return AttachedFlood{}, err
 	}
@@ -102,13 +100,8 @@ func TmuxAttachedFlood(ctx context.Context, file string) (AttachedFlood, error) 
 	if err != nil {
 		return AttachedFlood{}, err
 	}
-	out, err := tm("display-message", "-p", "#{pid}").Output()
-	if err != nil {
-		return AttachedFlood{}, err
-	}
-	var server int
-	fmt.Sscan(string(out), &server)
-	waiter := tm("wait-for", "flood-done")
+	server := in.pid
+	waiter := in.cmd(ctx, "wait-for", "flood-done")
 	if err := waiter.Start(); err != nil {
 		return AttachedFlood{}, err
 	}

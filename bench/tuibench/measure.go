@@ -71,25 +71,6 @@ func ClowderIdle(ctx context.Context, bin string, panes int, d time.Duration) (I
 	return idleOver(ctx, d, ui, host)
 }
 
-// innerTmux starts a tmux server with panes windows, each running cmd, and
-// returns its socket name.
-func innerTmux(ctx context.Context, panes int, cmd string) (string, func(), error) {
-	sock := fmt.Sprintf("clwinner-%d-%d", os.Getpid(), time.Now().UnixNano())
-	run := func(args ...string) error {
-		return exec.CommandContext(ctx, "tmux", append([]string{"-L", sock, "-f", "/dev/null"}, args...)...).Run()
-	}
-	if err := run("new-session", "-d", "-x", "160", "-y", "47", cmd); err != nil {
-		return "", nil, fmt.Errorf("start inner tmux: %w", err)
-	}
-	for i := 1; i < panes; i++ { // tiled after each split, so eight fit
-		if err := run("split-window", "-d", cmd, ";", "select-layout", "tiled"); err != nil {
-			_ = exec.Command("tmux", "-L", sock, "kill-server").Run() // best effort: already failing
-			return "", nil, fmt.Errorf("split inner tmux for pane %d: %w", i+1, err)
-		}
-	}
-	return sock, func() { _ = exec.Command("tmux", "-L", sock, "kill-server").Run() }, nil
-}
-
 // prompt is the inner shells' prompt, so a test can see that each has drawn
 // it.
 const prompt = "idle> "
@@ -97,12 +78,12 @@ const prompt = "idle> "
 // TmuxIdle measures an attached tmux client's and its server's CPU over d
 // with panes idle shells.
 func TmuxIdle(ctx context.Context, panes int, d time.Duration) (Idle, error) {
-	sock, stop, err := innerTmux(ctx, panes, "PS1='"+prompt+"' sh")
+	in, err := innerTmux(ctx, panes, "PS1='"+prompt+"' sh")
 	if err != nil {
 		return Idle{}, err
 	}
-	defer stop()
-	o, err := startOuter(ctx, os.Environ(), 160, 48, "exec env -u TMUX tmux -L "+sock+" attach")
+	defer in.stop()
+	o, err := startOuter(ctx, os.Environ(), 160, 48, in.attach())
 	if err != nil {
 		return Idle{}, err
 	}
@@ -114,12 +95,7 @@ func TmuxIdle(ctx context.Context, panes int, d time.Duration) (Idle, error) {
 	if err != nil {
 		return Idle{}, err
 	}
-	out, err := exec.CommandContext(ctx, "tmux", "-L", sock, "display-message", "-p", "#{pid}").Output()
-	if err != nil {
-		return Idle{}, err
-	}
-	var server int
-	fmt.Sscan(strings.TrimSpace(string(out)), &server)
+	server := in.pid
 	if err := o.waitForCount(ctx, strings.TrimSpace(prompt), panes); err != nil { // every shell at its prompt (capture-pane trims trailing blanks)
 		return Idle{}, err
 	}
@@ -181,12 +157,12 @@ func ClowderKeys(ctx context.Context, bin string, n int) (latency.Samples, error
 
 // TmuxKeys measures the same through tmux nested in the outer terminal.
 func TmuxKeys(ctx context.Context, n int) (latency.Samples, error) {
-	sock, stop, err := innerTmux(ctx, 1, "stty raw -echo; printf cat-ready; exec cat")
+	in, err := innerTmux(ctx, 1, "stty raw -echo; printf cat-ready; exec cat")
 	if err != nil {
 		return nil, err
 	}
-	defer stop()
-	o, err := startOuter(ctx, os.Environ(), 160, 48, "exec env -u TMUX tmux -L "+sock+" attach")
+	defer in.stop()
+	o, err := startOuter(ctx, os.Environ(), 160, 48, in.attach())
 	if err != nil {
 		return nil, err
 	}

@@ -92,3 +92,25 @@ func TestAttachedFloodMeasuresBothSides(t *testing.T) {
 	}
 	t.Logf("clowder %+v\ntmux %+v", c, m)
 }
+
+func TestFloodKeysTimesIdleAndFlooding(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("needs tmux")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	bin, err := hostbench.BuildClowder(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ClowderFloodKeys(ctx, bin, 10)
+	if err != nil || len(c.Idle) != 10 || len(c.Flood) != 10 || c.Ratio() <= 0 {
+		t.Fatalf("clowder: %+v %v", c, err)
+	}
+	m, err := TmuxFloodKeys(ctx, 10)
+	if err != nil || len(m.Idle) != 10 || len(m.Flood) != 10 {
+		t.Fatalf("tmux: %+v %v", m, err)
+	}
+	t.Logf("clowder idle %v flood %v (%.2fx); tmux idle %v flood %v (%.2fx)", c.Idle.Median(), c.Flood.Median(), c.Ratio(),
+		m.Idle.Median(), m.Flood.Median(), m.Ratio())
+}

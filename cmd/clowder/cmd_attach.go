@@ -5,12 +5,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"clowder/supervisor/client"
 	"clowder/tui"
 )
 
 // newAttach is `clowder attach PANE`: the pane raw in this terminal, like
 // dtach, until it exits (attach then says how) or Ctrl-\ detaches (the
-// pane keeps running).
+// pane keeps running). It outlives a host crash or upgrade: it keeps the
+// pane's terminal, connects again and hands it back.
 func newAttach(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:               "attach PANE",
@@ -22,8 +24,11 @@ func newAttach(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			defer c.Close()
-			return tui.Attach(cmd.Context(), c, args[0], os.Stdin, os.Stdout)
+			// A lost connection is dialled again, starting a host if none
+			// runs, and the pane's master handed back (tui/attach_escrow.go).
+			r := client.NewRedialer(c, a.connect)
+			defer r.Close()
+			return tui.Attach(cmd.Context(), r, args[0], os.Stdin, os.Stdout)
 		},
 	}
 }

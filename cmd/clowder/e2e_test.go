@@ -92,17 +92,19 @@ func newE2E(t *testing.T) *e2eEnv {
 	return e
 }
 
-// isolatedEnv is env without any CLOWDER_* or XDG_* variable of the user,
-// and with clowder's paths and the XDG base dirs under dir, so that no
-// user's config, host, state or worktree dir is ever used by a test.
+// isolatedEnv is env without any CLOWDER_* or XDG_* variable or
+// TMUX_TMPDIR of the user, and with clowder's paths, the XDG base dirs and
+// tmux's socket dir under dir, so that no user's config, host, state,
+// worktree dir or tmux server is ever used by a test, and no tmux socket
+// outlives the test's dir.
 func isolatedEnv(env []string, dir string) []string {
-	out := make([]string, 0, len(env)+8)
+	out := make([]string, 0, len(env)+9)
 	for _, kv := range env {
-		if !strings.HasPrefix(kv, "CLOWDER_") && !strings.HasPrefix(kv, "XDG_") {
+		if !strings.HasPrefix(kv, "CLOWDER_") && !strings.HasPrefix(kv, "XDG_") && !strings.HasPrefix(kv, "TMUX_TMPDIR=") {
 			out = append(out, kv)
 		}
 	}
-	return append(out, "CLOWDER_RUNTIME_DIR="+dir+"/run", "CLOWDER_STATE_DIR="+dir+"/state",
+	return append(out, "TMUX_TMPDIR="+dir, "CLOWDER_RUNTIME_DIR="+dir+"/run", "CLOWDER_STATE_DIR="+dir+"/state",
 		"CLOWDER_CONFIG="+dir+"/config.toml", "XDG_RUNTIME_DIR="+dir+"/xdg/run",
 		"XDG_STATE_HOME="+dir+"/xdg/state", "XDG_CONFIG_HOME="+dir+"/xdg/config",
 		"XDG_DATA_HOME="+dir+"/xdg/data", "XDG_CACHE_HOME="+dir+"/xdg/cache")

@@ -33,7 +33,7 @@ func startTmux(t *testing.T, e *e2eEnv, cols, rows int, args ...string) *outerTm
 	o := &outerTmux{t: t, env: e.env, sock: "clw-" + e.mark}
 	cmd := []string{"env"}
 	for _, kv := range e.env {
-		for _, p := range []string{"CLOWDER_", "XDG_", "SHELL=", "PS1=", "PATH=", "HOME="} {
+		for _, p := range []string{"CLOWDER_", "XDG_", "TMUX_TMPDIR=", "SHELL=", "PS1=", "PATH=", "HOME="} {
 			if strings.HasPrefix(kv, p) {
 				cmd = append(cmd, kv)
 			}

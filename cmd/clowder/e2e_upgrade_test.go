@@ -16,7 +16,10 @@ import (
 	"time"
 
 	"clowder/persist"
+	"clowder/supervisor/client"
+	hostpkg "clowder/supervisor/host"
 	"clowder/supervisor/proto"
+	"clowder/vtgrid"
 )
 
 // fakeStreamEnv makes the test binary a fake agent that writes a
@@ -270,7 +273,7 @@ func TestE2EHostUpgradeRefusesWhatCannotTakeOver(t *testing.T) {
 		}
 		return p
 	}
-	answer := `if [ "$1 $2" = "host --state-format" ]; then echo 1; `
+	answer := fmt.Sprintf(`if [ "$1 $2" = "host --state-format" ]; then echo %d; `, hostpkg.StateFormat())
 	cases := []struct{ name, bin, want string }{
 		{"missing", filepath.Join(e.dir, "nothing-here"), "no such file"},
 		{"another format", other, "state format \"99\""},
@@ -415,5 +418,141 @@ func TestE2EPanesStartedAfterAnUpgradeInheritNothingOfIt(t *testing.T) {
 		if strings.Contains(target, "host.lock") || strings.Contains(target, "clowder-upgrade") || strings.Contains(target, "host.sock") || strings.HasPrefix(target, "socket:") {
 			t.Errorf("the pane inherited fd %s -> %s from the upgrade", ent.Name(), target)
 		}
+	}
+}
+
+// appParts is what the full-screen app of TestE2EHostUpgradeKeepsTheAppsTerminal
+// writes, in three parts with an upgrade between each: the first ends in
+// the middle of an escape sequence, the second with a pending wrap.
+var appParts = []string{
+	"shell$ app\n\x1b[1;33m" + // a pen on the main screen, saved by 1049
+		"\x1b[?1049h\x1b[?1h\x1b[?2004h\x1b[?1002h\x1b[?1006h\x1b[?25l" + // the alternate screen and the app's modes
+		"\x1b[2;8r\x1b[H\x1b[0;7mTITLE BAR\x1b[0m" + // a scroll region under a title bar
+		"\x1b[3;5H\x1b[34m\x1b(0\x1b7" + // a saved cursor: its place, its pen, G0 line drawing
+		"\x1b(B\x1b[0m\x1b[10;1Hstatus line\x1b]2;app title\x07" +
+		"\x1b[3g\x1b[1;20H\x1bH" + // one tab stop, at column 20
+		"\x1b[1;3", // cut inside a CSI
+	"1m\x1b8lqqqqk\x1b[4;5Hx    x\x1b[5;5Hmqqqqj" + // bold red, then the saved cursor: blue line drawing
+		"\x1b[8;1H\n\n\x1b(B\rtab\tstop" + // the region scrolls under the title bar; a tab to the stop
+		"\x1b[9;40HX", // a pending wrap in the last column
+	"Y\x1b[?1049l\x1b[?25h" + // wraps; then the main screen, its cursor and pen again
+		"back in the shell\n",
+}
+
+// TestE2EHostUpgradeKeepsTheAppsTerminal proves issue 10 §2 for a
+// full-screen app: upgrades fall between its writes (one inside an escape
+// sequence, one on a pending wrap) while it is in the alternate screen with
+// a scroll region, a saved cursor and line drawing, and the host's screen
+// and scrollback stay exactly those of a terminal that saw every byte with
+// no upgrade, up to the main screen the app goes back to.
+func TestE2EHostUpgradeKeepsTheAppsTerminal(t *testing.T) {
+	e := newE2E(t)
+	var script strings.Builder
+	for i, part := range appParts {
+		f := filepath.Join(e.dir, fmt.Sprintf("part%d", i))
+		if err := os.WriteFile(f, []byte(part), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&script, `while [ ! -e go%d ]; do sleep 0.05; done; cat part%d; `, i, i)
+	}
+	script.WriteString(`while [ ! -e go3 ]; do sleep 0.05; done`)
+	id := strings.TrimSpace(e.must("new", "--size", "40x12", "--cwd", e.dir, "--", "sh", "-c", script.String()))
+	var written string
+	for i, part := range appParts {
+		if i > 0 {
+			e.must("host", "upgrade")
+		}
+		written += strings.ReplaceAll(part, "\n", "\r\n") // the PTY's onlcr
+		if err := os.WriteFile(filepath.Join(e.dir, fmt.Sprintf("go%d", i)), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		e.eventually(30*time.Second, fmt.Sprintf("part %d of the app's output", i), func() bool { return e.pane(id).Seq >= uint64(len(written)) })
+		if got := e.must("log", "--raw", id); got != written {
+			t.Fatalf("after part %d the pane's output is %q; want %q", i, got, written)
+		}
+		if got, want := e.must("capture", "--ansi", "--scrollback", "100", id), referenceCapture(written, 40, 12); got != want {
+			t.Fatalf("after part %d and %d upgrades the pane shows\n%q\nwant, as a terminal that saw no upgrade:\n%q", i, i, got, want)
+		}
+		if diff := e.frameDiff(id, written, 40, 12); diff != "" {
+			t.Fatalf("after part %d and %d upgrades the screen frame a TUI gets %s", i, i, diff)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(e.dir, "go3"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// referenceCapture is what `capture --ansi --scrollback 100` prints of a
+// terminal of cols x rows that was fed written.
+func referenceCapture(written string, cols, rows int) string {
+	ref := vtgrid.New(cols, rows, vtgrid.Options{})
+	_, _ = ref.Write([]byte(written))
+	return ref.SnapshotScrollback(100).HistoryANSI() + "\n"
+}
+
+// frameDiff says how the first screen frame a client subscribing to the
+// pane gets differs, in its cursor and the modes a TUI encodes keys and
+// mouse by, from those of a terminal of cols x rows fed written.
+func (e *e2eEnv) frameDiff(id, written string, cols, rows int) string {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := client.Dial(ctx, filepath.Join(e.dir, "run", "host.sock"))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer c.Close()
+	sub, err := c.Subscribe(ctx, proto.SubscribeReq{Pane: id, Screen: true})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer sub.Close()
+	var f *proto.ScreenFrame
+	for f == nil {
+		select {
+		case m := <-sub.C:
+			f, _ = m.(*proto.ScreenFrame)
+		case <-ctx.Done():
+			e.t.Fatalf("no screen frame of %s in 30 s: %v", id, sub.Err())
+		}
+	}
+	ref := vtgrid.New(cols, rows, vtgrid.Options{})
+	_, _ = ref.Write([]byte(written))
+	s := ref.Snapshot()
+	x, y, visible := s.Cursor()
+	m := s.Modes()
+	want := proto.FrameCursor{X: uint16(x), Y: uint16(y), Visible: visible, Style: uint8(m.CursorStyle)}
+	wantModes := fmt.Sprintf("app cursor %v, bracketed paste %v, alternate screen %v, mouse %d/%d",
+		m.AppCursor, m.BracketedPaste, m.AltScreen, m.Mouse, m.MouseEnc)
+	fl := f.Modes.Flags
+	gotModes := fmt.Sprintf("app cursor %v, bracketed paste %v, alternate screen %v, mouse %d/%d",
+		fl&proto.ModeAppCursor != 0, fl&proto.ModeBracketedPaste != 0, fl&proto.ModeAltScreen != 0, f.Modes.Mouse, f.Modes.MouseEncoding)
+	if f.Cursor != want || gotModes != wantModes {
+		return fmt.Sprintf("has the cursor %+v and %s; want %+v and %s", f.Cursor, gotModes, want, wantModes)
+	}
+	return ""
+}
+
+// TestE2ERespawnAfterAnUpgradeUsesThePanesEnvironment proves that an
+// upgrade carries each pane's launch environment: a respawn after it runs
+// with the environment the pane was started with, not the asking
+// client's, and says nothing of falling back. Regression: the launch was
+// held only in the old image's memory.
+func TestE2ERespawnAfterAnUpgradeUsesThePanesEnvironment(t *testing.T) {
+	e := newE2E(t)
+	base := e.env
+	e.env = append(base[:len(base):len(base)], "PANE_ENV=spawned")
+	id := strings.TrimSpace(e.must("new", "--", "sh", "-c", `echo "env=$PANE_ENV"`))
+	e.must("wait", id, "--exit", "--timeout", "30s")
+	e.must("host", "upgrade")
+	e.must("host", "upgrade") // the pane is now one an earlier image ran: its launch goes on
+	e.env = append(base[:len(base):len(base)], "PANE_ENV=asking")
+	_, errOut, code := e.run("respawn", id)
+	if code != 0 || strings.Contains(errOut, "note:") {
+		t.Fatalf("respawn after the upgrade: exit %d, stderr %q; want 0 and no note on the environment", code, errOut)
+	}
+	e.must("wait", id, "--exit", "--timeout", "30s")
+	if got := e.must("log", "--raw", id); strings.Count(got, "env=spawned") != 2 || strings.Contains(got, "asking") {
+		t.Fatalf("the pane's output over both runs is %q; want env=spawned twice", got)
 	}
 }

@@ -7,6 +7,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"clowder/supervisor/proto"
 )
@@ -47,3 +50,123 @@ func (c *Client) Escrow(ctx context.Context, req proto.EscrowReq, master *os.Fil
 	}
 	return *r, nil
 }
+
+// Escrower hands a held master back: a *Client, a *Redialer, or a TUI's
+// view of either.
+type Escrower interface {
+	Escrow(ctx context.Context, req proto.EscrowReq, master *os.File) (proto.EscrowedReply, error)
+}
+
+// Held is a pane's PTY master kept while no host has it, with the request
+// that hands it back.
+type Held struct {
+	Req    proto.EscrowReq
+	Master *os.File
+}
+
+// EscrowRequest names a pane's leader (as info last said it) and carries
+// screen, the frame the client last drew (nil: the host starts blank).
+func EscrowRequest(info proto.PaneInfo, screen *proto.ScreenFrame) proto.EscrowReq {
+	req := proto.EscrowReq{Pane: info.ID, Pid: info.Pid, PidStart: info.PidStart}
+	if screen != nil {
+		req.Screen, _ = proto.EncodeMessage(screen) // a frame built from frames encodes; without it the host starts blank
+	}
+	return req
+}
+
+// HandBack hands every held master to to's host, one at a time, each
+// within each; the result names the panes the host refused and why. The
+// caller still owns the masters (the host got its own copies).
+func HandBack(ctx context.Context, to Escrower, held []Held, each time.Duration) map[string]error {
+	errs := map[string]error{}
+	for _, h := range held {
+		cctx, cancel := context.WithTimeout(ctx, each)
+		if _, err := to.Escrow(cctx, h.Req, h.Master); err != nil {
+			errs[h.Req.Pane] = err
+		}
+		cancel()
+	}
+	return errs
+}
+
+// Redialer is a connection that outlives its host: after the connection is
+// lost, Reconnect dials again through connect (which starts a host if none
+// runs, as Connect does) and every later Client() is the new connection.
+// The masters that subscriptions of the old connection passed stay open:
+// they are the escrow the caller hands back (HandBack). Safe for
+// concurrent use.
+type Redialer struct {
+	cur     atomic.Pointer[Client]
+	connect func(context.Context) (*Client, error) // nil: no reconnecting
+	mu      sync.Mutex                             // one Reconnect at a time
+}
+
+// NewRedialer starts from the connected c; connect makes a new connection
+// after c is lost (nil: Reconnect fails).
+func NewRedialer(c *Client, connect func(context.Context) (*Client, error)) *Redialer {
+	r := &Redialer{connect: connect}
+	r.cur.Store(c)
+	return r
+}
+
+// Client is the current connection.
+func (r *Redialer) Client() *Client { return r.cur.Load() }
+
+// Lost reports whether the current connection has ended.
+func (r *Redialer) Lost() bool { return r.Client().Err() != nil }
+
+// probeGrace is how long Probe waits for a failed round trip's connection
+// to be seen ending (the read loop meets the end of a dead host's socket
+// at once).
+const probeGrace = 2 * time.Second
+
+// Probe reports whether the current connection is lost, checked by a
+// round trip: a host SIGKILLed a moment ago is otherwise noticed only
+// when the connection's end is read. After a true, Reconnect replaces the
+// connection.
+func (r *Redialer) Probe(ctx context.Context) (lost bool) {
+	c := r.Client()
+	if c.Err() != nil {
+		return true
+	}
+	if _, err := c.HostStatus(ctx); err == nil {
+		return false
+	}
+	t := time.NewTimer(probeGrace)
+	defer t.Stop()
+	select {
+	case <-c.Done():
+		return true
+	case <-t.C:
+		return c.Err() != nil
+	}
+}
+
+// Reconnect keeps a connection that is still up (swapped false) and
+// replaces a lost one by a new one (the old one closed).
+func (r *Redialer) Reconnect(ctx context.Context) (swapped bool, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old := r.Client()
+	if old.Err() == nil {
+		return false, nil
+	}
+	if r.connect == nil {
+		return false, fmt.Errorf("cannot reconnect: %w", old.Err())
+	}
+	c, err := r.connect(ctx)
+	if err != nil {
+		return false, err
+	}
+	r.cur.Store(c)
+	_ = old.Close() // best effort: it is already gone
+	return true, nil
+}
+
+// Escrow hands a master back over the current connection (Client.Escrow).
+func (r *Redialer) Escrow(ctx context.Context, req proto.EscrowReq, master *os.File) (proto.EscrowedReply, error) {
+	return r.Client().Escrow(ctx, req, master)
+}
+
+// Close closes the current connection.
+func (r *Redialer) Close() error { return r.Client().Close() }

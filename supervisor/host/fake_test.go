@@ -24,6 +24,7 @@ func init() {
 		"claude-keys": fakeClaudeKeys,    // Claude Code's keyboard decision (keys_test.go)
 		"hup-immune":  fakeHupImmune,     // ignore SIGHUP, a group member ignoring SIGTERM (orphans_test.go)
 		"hup-bg":      fakeHupBackground, // a job of the session ignoring SIGTERM; die of SIGHUP
+		"hup-setsid":  fakeHupSetsid,     // ignore SIGHUP, a setsid grandchild, both pids to FAKE_OUT (crash_test.go)
 		"argv":        fakeArgv,          // print "ARGV <args>", "CWD <dir>" and "KEEP=<$KEEP>", then block (respawn_test.go)
 		"busy":        fakeBusyOnUSR1,    // READY; after SIGUSR1 a busy spinner every 50 ms (hook_test.go)
 		"escrow":      fakeEscrow,        // READY; a SIGHUP is written to FAKE_OUT; "got: LINE" per line; exits 3 on "exit" (escrow_test.go)

@@ -52,6 +52,21 @@ const screenFramePeriod = time.Second / 60
 // redraw) paces the next one; an echo or a status line does not.
 const bigFrameRows = 4
 
+// screenFrameSettle is how long a pane must be quiet for a paced frame to
+// go before its period ends (the flush rule): the last picture of a flood
+// goes once the output stops, not when the period's timer fires. A quarter
+// of a period, so a flood with short pauses still costs at most two frames
+// per period.
+const screenFrameSettle = screenFramePeriod / 4
+
+// screenFrameSettle is the settle time of this host's paced frames.
+func (h *Server) screenFrameSettle() time.Duration {
+	if h.frameSettle > 0 {
+		return h.frameSettle
+	}
+	return screenFrameSettle
+}
+
 // screenFramePeriod is the pacing period of this host's screen frames.
 func (h *Server) screenFramePeriod() time.Duration {
 	if h.framePeriod > 0 {
@@ -63,8 +78,9 @@ func (h *Server) screenFramePeriod() time.Duration {
 // framePace paces one subscriber's screen frames. A frame after a quiet
 // period (an echoed key) goes at once; after a big frame the next waits for
 // the end of the period, and then carries every row changed meanwhile,
-// since frames are diffs against the last frame sent. The last picture of a
-// flood thus goes at most one period after the output stops.
+// since frames are diffs against the last frame sent. The flush rule cuts
+// the wait short once the pane has been quiet for the settle time
+// (streamPane), so the last picture of a flood goes when the output stops.
 type framePace struct {
 	period time.Duration
 	due    time.Time // when the next frame may go; zero: at once
@@ -76,6 +92,16 @@ func (fp *framePace) wait(now time.Time) time.Duration {
 		return 0
 	}
 	return fp.due.Sub(now)
+}
+
+// flush lets the next frame go at once.
+func (fp *framePace) flush() { fp.due = time.Time{} }
+
+// quietFor is how long the pane has printed nothing, at now.
+func (p *pane) quietFor(now time.Time) time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return now.Sub(p.lastOut)
 }
 
 // sent records f as sent at now.

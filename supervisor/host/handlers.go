@@ -212,11 +212,7 @@ func (c *conn) stop(id uint32, req *proto.HostStopReq) {
 		c.reply(id, &proto.ErrorReply{Code: proto.CodeBusy, Message: fmt.Sprintf("%d panes are running; kill them first or use host stop --force", live)})
 		return
 	}
-	for _, p := range h.allPanes() {
-		if p.ours() {
-			_, _ = p.kill(supervisor.Identity{}, 0) // forced stop: errors are in each pane's exit record
-		}
-	}
+	h.killOurs() // forced stop: errors are in each pane's exit record
 	c.reply(id, &proto.OKReply{})
 	h.requestStop()
 }

@@ -1,9 +1,13 @@
 // Trees an earlier host left (docs/processes.md, "Orphans"). A host that
 // dies with no client to hold its masters leaves its panes' processes
 // behind. The next host finds them again from agents.json by identity
-// (leader pid, start time, boot id), by the recorded cgroup leaf, and by
+// (leader pid, start time, boot id), by the recorded cgroup leaf, by
 // process group and session (a member found by number must carry the
-// pane's CLOWDER_PANE_ID once its leader is gone). A pane with any
+// pane's CLOWDER_PANE_ID once its leader is gone), and by the pane's
+// token in the environment of processes that started after its run (one
+// scan of /proc for every pane). A pane recorded as starting, whose host
+// died before it saved the pid, has no leader: its tree is what the leaf
+// and the token find. A pane with any
 // survivor is "orphaned", even when its leader is gone: it lists its
 // survivors, `kill` and `rm` end them all through the kill ladder, and its
 // end is seen at once through pidfds (exit reason lost-parent). Its screen
@@ -44,7 +48,8 @@ type orphanSet struct {
 	wg     sync.WaitGroup
 
 	mu    sync.Mutex
-	stale []string // leaves of dead hosts that still hold processes
+	stale []string              // leaves of dead hosts that still hold processes
+	scan  *supervisor.TokenScan // the start's scan for pane tokens, nil until needed
 }
 
 // context is the watchers' context, ended by stop.
@@ -91,10 +96,10 @@ func (h *Server) findSurvivors(rec *persist.PaneRecord) *supervisor.AdoptedTree 
 	if was != persist.StateRunning && was != persist.StateStarting && was != persist.StateOrphaned {
 		return nil
 	}
-	if rec.PID > 0 && sameBoot(rec.BootID) {
+	if (rec.PID > 0 || rec.Cgroup != "" || rec.Token != "") && sameBoot(rec.BootID) {
 		tree := supervisor.AdoptTree(supervisor.TreeSpec{
 			PaneID: rec.ID, PGID: rec.PGID, Cgroup: rec.Cgroup,
-			Leader: supervisor.Identity{PID: rec.PID, Start: rec.PIDStart, BootID: rec.BootID},
+			Leader: recordedLeader(rec), Found: h.carriers(rec),
 		})
 		if !tree.Empty() {
 			rec.State = persist.StateOrphaned
@@ -103,6 +108,49 @@ func (h *Server) findSurvivors(rec *persist.PaneRecord) *supervisor.AdoptedTree 
 	}
 	rec.State, rec.Exit = gone(was, rec.Exit)
 	return nil
+}
+
+// recordedLeader is the identity of rec's leader, zero when the host died
+// before it recorded one (state starting).
+func recordedLeader(rec *persist.PaneRecord) supervisor.Identity {
+	if rec.PID <= 0 {
+		return supervisor.Identity{}
+	}
+	return supervisor.Identity{PID: rec.PID, Start: rec.PIDStart, BootID: rec.BootID}
+}
+
+// carriers are the live processes that carry rec's token and started at
+// or after its run: from one scan of /proc for every pane, made when the
+// first pane needs it (a host with no such pane makes none) and dropped
+// once the registry is loaded (forgetScan).
+func (h *Server) carriers(rec *persist.PaneRecord) []supervisor.Identity {
+	if rec.Token == "" {
+		return nil
+	}
+	s := &h.orphans
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.scan == nil {
+		scan, err := supervisor.ScanPaneTokens()
+		if err != nil {
+			h.log.Printf("find the processes of earlier panes by their token: %v", err)
+			scan = &supervisor.TokenScan{}
+		}
+		s.scan = scan
+	}
+	since := rec.Since
+	if since == 0 {
+		since = rec.PIDStart
+	}
+	return s.scan.Carriers(rec.Token, since)
+}
+
+// forgetScan drops the start's token scan: it describes the processes of
+// that moment only.
+func (s *orphanSet) forgetScan() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.scan = nil
 }
 
 // gone is the state and exit of a recorded pane whose tree is gone.
@@ -132,7 +180,7 @@ func (h *Server) adoptOrphan(p *pane, tree *supervisor.AdoptedTree) {
 	p.orphan = &orphan{tree: tree}
 	p.term.Resize(max(p.rec.Size.Cols, 20), max(p.rec.Size.Rows, 5))
 	p.mu.Unlock()
-	h.log.Printf("%s: orphaned tree of an earlier host (%s, cgroup %q)", p.id, tree.Leader(), tree.Cgroup())
+	h.log.Printf("%s: orphaned tree of an earlier host (%s, cgroup %q)", p.id, leaderText(tree.Leader()), tree.Cgroup())
 	h.orphans.run(func(ctx context.Context) {
 		if tree.Watch(ctx, p.setSurvivors) == nil {
 			p.orphanEnded(persist.ExitLostParent)
@@ -172,16 +220,27 @@ func orphanView(id string, tree *supervisor.AdoptedTree, live []supervisor.Ident
 	fmt.Fprintf(&b, "clowder: %s is orphaned: read-only view from /proc\r\n", id)
 	b.WriteString("The host that ran it died, and its terminal with it: its output\r\n")
 	b.WriteString("cannot be shown and it takes no input.\r\n\r\n")
-	leader := "exited"
-	if tree.LeaderAlive() {
-		leader = "running"
+	switch {
+	case tree.Leader().IsZero():
+		b.WriteString("leader: none recorded (its host died while starting it)\r\n")
+	case tree.LeaderAlive():
+		fmt.Fprintf(&b, "leader pid %d: running\r\n", tree.Leader().PID)
+	default:
+		fmt.Fprintf(&b, "leader pid %d: exited\r\n", tree.Leader().PID)
 	}
-	fmt.Fprintf(&b, "leader pid %d: %s\r\n", tree.Leader().PID, leader)
 	for _, s := range live {
 		fmt.Fprintf(&b, "  pid %-7d %s\r\n", s.PID, supervisor.CommandLine(s.PID))
 	}
 	fmt.Fprintf(&b, "\r\nclowder kill %s ends them all; clowder rm %s also forgets the pane.\r\n", id, id)
 	return b.String()
+}
+
+// leaderText is a tree's leader for the log.
+func leaderText(id supervisor.Identity) string {
+	if id.IsZero() {
+		return "no leader recorded"
+	}
+	return id.String()
 }
 
 // orphanEnded marks p exited once its adopted tree is empty: reason
@@ -243,6 +302,22 @@ func (p *pane) killOrphan(expected supervisor.Identity, sig syscall.Signal, grac
 	return nil
 }
 
+// orphanRuns refuses to respawn an orphaned pane while any process of its
+// tree lives, not only its leader (a setsid grandchild; a tree whose host
+// died before it recorded a leader): the new run would leave them
+// untracked.
+func (p *pane) orphanRuns() error {
+	p.mu.Lock()
+	o, state, name := p.orphan, p.rec.State, p.rec.Name
+	p.mu.Unlock()
+	if o == nil || state != persist.StateOrphaned || o.tree.Empty() {
+		return nil
+	}
+	return &proto.ErrorReply{Code: proto.CodeBusy, Message: fmt.Sprintf(
+		"pane %s (%s) is an orphan of an earlier host and %d of its processes still run (clowder ls --json lists them); kill them first with clowder kill %s, then respawn it",
+		p.id, name, len(o.tree.Survivors()), p.id)}
+}
+
 // stopKilling clears the kill mark after a refused or failed kill.
 func (p *pane) stopKilling() {
 	p.mu.Lock()
@@ -289,6 +364,10 @@ func (h *Server) cleanDeadLeaves(recs []persist.PaneRecord) {
 // signalOrphan sends sig to an orphaned pane's leader through its verified
 // identity (expected, if given, must be the leader).
 func (p *pane) signalOrphan(o *orphan, expected supervisor.Identity, sig syscall.Signal) error {
+	if o.tree.Leader().IsZero() {
+		return &proto.ErrorReply{Code: proto.CodeExited, Message: fmt.Sprintf(
+			"pane %s has no recorded leader to signal: its host died while starting it; clowder kill %s ends its processes", p.id, p.id)}
+	}
 	if !expected.IsZero() && expected != o.tree.Leader() {
 		return identityError(&supervisor.MismatchError{Op: "signal", Expected: expected, Actual: o.tree.Leader()})
 	}

@@ -67,7 +67,7 @@ func (c *tclient) screenFramesToEnd(sub uint32) []*proto.ScreenFrame {
 // period of an hour the whole flood is at most a few frames.
 func TestHostPacesScreenFramesOfAFloodingPane(t *testing.T) {
 	th := newTestHost(t)
-	th.serve(persist.DefaultConfig(), func(h *Server) { h.framePeriod = time.Hour })
+	th.serve(persist.DefaultConfig(), func(h *Server) { h.framePeriod, h.frameSettle = time.Hour, time.Hour })
 	c := th.dial()
 	p := th.spawnSh(c, floodScript)
 	c.waitText(p.ID, "(?m)^100$")
@@ -180,4 +180,21 @@ func appliedText(frames []*proto.ScreenFrame) string {
 		}
 	}
 	return strings.TrimRight(strings.Join(rows, "\n"), "\n")
+}
+
+// TestHostFlushesTheLastPictureWhenOutputStops pins issue 12's flush rule:
+// a paced frame waited for the end of its period, so the last picture of a
+// flood came from the period's timer. With a period of an hour it now
+// comes once the pane has been quiet for the settle time.
+func TestHostFlushesTheLastPictureWhenOutputStops(t *testing.T) {
+	th := newTestHost(t)
+	th.serve(persist.DefaultConfig(), func(h *Server) { h.framePeriod = time.Hour })
+	c := th.dial()
+	p := th.spawnSh(c, floodScript)
+	c.waitText(p.ID, "(?m)^100$")
+	sub := c.subscribeScreen(p.ID)
+	c.call(&proto.InputReq{Pane: p.ID, Keys: []string{"Enter"}})
+	c.waitText(p.ID, "FLOODEND")
+	want := strings.TrimRight(c.screen(p.ID), "\n")
+	c.screenFramesGiving(sub, want)
 }

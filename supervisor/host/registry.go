@@ -45,6 +45,7 @@ func (h *Server) loadRegistry() {
 	for _, rec := range reg.Panes {
 		h.adoptRecord(rec)
 	}
+	h.orphans.forgetScan()
 	h.resumeAfter = wasRunning(reg.Panes)
 	h.cleanDeadLeaves(reg.Panes)
 }

@@ -8,9 +8,10 @@
 // What runs: an agent its adapter's resume command (by the recorded
 // session id; without one, the adapter's "continue"), a shell afresh, a
 // command the same argv. With what environment: the one the pane was
-// started with while this host holds it (memory only); after a host
-// restart, the requesting client's (or, for the host's own resumes after
-// a reboot, the host's), and the reply says so.
+// started with while this host holds it (memory only, handed on by an
+// upgrade in place: upgrade.go); after a host restart, the requesting
+// client's (or, for the host's own resumes after a reboot, the host's),
+// and the reply says so.
 
 package host
 
@@ -22,6 +23,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"clowder/panes"
 	"clowder/persist"
@@ -57,6 +59,9 @@ func (h *Server) respawn(ctx context.Context, p *pane, fallback clientEnv) (*pro
 	}
 	h.gate.starts.RLock() // an upgrade waits for this respawn (upgrade.go)
 	defer h.gate.starts.RUnlock()
+	if err := p.orphanRuns(); err != nil { // orphans.go
+		return nil, err
+	}
 	plan, err := p.planRespawn(fallback)
 	if err != nil {
 		return nil, err
@@ -68,6 +73,7 @@ func (h *Server) respawn(ctx context.Context, p *pane, fallback clientEnv) (*pro
 	run, err := h.spawner.Start(ctx, p.spec(h.launched(p, plan.launch), plan.dir))
 	if err != nil {
 		undo()
+		h.saveRegistry() // the record was saved as starting before the fork (recordStarting)
 		return nil, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: fmt.Sprintf("respawn %s: start %s: %v", p.id, plan.launch.argv[0], err)}
 	}
 	p.started(run)
@@ -182,7 +188,11 @@ func (p *pane) fallbackEnv(env []string) []string {
 // before.
 func (p *pane) respawnArgv(rec persist.PaneRecord, held *launch) (argv []string, note string, err error) {
 	if rec.Kind == persist.KindAgent && rec.Adapter != "" {
-		return resumeArgv(p.adapter, rec)
+		if argv, note, err = resumeArgv(p.adapter, rec); err != nil {
+			return nil, "", err
+		}
+		argv, err = expandFor(rec, argv)
+		return argv, note, err
 	}
 	if held != nil {
 		return held.argv, "", nil
@@ -192,6 +202,26 @@ func (p *pane) respawnArgv(rec persist.PaneRecord, held *launch) (argv []string,
 			rec.ID, rec.Name)}
 	}
 	return rec.Argv, "", nil
+}
+
+// expandFor expands a profile's {{templates}} in argv with rec's values,
+// as `clowder new` expanded them at the first start; a value the pane no
+// longer has is an error naming the template.
+func expandFor(rec persist.PaneRecord, argv []string) ([]string, error) {
+	if !panes.HasTemplates(argv) {
+		return argv, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // ProjectName asks git
+	defer cancel()
+	t := panes.Templates{Name: rec.Name, Project: panes.ProjectName(ctx, rec.Cwd, rec.Worktree)}
+	if wt := rec.Worktree; wt != nil {
+		t.Worktree, t.Branch = wt.Path, wt.Branch
+	}
+	out, err := t.Expand(argv)
+	if err != nil {
+		return nil, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: fmt.Sprintf("pane %s (%s): profile %s: %v", rec.ID, rec.Name, rec.Adapter, err)}
+	}
+	return out, nil
 }
 
 // resumeArgv is an agent's resume command by its recorded session id,

@@ -213,3 +213,25 @@ func TestHostResumesRunningAgentsAfterAReboot(t *testing.T) {
 		}
 	}
 }
+
+// A profile's {{templates}} were expanded only by `clowder new`, so its
+// resume command (the profile's args after the adapter's resume) reached
+// the agent as the literal "{{name}}" on a respawn or after a reboot.
+func TestRespawnExpandsAProfilesTemplatesInItsResumeCommand(t *testing.T) {
+	th := newTestHost(t)
+	bin, dir := fakeClaudeDir(t), t.TempDir()
+	cfg := persist.DefaultConfig()
+	cfg.Profiles = map[string]persist.ProfileConfig{"rev": {Agent: "claude", Args: []string{"--name", "{{name}}", "--project", "{{project}}"}}}
+	saveGood(t, th.paths.AgentsFile(), []persist.PaneRecord{
+		{ID: "p1", Name: "reviewer", Kind: persist.KindAgent, Adapter: "rev", Argv: []string{"claude", "--name", "reviewer"}, Cwd: dir,
+			Session: "5e551on-1", State: persist.StateExited, Exit: &persist.Exit{Reason: persist.ExitCompleted}, Resumable: true},
+	})
+	th.serve(cfg)
+	c := th.dial()
+	c.respawn("reviewer", th.o.Env(testproc.FakeAgentEnv+"=argv", "PATH="+bin+":"+os.Getenv("PATH"))...)
+	c.waitText("p1", "READY")
+	want := "ARGV --resume 5e551on-1 --name reviewer --project " + filepath.Base(dir)
+	if got := c.screen("p1"); !strings.Contains(got, want) {
+		t.Errorf("profile agent came back as:\n%s\nwant %q", got, want)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"syscall"
@@ -81,10 +82,9 @@ func (h *Server) startPane(ctx context.Context, req *proto.SpawnReq) (p *pane, e
 		return p, existing, err
 	}
 	h.step("registered")
-	// Recorded before the process starts, so that whatever a crash
-	// interrupts, a retry finds the pane (see spawnSteps).
-	h.saveRegistry()
-	h.step("recorded")
+	// Recorded (step "recorded") before the process starts, so that
+	// whatever a crash interrupts, a retry finds the pane and the next
+	// host its processes (spec's BeforeFork: recordStarting).
 	run, err := h.spawner.Start(ctx, p.spec(h.launched(p, p.launchOf()), req.Cwd))
 	if err != nil {
 		h.forget(p)
@@ -125,10 +125,14 @@ func (h *Server) register(req *proto.SpawnReq, kind persist.Kind) (p *pane, exis
 	rec := persist.PaneRecord{
 		ID: "p" + strconv.Itoa(h.nextID), Name: name, Kind: kind, Adapter: req.Adapter,
 		Argv: supervisor.Redact(req.Argv), Cwd: req.Cwd, Worktree: req.Worktree, Created: time.Now(), State: persist.StateStarting,
-		EnvKeys:  []string{"CLOWDER_PANE_ID", "COLORTERM", "TERM", "TERM_PROGRAM"},
+		EnvKeys:  []string{"CLOWDER_PANE_ID", supervisor.PaneTokenEnv, "COLORTERM", "TERM", "TERM_PROGRAM"},
 		Size:     req.Size(),
 		Timeouts: h.timeouts(req),
 		Nonce:    req.Nonce,
+		Token:    supervisor.NewPaneToken(),
+		// As the run will say (started): a pane whose host died before
+		// that can still be respawned unless its argv held a credential.
+		Resumable: supervisor.CheckArgs(req.Argv) == nil,
 	}
 	p = newPane(h, rec)
 	p.specSum = specSum(req)
@@ -242,12 +246,46 @@ func (p *pane) launchOf() *launch {
 func (p *pane) spec(l *launch, dir string) supervisor.Spec {
 	r := p.record()
 	return supervisor.Spec{
-		PaneID: p.id, Argv: l.argv, Dir: dir, Env: l.env,
+		PaneID: p.id, Argv: l.argv, Dir: dir, Env: l.env, Token: p.token(),
+		BeforeFork:      p.recordStarting,
 		PTY:             &supervisor.PTYArm{Size: supervisor.Size{Cols: uint16(r.Size.Cols), Rows: uint16(r.Size.Rows)}, Output: p},
 		Limits:          supervisor.Limits{Timeout: noneIfZero(r.Timeouts.Overall), IdleTimeout: noneIfZero(r.Timeouts.Idle)},
 		AllowSecretArgs: l.allowSecret,
 		OnExit:          p.exited,
 	}
+}
+
+// token is the pane's token, made now for a pane recorded without one
+// (by an older clowder).
+func (p *pane) token() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.rec.Token == "" {
+		p.rec.Token = supervisor.NewPaneToken()
+	}
+	return p.rec.Token
+}
+
+// recordStarting saves the pane as starting before its process starts:
+// with the cgroup leaf it will run in, the token it will carry (spec) and
+// the time before which none of its processes started, and without the
+// identity of any earlier run. A host that dies before the run's pid is
+// saved (started) leaves enough for the next one to find what it started
+// (orphans.go). Should the write fail (a full disk), the spawn goes on
+// and host status reports it.
+func (p *pane) recordStarting(c supervisor.Containment) {
+	since, err := supervisor.BootTicks()
+	if err != nil {
+		p.h.log.Printf("%s: %v; the processes of a run this host dies starting are found by their cgroup and token alone", p.id, err)
+	}
+	self, _ := supervisor.ReadIdentity(os.Getpid()) // best effort: no boot id reads as this boot
+	p.mu.Lock()
+	p.rec.State = persist.StateStarting
+	p.rec.PID, p.rec.PIDStart, p.rec.PGID = 0, 0, 0
+	p.rec.BootID, p.rec.Since, p.rec.Cgroup = self.BootID, since, c.Cgroup
+	p.mu.Unlock()
+	p.h.saveRegistry()
+	p.h.step("recorded")
 }
 
 // started records the run once Start returned.

@@ -104,7 +104,9 @@ func (c *conn) streamPane(ctx context.Context, id uint32, p *pane, req *proto.Su
 	}
 	upgrading := c.h.gate.upgrading()
 	pace := framePace{period: c.h.screenFramePeriod()}
-	var due <-chan time.Time // the paced frame's turn; nil when none waits
+	settle := c.h.screenFrameSettle()
+	var due <-chan time.Time   // the paced frame's turn; nil when none waits
+	var quiet <-chan time.Time // while a frame waits: when to check whether the pane went quiet
 	for {
 		changed := p.watch()
 		var err error
@@ -114,7 +116,7 @@ func (c *conn) streamPane(ctx context.Context, id uint32, p *pane, req *proto.Su
 		if req.Screen && err == nil {
 			if wait := pace.wait(time.Now()); wait > 0 {
 				if due == nil {
-					due = time.After(wait)
+					due, quiet = time.After(wait), time.After(settle)
 				}
 				if !req.Raw {
 					changed = nil // the frame at due carries every change until then
@@ -135,9 +137,26 @@ func (c *conn) streamPane(ctx context.Context, id uint32, p *pane, req *proto.Su
 			return
 		case <-changed:
 		case <-due:
-			due = nil
+			due, quiet = nil, nil
+		case <-quiet:
+			quiet = flushIfQuiet(p, &pace, settle)
+			if quiet == nil {
+				due = nil
+			}
 		}
 	}
+}
+
+// flushIfQuiet applies the flush rule to a paced frame: if the pane has
+// been quiet for settle, the frame may go now (nil is returned); else the
+// returned channel fires when it will have been, if nothing comes.
+func flushIfQuiet(p *pane, pace *framePace, settle time.Duration) <-chan time.Time {
+	q := p.quietFor(time.Now())
+	if q >= settle {
+		pace.flush()
+		return nil
+	}
+	return time.After(settle - q)
 }
 
 // pushRaw sends everything in the ring from seq; it returns the next seq.

@@ -175,6 +175,7 @@ func (h *Server) startTmux(ctx context.Context, p *pane, srv supervisor.TmuxServ
 	p.mu.Unlock()
 	go p.readTmux(l)
 	h.orphans.run(func(context.Context) { p.watchTmux(watch, l) })
+	h.orphans.run(func(context.Context) { p.followTmuxLayout(watch, l) }) // tmux_size.go
 	return nil
 }
 
@@ -259,6 +260,7 @@ func (p *pane) tmuxEnded(l *tmuxLink) {
 	defer cancel()
 	st, err := l.srv.Identify(ctx, rec.Tmux.PaneID)
 	p.releaseTmux(ctx, l)
+	l.stop() // the size follower's control client detaches
 	exit := persist.Exit{Code: -1, Reason: persist.ExitUnverifiable, At: time.Now()}
 	if err == nil && st.Process.PID == rec.PID && st.DeadStatus >= 0 {
 		exit.Code, exit.Reason = st.DeadStatus, persist.ExitCompleted

@@ -4,6 +4,7 @@ package host
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -282,4 +283,34 @@ func TestTmuxPasteChecksNewlinesAndParts(t *testing.T) {
 	if s := c.screen(pane.ID); strings.Contains(s, "GOT:[]") || strings.Contains(s, "GOT:[a") || !strings.Contains(s, "GOT:[one]") {
 		t.Errorf("the pane got other lines than one, two, three:\n%s", s)
 	}
+}
+
+// TestTmuxPaneFollowsTmuxSizeAsItHappens pins issue 10 §3's follow-up: a
+// size change made in tmux (its window resized, a split beside the pane)
+// reached the pane's screen only at the next action, so ls and every
+// subscriber saw the old size until then. Now it is taken as tmux reports
+// it, with no action at all.
+func TestTmuxPaneFollowsTmuxSizeAsItHappens(t *testing.T) {
+	th := startHost(t)
+	x := startTestTmux(t, th, "echo SIZE-READY\nwhile read l; do echo \"GOT:$l\"; done\n", "SIZE-READY")
+	c := th.dial()
+	pane := c.call(&proto.AdoptTmuxReq{Socket: x.sock, Target: "w"}).(*proto.AdoptedReply).Pane
+	if out, err := x.cmd("resize-window", "-t", "w", "-x", "50", "-y", "8"); err != nil {
+		t.Fatalf("resize-window: %v: %s", err, out)
+	}
+	eventually(t, "the pane at 50x8 after tmux resized its window", func() bool {
+		got := c.info(pane.ID)
+		return got.Cols == 50 && got.Rows == 8
+	})
+	if out, err := x.cmd("split-window", "-v", "-t", "w.0", "exec sleep 1000"); err != nil {
+		t.Fatalf("split-window: %v: %s", err, out)
+	}
+	want, err := x.cmd("display-message", "-p", "-t", "w.0", "#{pane_width}x#{pane_height}")
+	if err != nil {
+		t.Fatalf("display-message: %v: %s", err, want)
+	}
+	eventually(t, "the pane at tmux's "+strings.TrimSpace(want)+" after a split beside it", func() bool {
+		got := c.info(pane.ID)
+		return fmt.Sprintf("%dx%d", got.Cols, got.Rows) == strings.TrimSpace(want)
+	})
 }

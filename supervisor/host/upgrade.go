@@ -2,11 +2,13 @@
 // binary under its own pid, so every pane's leader stays its child and
 // every PTY master stays open, and the new image carries on from the state
 // the old one handed it in a memory file: each pane's record, its output
-// ring with its sequence numbers, its screen and scrollback (as the
-// terminal output that paints them again), the runs' identities and the
-// time left on their watchdogs. The listening socket and the host lock are
-// kept open across the exec, so a client that connects meanwhile waits in
-// the socket's backlog and no other host can start.
+// ring with its sequence numbers, its terminal's whole state (screens,
+// scrollback, cursors, modes, the parser mid-sequence: vtgrid/state.go),
+// its launch (argv and environment, for a later respawn), the runs'
+// identities and the time left on their watchdogs. The listening socket
+// and the host lock are kept open across the exec, so a client that
+// connects meanwhile waits in the socket's backlog and no other host can
+// start.
 //
 // Before anything stops, the new binary is asked which state format it
 // reads (`NEW host --state-format`); a binary that is missing, cannot run
@@ -79,18 +81,19 @@ const formatCheckTimeout = 30 * time.Second
 
 // handover is the state the old image writes and the new one reads.
 type handover struct {
-	Format   int          `json:"format"`
-	Build    string       `json:"build"`
-	Started  time.Time    `json:"started"`
-	Listener int          `json:"listener_fd"`
-	Lock     int          `json:"lock_fd"`
-	RegLoad  string       `json:"reg_load,omitempty"`
-	ReadOnly bool         `json:"reg_read_only,omitempty"`
-	KeepBak  bool         `json:"reg_keep_bak,omitempty"`
-	Contain  string       `json:"containment,omitempty"`
-	Panes    []paneHanded `json:"panes"`
-	blobs    io.Reader    // the rings' bytes, in pane order, after the header
-	files    []*os.File   // kept open across the exec
+	Format   int           `json:"format"`
+	Build    string        `json:"build"`
+	Started  time.Time     `json:"started"`
+	Listener int           `json:"listener_fd"`
+	Lock     int           `json:"lock_fd"`
+	RegLoad  string        `json:"reg_load,omitempty"`
+	ReadOnly bool          `json:"reg_read_only,omitempty"`
+	KeepBak  bool          `json:"reg_keep_bak,omitempty"`
+	Contain  string        `json:"containment,omitempty"`
+	Colors   vtgrid.Colors `json:"colors"` // the user's terminal colours as the newest client told them (zero: none told)
+	Panes    []paneHanded  `json:"panes"`
+	blobs    io.Reader     // after the header: every pane's ring bytes, in pane order, then every pane's terminal state
+	files    []*os.File    // kept open across the exec
 	runs     []*supervisor.Run
 	rings    []*Ring // per pane: the ring whose bytes follow the header, nil for none
 }
@@ -106,7 +109,10 @@ type paneHanded struct {
 	RingLen  int                  `json:"ring_len,omitempty"` // bytes of the ring in the blobs
 	Cols     int                  `json:"cols,omitempty"`
 	Rows     int                  `json:"rows,omitempty"`
-	Screen   []byte               `json:"screen,omitempty"` // paints screen and scrollback on a fresh terminal
+	Screen   []byte               `json:"screen,omitempty"`   // paints screen and scrollback on a fresh terminal: what a reader without TermLen uses
+	TermLen  int                  `json:"term_len,omitempty"` // bytes of the terminal's state in the blobs, after every pane's ring
+	Term     []byte               `json:"-"`                  // the terminal's whole state (vtgrid.Terminal.AppendState)
+	Launch   *launchHanded        `json:"launch,omitempty"`   // what the run was started with (memory only, like the file itself)
 	Title    string               `json:"title,omitempty"`
 	SpecSum  [32]byte             `json:"spec_sum"`
 }
@@ -329,6 +335,7 @@ func (h *Server) freeze() (*handover, error) {
 	}
 	h.mu.Lock()
 	st.RegLoad, st.ReadOnly, st.KeepBak, st.Contain = h.regLoad, h.regReadOnly, h.regKeepBak, h.containment
+	st.Colors = h.currentColorsLocked()
 	h.mu.Unlock()
 	for _, p := range h.allPanes() {
 		ph, err := p.handed()
@@ -359,7 +366,17 @@ func (h *Server) keepSocketAndLock(st *handover) error {
 		return fmt.Errorf("upgrade: keep the listening socket: %w", err)
 	}
 	st.files = append(st.files, f)
-	st.Listener = int(f.Fd())
+	// Not f.Fd(): it makes the descriptor blocking, and the dup shares its
+	// file description with the listener, whose accept then blocks in the
+	// kernel where Close cannot end it: after a failed exec the host could
+	// not stop while no client connected.
+	raw, err := f.SyscallConn()
+	if err != nil {
+		return fmt.Errorf("upgrade: keep the listening socket: %w", err)
+	}
+	if err := raw.Control(func(fd uintptr) { st.Listener = int(fd) }); err != nil {
+		return fmt.Errorf("upgrade: keep the listening socket: %w", err)
+	}
 	st.Lock = int(h.lock.File().Fd())
 	return nil
 }
@@ -373,8 +390,11 @@ func (p *pane) handed() (paneHanded, error) {
 		return ph, nil // known from agents.json only: the new image finds it again
 	}
 	ph.Ran = true
+	ph.Launch = handLaunch(p.launch)
 	ph.Cols, ph.Rows = p.term.Size()
 	ph.Screen = paintTerminal(p.term)
+	ph.Term = handTerm(p.term)
+	ph.TermLen = len(ph.Term)
 	start, end := p.ring.Bounds()
 	ph.RingSize, ph.RingEnd, ph.RingLen = p.ring.size(), end, int(end-start)
 	if p.runningLocked() {
@@ -387,6 +407,39 @@ func (p *pane) handed() (paneHanded, error) {
 		ph.Run, ph.Adopted = &rs, p.run.Adopted()
 	}
 	return ph, nil
+}
+
+// launchHanded is a pane's launch (spawn.go) across an upgrade, so that a
+// respawn after it runs as the pane first did. It travels only in the
+// memory file, never on disk: the environment may hold secrets.
+type launchHanded struct {
+	Argv        []string `json:"argv"`
+	Env         []string `json:"env,omitempty"`
+	HostEnv     bool     `json:"host_env,omitempty"` // the run had the host's own environment
+	AllowSecret bool     `json:"allow_secret,omitempty"`
+}
+
+// handLaunch describes l for the new image; nil for none.
+func handLaunch(l *launch) *launchHanded {
+	if l == nil {
+		return nil
+	}
+	return &launchHanded{Argv: l.argv, Env: l.env, HostEnv: l.env == nil, AllowSecret: l.allowSecret}
+}
+
+// launch is the launch lh describes; nil for none.
+func (lh *launchHanded) launch() *launch {
+	if lh == nil {
+		return nil
+	}
+	l := &launch{argv: lh.Argv, env: lh.Env, allowSecret: lh.AllowSecret}
+	switch {
+	case lh.HostEnv:
+		l.env = nil
+	case l.env == nil:
+		l.env = []string{} // an empty environment, not the host's
+	}
+	return l
 }
 
 // restore makes r hold data as the bytes before sequence end.
@@ -420,27 +473,42 @@ func encodeState(mem *os.File, st *handover) error {
 	_, _ = w.WriteString(stateMagic)
 	_ = binary.Write(w, binary.BigEndian, uint64(len(hdr)))
 	_, _ = w.Write(hdr)
-	return errors.Join(writeRings(w, st), w.Flush())
+	return errors.Join(writeBlobs(w, st), w.Flush())
 }
 
-// writeRings appends each handed pane's ring bytes, oldest first.
-func writeRings(w io.Writer, st *handover) error {
+// writeBlobs appends each handed pane's ring bytes, oldest first, then
+// each pane's terminal state. The states come after every ring so that a
+// binary of the same format that predates them (it reads the rings and
+// paints Screen) still reads the rings right.
+func writeBlobs(w io.Writer, st *handover) error {
 	buf := make([]byte, 1<<20)
 	for i, r := range st.rings {
 		if r == nil {
 			continue
 		}
-		seq := st.Panes[i].RingEnd - uint64(st.Panes[i].RingLen)
-		for seq < st.Panes[i].RingEnd {
-			n, _, next := r.ReadAt(buf, seq)
-			if n == 0 {
-				return fmt.Errorf("the ring of %s ended at %d, before %d", st.Panes[i].Rec.ID, seq, st.Panes[i].RingEnd)
-			}
-			if _, err := w.Write(buf[:n]); err != nil {
-				return err
-			}
-			seq = next
+		if err := writeRing(w, r, &st.Panes[i], buf); err != nil {
+			return err
 		}
+	}
+	for i := range st.Panes {
+		if _, err := w.Write(st.Panes[i].Term); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeRing appends ph's ring bytes, oldest first, through buf.
+func writeRing(w io.Writer, r *Ring, ph *paneHanded, buf []byte) error {
+	for seq := ph.RingEnd - uint64(ph.RingLen); seq < ph.RingEnd; {
+		n, _, next := r.ReadAt(buf, seq)
+		if n == 0 {
+			return fmt.Errorf("the ring of %s ended at %d, before %d", ph.Rec.ID, seq, ph.RingEnd)
+		}
+		if _, err := w.Write(buf[:n]); err != nil {
+			return err
+		}
+		seq = next
 	}
 	return nil
 }
@@ -478,6 +546,27 @@ func paintTerminal(t *vtgrid.Terminal) []byte {
 	b = append(b, "\x1b[0m\x1b[?7l"...)
 	b = appendModes(b, f.Modes)
 	return appendCursor(b, f)
+}
+
+// handTerm is what carries t to the new image: its whole state
+// (vtgrid/state.go), both screens, scrollback, cursors, charsets, scroll
+// region, tab stops, modes and a half-read sequence included.
+func handTerm(t *vtgrid.Terminal) []byte { return t.AppendState(nil) }
+
+// restoreTerm makes p's terminal what ph handed: its whole state where
+// the old image sent one this binary reads, else (an older binary of the
+// same format, or another vtgrid state version) the repaint of its screen
+// and scrollback.
+func restoreTerm(p *pane, ph *paneHanded) {
+	if len(ph.Term) > 0 {
+		err := p.term.RestoreState(ph.Term)
+		if err == nil {
+			return
+		}
+		p.h.log.Printf("upgrade: the terminal state of %s: %v; its screen is painted again instead", ph.Rec.ID, err)
+	}
+	_, _ = p.term.Write(ph.Screen) // never fails
+	p.replies = nil                // a repaint asks nothing
 }
 
 // paintCells draws one row from the cursor; a row that does not wrap
@@ -543,7 +632,7 @@ func (h *Server) takeOver(mem *os.File) (*net.UnixListener, *persist.Lockfile, e
 		_ = os.Unsetenv(EnvUpgradeRefused) // cannot fail for a valid name
 		h.upgradeNote = "refused: " + why + "; the host went back to build " + h.opts.Build
 	}
-	h.started, h.containment = st.Started, st.Contain
+	h.started, h.containment, h.colors.cur = st.Started, st.Contain, st.Colors
 	h.regLoad, h.regIssue, h.regReadOnly, h.regKeepBak = st.RegLoad, st.RegLoad, st.ReadOnly, st.KeepBak
 	runs := h.restorePanes(st)
 	if err := supervisor.StartSubreaper(); err != nil { // after Resume: the reaper must know the leaders as owned
@@ -616,12 +705,24 @@ func (h *Server) restorePanes(st *handover) []*supervisor.Run {
 	var runs []*supervisor.Run
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	rings := make([][]byte, len(st.Panes))
 	for i := range st.Panes {
 		ph := &st.Panes[i]
-		ring := make([]byte, ph.RingLen)
-		if _, err := io.ReadFull(st.blobs, ring); err != nil {
+		rings[i] = make([]byte, ph.RingLen)
+		if _, err := io.ReadFull(st.blobs, rings[i]); err != nil {
 			h.log.Printf("upgrade: the output of %s was cut short: %v", ph.Rec.ID, err)
 		}
+	}
+	for i := range st.Panes {
+		ph := &st.Panes[i]
+		ph.Term = make([]byte, ph.TermLen)
+		if _, err := io.ReadFull(st.blobs, ph.Term); err != nil {
+			h.log.Printf("upgrade: the terminal state of %s was cut short: %v", ph.Rec.ID, err)
+			ph.Term = nil
+		}
+	}
+	for i := range st.Panes {
+		ph, ring := &st.Panes[i], rings[i]
 		if !ph.Ran {
 			h.adoptRecord(ph.Rec)
 			continue
@@ -641,8 +742,8 @@ func (h *Server) restorePane(ph *paneHanded, ring []byte) *pane {
 	}
 	p := newPaneSized(h, ph.Rec, max(ph.RingSize, 1), ph.Cols, ph.Rows)
 	p.ring.restore(ring, ph.RingEnd)
-	_, _ = p.term.Write(ph.Screen) // never fails
-	p.replies = nil                // a repaint asks nothing
+	restoreTerm(p, ph)
+	p.launch = ph.Launch.launch()
 	p.title, p.specSum, p.handedOver = ph.Title, ph.SpecSum, true
 	p.attn.state = attnOf(ph.Rec.State)
 	h.panes = append(h.panes, p)

@@ -38,6 +38,8 @@ type config struct {
 	skipPlain   bool
 	skipTUI     bool
 	skipCLI     bool
+	skipScale   bool
+	scalePanes  int
 	plainMB     int
 	attachedMB  int
 	cliRuns     int
@@ -62,6 +64,8 @@ func parseFlags() config {
 	flag.BoolVar(&c.skipPlain, "skip-plain", false, "do not run the plain-text flood")
 	flag.BoolVar(&c.skipTUI, "skip-tui", false, "do not run the whole stack in an outer tmux (idle, keys, attached flood)")
 	flag.BoolVar(&c.skipCLI, "skip-cli", false, "do not time the CLI (ls, capture, cold start)")
+	flag.BoolVar(&c.skipScale, "skip-scale", false, "do not measure a server with many idle shells (-scale-panes)")
+	flag.IntVar(&c.scalePanes, "scale-panes", 100, "idle shells in one server for the scale figures (at least 2)")
 	flag.IntVar(&c.plainMB, "plain-mb", 60, "plain-text flood size in MB")
 	flag.IntVar(&c.attachedMB, "attached-mb", 20, "plain-text flood size in MB with the UI attached")
 	flag.IntVar(&c.cliRuns, "cli-runs", 20, "runs of each CLI command timed")
@@ -82,6 +86,9 @@ func main() {
 }
 
 func run(w io.Writer, c config) error {
+	if err := checkScale(c); err != nil {
+		return err
+	}
 	bin, cleanup, err := buildOnce(c)
 	if err != nil {
 		return err
@@ -115,6 +122,11 @@ func run(w io.Writer, c config) error {
 	}
 	if !c.skipTmux && !c.skipCLI {
 		if err := runCLI(w, c, &sum); err != nil {
+			return err
+		}
+	}
+	if !c.skipScale {
+		if err := runScale(w, c, &sum); err != nil {
 			return err
 		}
 	}

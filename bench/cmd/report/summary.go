@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"clowder/bench/clibench"
+	"clowder/bench/scale"
 	"clowder/bench/tuibench"
 )
 
@@ -15,10 +16,13 @@ type summary struct {
 	plain                 *plainResult
 	attached, attachedTmx *tuibench.AttachedFlood
 	keys, keysTmux        map[int]tuibench.ControlKeys // by panes on the layout
+	floodKeys             *tuibench.FloodKeys          // 8 panes, idle then 7 flooding
+	floodKeysTmux         *tuibench.FloodKeys
 	cli, cliTmux          *clibench.CLI
 	cold, coldTmux        time.Duration
 	rss, rssTmux          int64
 	idle, idleTmux        *tuibench.Idle
+	scale, scaleTmux      *scale.Result
 }
 
 // printSummary prints the table: clowder, tmux and the ratio for
@@ -50,6 +54,11 @@ func printSummary(w io.Writer, s *summary) {
 			row(w, fmt.Sprintf("keystroke to screen through the UI, %d panes (control-mode timing, median)", n), ms(k.Samples.Median()), tl, ratioLower(k.Samples.Median(), t.Samples.Median()))
 		}
 	}
+	if k, t := s.floodKeys, s.floodKeysTmux; k != nil && t != nil {
+		row(w, "keystroke to screen, 8 panes with the 7 others flooding (control mode, median; in parentheses: idle median and flooding / idle, goal under 2x)",
+			fmt.Sprintf("%s (%s, %.2fx)", ms(k.Flood.Median()), ms(k.Idle.Median()), k.Ratio()),
+			fmt.Sprintf("%s (%s, %.2fx)", ms(t.Flood.Median()), ms(t.Idle.Median()), t.Ratio()), ratioLower(k.Flood.Median(), t.Flood.Median()))
+	}
 	if k, ok := s.keys[2]; ok {
 		row(w, "bytes the UI writes to the terminal per echoed key", fmt.Sprintf("%.1f", k.BytesPerKey), fmt.Sprintf("%.1f", s.keysTmux[2].BytesPerKey), ratio(s.keysTmux[2].BytesPerKey, k.BytesPerKey))
 	}
@@ -68,6 +77,7 @@ func printSummary(w io.Writer, s *summary) {
 		row(w, "server wake-ups per second, idle panes", wakeRate(*i, i.ServerWakeups), wakeRate(*t, t.ServerWakeups), "–")
 		row(w, "UI wake-ups per second, idle panes", wakeRate(*i, i.UIWakeups), wakeRate(*t, t.UIWakeups), "–")
 	}
+	scaleSummary(w, s.scale, s.scaleTmux)
 	fmt.Fprintln(w, "\nEvery ratio reads the same way: above 1.00x clowder is ahead (clowder over tmux for rates, tmux over clowder for times, bytes and memory).")
 }
 

@@ -69,6 +69,30 @@ func runTUIKeys(ctx context.Context, w io.Writer, c config, sum *summary) error 
 		sum.keys[panes], sum.keysTmux[panes] = k, t
 	}
 	printControlKeys(w, c.keys, sum)
+	return runFloodKeys(ctx, w, c, sum)
+}
+
+// runFloodKeys times keys into the focused pane of 8, idle and with the
+// 7 others flooding, through both stacks.
+func runFloodKeys(ctx context.Context, w io.Writer, c config, sum *summary) error {
+	fmt.Fprintf(os.Stderr, "timing %d keystrokes by control mode, 8 panes, idle and with 7 flooding\n", c.keys)
+	k, err := tuibench.ClowderFloodKeys(ctx, c.bin, c.keys)
+	if err != nil {
+		return fmt.Errorf("clowder keys while 7 panes flood: %w", err)
+	}
+	t, err := tuibench.TmuxFloodKeys(ctx, c.keys)
+	if err != nil {
+		return fmt.Errorf("tmux keys while 7 panes flood: %w", err)
+	}
+	sum.floodKeys, sum.floodKeysTmux = &k, &t
+	fmt.Fprintf(w, "\nKeystroke to screen in a layout of 8 panes (control-mode timing, %d keys each), the 7 other panes idle and then all flooding at once (each cats 1 MB of digits over and over); the goal is the flooding median under 2x the idle one:\n\n", c.keys)
+	fmt.Fprintln(w, "| | idle median | p99 | flooding median | p99 | flooding / idle |\n|---|--:|--:|--:|--:|--:|")
+	for _, r := range []struct {
+		name string
+		f    tuibench.FloodKeys
+	}{{"clowder TUI", k}, {"tmux nested in tmux", t}} {
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %.2fx |\n", r.name, ms(r.f.Idle.Median()), ms(r.f.Idle.P99()), ms(r.f.Flood.Median()), ms(r.f.Flood.P99()), r.f.Ratio())
+	}
 	return nil
 }
 

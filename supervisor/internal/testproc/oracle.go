@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 const oracleEnv = "CLOWDER_TEST_ORACLE"
@@ -70,10 +71,19 @@ func (o *Oracle) Observe() int {
 	return len(live)
 }
 
+// exitGrace is how long check waits for processes that are still ending.
+const exitGrace = 5 * time.Second
+
 // check fails the test if any observed identity or any marked process is
 // alive, then SIGKILLs them so one failure does not leak into other tests.
 func (o *Oracle) check() {
-	for _, id := range o.leftovers() {
+	left := o.leftovers()
+	// A process killed just before the check may still be exiting (its
+	// memory gone, not yet a zombie): give the kernel a moment, polling.
+	for deadline := time.Now().Add(exitGrace); len(left) > 0 && time.Now().Before(deadline); left = o.leftovers() {
+		time.Sleep(10 * time.Millisecond) // polling a condition with a deadline
+	}
+	for _, id := range left {
 		o.t.Errorf("no-orphan oracle: %s is still alive", id)
 		killIfSame(id) // best effort: cleanup after a failure
 	}

@@ -135,3 +135,77 @@ func BenchmarkWritePlainVaried(b *testing.B) {
 		}
 	}
 }
+
+// benchStream feeds data in 4 KiB writes (a PTY read) to a 200x50
+// terminal, reporting MB/CPU-s.
+func benchStream(b *testing.B, data []byte) {
+	t := New(200, 50, Options{})
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	defer cpuTimer(b, len(data))()
+	for i := 0; i < b.N; i++ {
+		for off := 0; off < len(data); off += 4096 {
+			t.Write(data[off:min(off+4096, len(data))])
+		}
+	}
+}
+
+// BenchmarkWriteSGRHeavy is lines where every word has its own colour
+// (16, 256 and truecolor), as syntax-highlighted diffs and test runners
+// print them.
+func BenchmarkWriteSGRHeavy(b *testing.B) {
+	r := rand.New(rand.NewSource(1))
+	words := []string{"func", "return", "err", "nil", "the", "build", "main.go", "passed", "ok"}
+	var data []byte
+	for len(data) < 8<<20 {
+		for i := r.Intn(20); i >= 0; i-- {
+			switch r.Intn(3) {
+			case 0:
+				data = fmt.Appendf(data, "\x1b[%dm", 31+r.Intn(7))
+			case 1:
+				data = fmt.Appendf(data, "\x1b[1;38;5;%dm", r.Intn(256))
+			default:
+				data = fmt.Appendf(data, "\x1b[38;2;%d;%d;%dm", r.Intn(256), r.Intn(256), r.Intn(256))
+			}
+			data = append(data, words[r.Intn(len(words))]...)
+			data = append(data, "\x1b[0m "...)
+		}
+		data = append(data, "\r\n"...)
+	}
+	benchStream(b, data)
+}
+
+// BenchmarkWriteWide is lines of CJK and emoji (wide characters, a ZWJ
+// sequence) mixed with ASCII.
+func BenchmarkWriteWide(b *testing.B) {
+	r := rand.New(rand.NewSource(1))
+	words := []string{"漢字", "テスト", "한국어", "😀", "👍🏽", "👨‍👩‍👧", "ok", "done", "é"}
+	var data []byte
+	for len(data) < 8<<20 {
+		for i := r.Intn(30); i >= 0; i-- {
+			data = append(data, words[r.Intn(len(words))]...)
+			data = append(data, ' ')
+		}
+		data = append(data, "\r\n"...)
+	}
+	benchStream(b, data)
+}
+
+// BenchmarkWriteRedraw is full-screen repaints on the alternate screen:
+// every row addressed with CUP, styled spans, erase to end of line, as a
+// TUI redraws.
+func BenchmarkWriteRedraw(b *testing.B) {
+	r := rand.New(rand.NewSource(1))
+	data := []byte("\x1b[?1049h")
+	for len(data) < 8<<20 {
+		for y := 1; y <= 50; y++ {
+			data = fmt.Appendf(data, "\x1b[%d;1H\x1b[%dm", y, 40+r.Intn(8))
+			for x := r.Intn(190); x > 0; x-- {
+				data = append(data, byte('a'+r.Intn(26)))
+			}
+			data = append(data, "\x1b[0m\x1b[K"...)
+		}
+	}
+	benchStream(b, data)
+}

@@ -76,12 +76,13 @@ func (t *Terminal) designate(which, final byte) {
 // alignmentTest is DECALN: fill the screen with E, reset margins, home.
 func (t *Terminal) alignmentTest() {
 	t.top, t.bot = 0, t.rows-1
-	for y := range t.scr.lines {
-		l := &t.scr.lines[y]
-		for x := range l.cells {
-			l.cells[x] = Cell{r: 'E'}
+	for y := range t.rows {
+		l := t.scr.row(y)
+		cells := l.toCells()
+		for x := range cells {
+			cells[x] = Cell{r: 'E'}
 		}
-		l.mark(len(l.cells))
+		l.mark(len(cells))
 		l.wrapped = false
 		l.ver = t.ver
 	}

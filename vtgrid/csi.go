@@ -118,7 +118,7 @@ func (t *Terminal) editChars(final byte, n int) {
 	if t.cur.wrapNext {
 		return
 	}
-	l := &t.scr.lines[t.cur.y]
+	l := t.scr.row(t.cur.y)
 	switch final {
 	case 'X':
 		l.erase(t.cur.x, t.cur.x+n, t.ver, t.cur.st)

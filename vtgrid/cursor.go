@@ -166,7 +166,7 @@ func (t *Terminal) backspace() {
 		t.cur.wrapNext = false
 	case t.cur.x > 0:
 		t.cur.x--
-	case t.cur.y > 0 && t.scr.lines[t.cur.y-1].wrapped:
+	case t.cur.y > 0 && t.scr.row(t.cur.y-1).wrapped:
 		t.cur.y--
 		t.cur.x = t.cols - 1
 	}

@@ -56,17 +56,16 @@ func (t *Terminal) keepScreenInScrollback() {
 		return
 	}
 	last := t.rows - 1
-	for last >= 0 && rowEmpty(t.scr.lines[last].cells) {
+	for last >= 0 && t.scr.row(last).empty() {
 		last--
 	}
 	for y := 0; y <= last; y++ {
-		l := &t.scr.lines[y]
-		t.sb.push(l.cells, l.used, !l.styled, l.wrapped)
+		t.sb.pushLine(t.scr.row(y))
 	}
 }
 
 func (t *Terminal) eraseRow(y int, sel bool) {
-	l := &t.scr.lines[y]
+	l := t.scr.row(y)
 	t.eraseSpan(l, 0, t.cols, sel)
 	l.wrapped = false
 }
@@ -87,7 +86,7 @@ func (t *Terminal) eraseLine(mode int, sel bool) {
 	if t.cur.wrapNext {
 		x = t.cols
 	}
-	l := &t.scr.lines[t.cur.y]
+	l := t.scr.row(t.cur.y)
 	switch mode {
 	case 0:
 		if x < t.cols {

@@ -1,6 +1,7 @@
 package vtgrid
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -29,23 +30,54 @@ func checkInvariants(t *testing.T, term *Terminal) {
 	_ = s.ANSI()
 }
 
-// checkUsed checks that every cell at or after a row's used bound is the
-// zero Cell (line.used), which compact and erase rely on to skip the tail.
+// checkUsed checks the invariants of a row's two forms (see line): every
+// cell at or after a row's used bound is the zero Cell (line.used), which
+// compact and erase rely on to skip the tail; a plain row's text holds
+// only printable ASCII or 0 and its cells, if any, are all zero; a styled
+// row has a cell for every column.
 func checkUsed(t *testing.T, s *screen, name string) {
 	t.Helper()
 	if s == nil { // an alternate screen never entered: no cells yet
 		return
 	}
-	for y, l := range s.lines {
-		for x, c := range l.cells {
-			if !l.styled && c != (Cell{}) && (c.r < 0x20 || c.r > 0x7e || c != Cell{r: c.r}) {
-				t.Fatalf("%s screen row %d counts as plain, but cell %d is %+v", name, y, x, c)
-			}
+	for y := range s.lines {
+		l := s.row(y)
+		if l.used > l.width || l.width != s.cols {
+			t.Fatalf("%s screen row %d: used %d, width %d, screen width %d", name, y, l.used, l.width, s.cols)
+		}
+		if !l.styled {
+			checkPlainRow(t, l, fmt.Sprintf("%s screen row %d", name, y))
+			continue
+		}
+		if len(l.cells) != l.width {
+			t.Fatalf("%s screen row %d is styled with %d cells, want %d", name, y, len(l.cells), l.width)
 		}
 		for x := l.used; x < len(l.cells); x++ {
 			if l.cells[x] != (Cell{}) {
 				t.Fatalf("%s screen row %d: cell %d is %+v, past the row's used bound %d", name, y, x, l.cells[x], l.used)
 			}
+		}
+	}
+}
+
+// checkPlainRow checks a plain row: text of printable ASCII or 0 up to
+// used, its cells (if allocated) all zero.
+func checkPlainRow(t *testing.T, l *line, name string) {
+	t.Helper()
+	for x, c := range l.cells {
+		if c != (Cell{}) {
+			t.Fatalf("%s is plain, but its cell %d is %+v", name, x, c)
+		}
+	}
+	if l.used > len(l.text) {
+		t.Fatalf("%s is plain with used %d past its %d bytes of text", name, l.used, len(l.text))
+	}
+	for x, b := range l.text[:l.used] {
+		if b != 0 && (b < 0x20 || b > 0x7e) {
+			t.Fatalf("%s is plain, but its text holds %#x at %d", name, b, x)
+		}
+		if b == 0 && !l.holes {
+			t.Fatalf("%s has an empty cell at %d before its used bound %d, but no holes", name, x, l.used)
 		}
 	}
 }

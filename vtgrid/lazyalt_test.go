@@ -34,7 +34,7 @@ func TestAlternateScreenKeepsItsRowsAcrossLeaving(t *testing.T) {
 // rowText is row y of the active screen, trailing blanks dropped.
 func rowText(term *Terminal, y int) string {
 	var b []rune
-	for _, c := range term.scr.lines[y].cells {
+	for _, c := range term.scr.row(y).appendCells(nil) {
 		r := c.r
 		if r == 0 {
 			r = ' '

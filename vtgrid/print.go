@@ -29,27 +29,14 @@ func (t *Terminal) printASCII(run []byte) {
 // fillRow writes as much of run as fits from the cursor to the right margin
 // and returns the rest.
 func (t *Terminal) fillRow(run []byte) []byte {
-	l := &t.scr.lines[t.cur.y]
+	l := t.scr.row(t.cur.y)
 	x := t.cur.x
 	n := min(len(run), t.cols-x)
-	l.breakAt(x)
-	l.breakAt(x + n)
-	cells := l.cells[x : x+n]
-	src := run[:len(cells)] // same length: lets the compiler drop bounds checks
 	c := Cell{style: t.cur.st, link: t.cur.link, flags: t.cur.prot}
-	if c == (Cell{}) {
-		for i := range cells { // the common case: stores of constants and the character
-			cells[i] = Cell{r: rune(src[i])}
-		}
+	if c == (Cell{}) && !l.styled {
+		copy(l.plainText(x)[x:x+n], run) // the common case: a plain row stays its text
 	} else {
-		l.styled = true
-		for i := range cells {
-			// The whole template, then its character: setting c.r first
-			// and copying c made every cell a store-forwarding stall (a
-			// 4-byte store read back as 16), the flood's largest cost.
-			cells[i] = c
-			cells[i].r = rune(src[i])
-		}
+		t.fillCells(l, x, run[:n], c)
 	}
 	l.mark(x + n)
 	l.ver = t.ver
@@ -64,16 +51,49 @@ func (t *Terminal) fillRow(run []byte) []byte {
 		return run
 	}
 	if len(run) > 0 { // no autowrap: the last column takes each further character
-		c.r = rune(run[len(run)-1])
-		l.cells[t.cols-1] = c
-		l.mark(t.cols)
+		t.lastColumn(l, rune(run[len(run)-1]), c)
 	}
 	return nil
 }
 
+// fillCells writes src into the cells of row l from x in the template
+// cell c's style.
+func (t *Terminal) fillCells(l *line, x int, src []byte, c Cell) {
+	all := l.toCells()
+	l.breakAt(x)
+	l.breakAt(x + len(src))
+	cells := all[x : x+len(src)]
+	src = src[:len(cells)] // same length: lets the compiler drop bounds checks
+	if c == (Cell{}) {
+		for i := range cells { // stores of constants and the character
+			cells[i] = Cell{r: rune(src[i])}
+		}
+		return
+	}
+	for i := range cells {
+		// The whole template, then its character: setting c.r first
+		// and copying c made every cell a store-forwarding stall (a
+		// 4-byte store read back as 16), the flood's largest cost.
+		cells[i] = c
+		cells[i].r = rune(src[i])
+	}
+}
+
+// lastColumn puts r in the last column of l, in c's style (printing past
+// the margin with autowrap off).
+func (t *Terminal) lastColumn(l *line, r rune, c Cell) {
+	if c == (Cell{}) && !l.styled {
+		l.plainText(t.cols)[t.cols-1] = byte(r)
+	} else {
+		c.r = r
+		l.toCells()[t.cols-1] = c
+	}
+	l.mark(t.cols)
+}
+
 // wrap moves to the start of the next row, marking this one soft-wrapped.
 func (t *Terminal) wrap() {
-	t.scr.lines[t.cur.y].wrapped = true
+	t.scr.row(t.cur.y).wrapped = true
 	t.cur.wrapNext = false
 	t.cur.x = 0
 	t.index()
@@ -119,10 +139,10 @@ func (t *Terminal) putChar(r rune, w int) {
 		if !t.modes.Autowrap {
 			return
 		}
-		t.scr.lines[t.cur.y].erase(t.cur.x, t.cols, t.ver, t.cur.st)
+		t.scr.row(t.cur.y).erase(t.cur.x, t.cols, t.ver, t.cur.st)
 		t.wrap()
 	}
-	l := &t.scr.lines[t.cur.y]
+	l := t.scr.row(t.cur.y)
 	if t.modes.Insert {
 		l.insertBlanks(t.cur.x, w, t.cols, t.ver, t.cur.st)
 	}
@@ -132,16 +152,16 @@ func (t *Terminal) putChar(r rune, w int) {
 
 func (t *Terminal) setCell(l *line, r rune, w int) {
 	x := t.cur.x
+	cells := l.toCells()
 	l.breakAt(x)
 	l.breakAt(x + w)
 	c := Cell{r: r, style: t.cur.st, link: t.cur.link, flags: t.cur.prot}
 	if w == 2 {
 		c.flags |= flagWide
-		l.cells[x+1] = Cell{style: t.cur.st, link: t.cur.link, flags: flagCont | t.cur.prot}
+		cells[x+1] = Cell{style: t.cur.st, link: t.cur.link, flags: flagCont | t.cur.prot}
 	}
-	l.cells[x] = c
+	cells[x] = c
 	l.mark(x + w)
-	l.styled = true
 	l.ver = t.ver
 }
 
@@ -156,7 +176,7 @@ func (t *Terminal) advance(w int) {
 
 // prevCell is the cell the last character went into, or nil.
 func (t *Terminal) prevCell() *Cell {
-	l := &t.scr.lines[t.cur.y]
+	l := t.scr.row(t.cur.y)
 	x := t.cur.x - 1
 	if t.cur.wrapNext {
 		x = t.cur.x
@@ -164,13 +184,13 @@ func (t *Terminal) prevCell() *Cell {
 	if x < 0 {
 		return nil
 	}
-	if l.cells[x].flags&flagCont != 0 && x > 0 {
+	cells := l.toCells()
+	if cells[x].flags&flagCont != 0 && x > 0 {
 		x--
 	}
 	l.mark(x + 1) // combine may give an empty cell a character
-	l.styled = true
 	l.ver = t.ver
-	return &l.cells[x]
+	return &cells[x]
 }
 
 const zwj = 0x200d

@@ -18,6 +18,7 @@ func (t *Terminal) Resize(cols, rows int) {
 	if t.scr != t.main {
 		mc = &t.saved[0].cur
 	}
+	t.main.inCells()
 	mc.x, mc.y = t.reflowMain(cols, rows, mc)
 	mc.wrapNext = false
 	if t.alt != nil {
@@ -29,9 +30,11 @@ func (t *Terminal) Resize(cols, rows int) {
 	}
 	t.top, t.bot = 0, rows-1
 	t.resizeTabs(cols)
+	t.main.cols = cols
 	t.main.touch(0, rows-1, t.ver)
 	t.main.markAll()
 	if t.alt != nil {
+		t.alt.cols = cols
 		t.alt.touch(0, rows-1, t.ver)
 		t.alt.markAll()
 	}
@@ -48,14 +51,36 @@ func (t *Terminal) resizeTabs(cols int) {
 
 // cropScreen gives s the new size without reflow.
 func cropScreen(s *screen, cols, rows int) {
+	s.inCells()
 	for len(s.lines) < rows {
-		s.lines = append(s.lines, line{cells: make([]Cell, cols)})
+		s.lines = append(s.lines, newLine(cols))
 	}
 	s.lines = s.lines[:rows]
 	for i := range s.lines {
-		l := &s.lines[i]
-		l.cells = resizeCells(l.cells, cols)
+		if l := &s.lines[i]; l.cells != nil {
+			l.cells = resizeCells(l.cells, cols)
+		}
 	}
+}
+
+// inCells puts the rows in storage order (inOrder) and turns every row
+// holding anything into cells, the form resizing works on; rows that hold
+// nothing stay without storage.
+func (s *screen) inCells() {
+	for i := range s.inOrder() {
+		if l := &s.lines[i]; l.styled || l.used > 0 {
+			l.toCells()
+		}
+	}
+}
+
+// cellsOrBlank is the row's cells, or new empty cells for a row that holds
+// no storage (see inCells).
+func (l *line) cellsOrBlank() []Cell {
+	if l.cells == nil {
+		return make([]Cell, l.width)
+	}
+	return l.cells
 }
 
 // resizeCells crops or pads a row, keeping wide characters whole.
@@ -95,7 +120,7 @@ func (t *Terminal) reflowMain(cols, rows int, c *cursor) (cx, cy int) {
 	first := max(len(phys)-rows, 0)
 	first = min(first, curRow)
 	for _, l := range phys[:first] {
-		t.sb.push(l.cells, len(l.cells), false, l.wrapped)
+		t.sb.push(l.cells, len(l.cells), l.wrapped)
 	}
 	shown := phys[first:]
 	shown = shown[:min(len(shown), rows)]
@@ -105,7 +130,7 @@ func (t *Terminal) reflowMain(cols, rows int, c *cursor) (cx, cy int) {
 		t.main.lines = append(t.main.lines, l)
 	}
 	for len(t.main.lines) < rows {
-		t.main.lines = append(t.main.lines, line{cells: make([]Cell, cols)})
+		t.main.lines = append(t.main.lines, newLine(cols))
 	}
 	return curCol, curRow - first
 }
@@ -114,7 +139,7 @@ func (t *Terminal) reflowMain(cols, rows int, c *cursor) (cx, cy int) {
 // finds the cursor in them. Empty rows below the cursor are dropped.
 func (t *Terminal) collectLogical(c *cursor) (out []logical, curLine, curOff int) {
 	last := len(t.main.lines) - 1
-	for last > c.y && rowEmpty(t.main.lines[last].cells) {
+	for last > c.y && t.main.lines[last].empty() {
 		last--
 	}
 	var cur logical
@@ -136,7 +161,7 @@ func (t *Terminal) collectLogical(c *cursor) (out []logical, curLine, curOff int
 				curOff++
 			}
 		}
-		add(l.cells, l.wrapped && y < last)
+		add(l.cellsOrBlank(), l.wrapped && y < last)
 	}
 	if len(cur.cells) > 0 {
 		out = append(out, trimLogical(cur))

@@ -6,6 +6,7 @@ package vtgrid
 // keep their cells as they are (rare).
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -41,14 +42,10 @@ type compactExtra struct {
 const arenaChunk = 64 << 10
 
 // compact encodes the cells of a row, dropping trailing empty default cells
-// (used bounds the non-empty ones: see line.used; plain says the row holds
-// only default-style ASCII, see line.styled). It allocates nothing in steady
+// (used bounds the non-empty ones: see line.used). It allocates nothing in steady
 // state: text and runs go into the arenas.
-func (s *scrollback) compact(cells []Cell, used int, plain, wrapped bool) compactLine {
+func (s *scrollback) compact(cells []Cell, used int, wrapped bool) compactLine {
 	n := min(used, len(cells))
-	if plain {
-		return s.compactPlain(cells[:n], wrapped)
-	}
 	for n > 0 && cells[n-1] == (Cell{}) {
 		n--
 	}
@@ -84,20 +81,23 @@ func (s *scrollback) compact(cells []Cell, used int, plain, wrapped bool) compac
 	return cl
 }
 
-// compactPlain is compact for a row of default-style ASCII and empty cells,
-// where a cell is empty exactly when its character is 0: the row is its
-// text.
-func (s *scrollback) compactPlain(cells []Cell, wrapped bool) compactLine {
-	n := len(cells)
-	for n > 0 && cells[n-1].r == 0 {
+// compactPlain is compact for a plain row (see line): its text, a byte per
+// cell, 0 for an empty cell (only where holes says there may be one). The row is its text, trailing empty cells
+// dropped and the others as spaces, copied straight into the arena.
+func (s *scrollback) compactPlain(src []byte, holes, wrapped bool) compactLine {
+	n := len(src)
+	for n > 0 && src[n-1] == 0 {
 		n--
 	}
 	if n == 0 {
 		return compactLine{wrapped: wrapped}
 	}
 	text := s.arenaText(n) // straight into the arena: no scratch copy
-	for i, c := range cells[:n] {
-		text[i] = byte(max(c.r, ' '))
+	copy(text, src[:n])
+	if holes {
+		for i := bytes.IndexByte(text, 0); i >= 0; i = bytes.IndexByte(text, 0) {
+			text[i] = ' ' // an empty cell before the row's end
+		}
 	}
 	// The arena's bytes below its length are never written again.
 	return compactLine{text: unsafe.String(&text[0], n), wrapped: wrapped}
@@ -218,19 +218,44 @@ type scrollback struct {
 	runArena  []styleRun
 }
 
-// push compacts a row leaving the top of the screen.
-func (s *scrollback) push(cells []Cell, used int, plain, wrapped bool) {
-	s.pushed++
-	if s.max == 0 {
+// pushLine compacts a row leaving the top of the screen, in either of its
+// forms (see line).
+func (s *scrollback) pushLine(l *line) {
+	if !s.count() {
 		return
 	}
-	cl := s.compact(cells, used, plain, wrapped)
+	if !l.styled {
+		s.keep(s.compactPlain(l.text[:l.used], l.holes, l.wrapped))
+		return
+	}
+	s.keep(s.compact(l.cells, l.used, l.wrapped))
+}
+
+// push compacts a row of cells leaving the screen.
+func (s *scrollback) push(cells []Cell, used int, wrapped bool) {
+	if s.count() {
+		s.keep(s.compact(cells, used, wrapped))
+	}
+}
+
+// count counts a row leaving the screen and reports whether the
+// scrollback keeps rows at all.
+func (s *scrollback) count() bool {
+	s.pushed++
+	return s.max > 0
+}
+
+// keep adds a compacted row, dropping the oldest when full.
+func (s *scrollback) keep(cl compactLine) {
 	if len(s.ring) < s.max {
 		s.ring = append(s.ring, cl)
 		return
 	}
 	s.ring[s.start] = cl
-	s.start = (s.start + 1) % s.max
+	s.start++
+	if s.start == s.max {
+		s.start = 0
+	}
 }
 
 // len is the number of rows held.

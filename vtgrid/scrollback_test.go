@@ -57,7 +57,7 @@ func TestCompactRoundTrip(t *testing.T) {
 			s := screenOf(30, 1, in).Snapshot()
 			row := s.Row(0)
 			var sb scrollback
-			cl := sb.compact(row, len(row), false, false)
+			cl := sb.compact(row, len(row), false)
 			back := cl.expand()
 			for x := range row {
 				var b Cell

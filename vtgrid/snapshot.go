@@ -39,13 +39,13 @@ func (t *Terminal) Snapshot() *Snapshot {
 		seq:   t.ver,
 	}
 	reuse := prev != nil && prev.cols == t.cols && prev.rows == t.rows
-	for y := range t.scr.lines {
-		l := &t.scr.lines[y]
-		if reuse && l.ver < t.ver {
+	for y := range t.rows {
+		if reuse && !t.scr.changedSince(y, t.ver) {
 			s.grid[y], s.wrapped[y] = prev.grid[y], prev.wrapped[y]
 			continue
 		}
-		s.grid[y] = append([]Cell(nil), l.cells...)
+		l := t.scr.row(y)
+		s.grid[y] = l.appendCells(make([]Cell, 0, l.width))
 		s.wrapped[y] = l.wrapped
 		s.dirty[y] = true
 	}

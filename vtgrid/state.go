@@ -315,7 +315,7 @@ func (e *stateEnc) colors(c Colors) {
 // screen writes every row of s.
 func (e *stateEnc) screen(s *screen, cols int) {
 	for y := range s.lines {
-		cells, wrapped := s.lines[y].stateCells()
+		cells, wrapped := s.row(y).stateCells()
 		e.row(cells[:min(len(cells), cols)], wrapped)
 	}
 }
@@ -528,7 +528,7 @@ func (d *stateDec) screen(s *screen, cols int, ver uint64) {
 		if d.err != nil {
 			return
 		}
-		s.lines[y].restoreCells(cells, wrapped, ver)
+		s.row(y).restoreCells(cells, wrapped, ver)
 		buf = cells
 	}
 }
@@ -664,23 +664,24 @@ func (cp *cellParts) cell() Cell {
 	return c
 }
 
-// stateCells returns the row's cells (not to be modified) and its soft-wrap
-// flag.
-func (l *line) stateCells() ([]Cell, bool) { return l.cells, l.wrapped }
+// stateCells returns the row's cells (a copy for a plain row, which is its
+// text: see line; not to be modified) and its soft-wrap flag.
+func (l *line) stateCells() ([]Cell, bool) {
+	if l.styled {
+		return l.cells, l.wrapped
+	}
+	return l.appendCells(nil), l.wrapped
+}
 
 // restoreCells makes the row (of a new screen) hold cells from its first
 // column, the rest empty.
 func (l *line) restoreCells(cells []Cell, wrapped bool, ver uint64) {
-	n := copy(l.cells, cells)
-	clear(l.cells[n:])
-	l.wrapped, l.ver = wrapped, ver
-	l.used, l.styled = n, false
-	for _, c := range l.cells[:n] {
-		if c != (Cell{}) && (c.r < 0x20 || c.r > 0x7e || c != Cell{r: c.r}) {
-			l.styled = true
-			break
-		}
+	l.erase(0, l.width, ver, Style{})
+	if n := min(len(cells), l.width); n > 0 {
+		copy(l.toCells(), cells[:n])
+		l.mark(n)
 	}
+	l.wrapped, l.ver = wrapped, ver
 }
 
 // stateRow appends scrollback row i (0 = the oldest held) to buf, as
@@ -695,5 +696,5 @@ func (s *scrollback) restoreStart(oldest uint64) { s.pushed = oldest }
 
 // restoreRow appends a row (its cells as ScrollbackRows returned them).
 func (s *scrollback) restoreRow(cells []Cell, wrapped bool) {
-	s.push(cells, len(cells), false, wrapped)
+	s.push(cells, len(cells), wrapped)
 }

@@ -111,8 +111,8 @@ func blankScreen(s *screen) bool {
 	if s == nil {
 		return true
 	}
-	for _, l := range s.lines {
-		if l.wrapped || slices.ContainsFunc(l.cells, func(c Cell) bool { return c != Cell{} }) {
+	for y := range s.lines {
+		if l := s.row(y); l.wrapped || !l.empty() {
 			return false
 		}
 	}
@@ -121,9 +121,10 @@ func blankScreen(s *screen) bool {
 
 func screenDiff(a, b *screen) string {
 	for y := range a.lines {
-		la, lb := &a.lines[y], &b.lines[y]
-		if !slices.Equal(la.cells, lb.cells) || la.wrapped != lb.wrapped {
-			return fmt.Sprintf("row %d is %+v (wrapped %v), want %+v (wrapped %v)", y, lb.cells, lb.wrapped, la.cells, la.wrapped)
+		ca, cb := a.rowCells(y), b.rowCells(y)
+		wa, wb := a.row(y).wrapped, b.row(y).wrapped
+		if !slices.Equal(ca, cb) || wa != wb {
+			return fmt.Sprintf("row %d is %+v (wrapped %v), want %+v (wrapped %v)", y, cb, wb, ca, wa)
 		}
 	}
 	return ""

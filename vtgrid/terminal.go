@@ -5,6 +5,8 @@ package vtgrid
 // Coordinates are 0-based (x = column, y = row) within the visible screen.
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -139,14 +141,34 @@ func (t *Terminal) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// asciiRun is the length of the leading run of printable ASCII in p.
+// asciiRun is the length of the leading run of printable ASCII in p,
+// checked eight bytes at a time: the lowest byte nonPrintable8 flags is the
+// first that ends the run.
 func asciiRun(p []byte) int {
-	for i, b := range p {
-		if b < 0x20 || b > 0x7e {
+	i := 0
+	for ; i+8 <= len(p); i += 8 {
+		if m := nonPrintable8(binary.LittleEndian.Uint64(p[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(p); i++ {
+		if p[i] < 0x20 || p[i] > 0x7e {
 			return i
 		}
 	}
 	return len(p)
+}
+
+// nonPrintable8 sets the high bit of each byte of x that is not printable
+// ASCII (0x20-0x7e) ("determine if a word has a byte less than / greater
+// than n", Bit Twiddling Hacks). A byte above a flagged one may be flagged
+// wrongly (a borrow or carry out of the flagged byte), never one below it,
+// so the lowest flag is exact.
+func nonPrintable8(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	below := (x - ones*0x20) &^ x & highs
+	above := (x + ones*(127-0x7e) | x) & highs
+	return below | above
 }
 
 // step feeds one byte through the UTF-8 decoder and the state machine.

@@ -5,23 +5,29 @@ package host
 // before them), so a client can resume "from seq S" after a disconnect and
 // learn exactly what it missed.
 //
-// The buffer grows with the output, doubling from ringMinChunk up to the
-// ring's limit (ring_bytes), so an idle shell holds a few KiB and not the
-// whole limit (issue 12's memory goal).
+// Byte seq lives at offset seq % limit of the ring, stored in chunks of
+// ringChunk bytes allocated as the output first reaches them, so an idle
+// shell holds a few KiB and not the whole limit (issue 12's memory goal).
+// The first chunk starts at ringMinChunk and doubles while the output first
+// fills it; the others are allocated whole. A byte never moves once written (the ring used to double
+// one buffer up to the limit, copying what it held at each step).
 
 import "sync"
 
-// ringMinChunk is the first allocation of a ring's buffer.
+// ringMinChunk is the first allocation of a ring's storage.
 const ringMinChunk = 4 << 10
+
+// ringChunk is the size of a full chunk.
+const ringChunk = 64 << 10
 
 // Ring is a bounded byte ring with absolute sequence numbers. It is safe for
 // one writer and any number of concurrent readers.
 type Ring struct {
-	mu    sync.Mutex
-	buf   []byte // byte seq is at buf[seq%len(buf)]; grows up to limit
-	limit int    // the most bytes the ring holds
-	start uint64 // sequence number of the oldest byte held
-	end   uint64 // sequence number of the next byte written
+	mu     sync.Mutex
+	chunks [][]byte // chunk k holds offsets [k*ringChunk, ...); shorter only while first filled
+	limit  int      // the most bytes the ring holds
+	start  uint64   // sequence number of the oldest byte held
+	end    uint64   // sequence number of the next byte written
 }
 
 // NewRing returns a ring holding the newest size bytes (at least 1). It
@@ -35,42 +41,64 @@ func (r *Ring) Write(p []byte) (int, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	n := len(p)
-	r.reserveLocked(uint64(n))
-	size := uint64(len(r.buf))
-	if uint64(n) > size { // only the tail of p survives
-		r.end += uint64(n) - size
-		p = p[uint64(n)-size:]
+	if n > r.limit { // only the tail of p survives
+		r.end += uint64(n - r.limit)
+		p = p[n-r.limit:]
 	}
-	for len(p) > 0 {
-		off := r.end % size
-		c := copy(r.buf[off:], p)
-		p = p[c:]
-		r.end += uint64(c)
-	}
-	r.start = max(r.start, r.end-min(r.end, size))
+	r.putLocked(r.end, p)
+	r.end += uint64(len(p))
+	r.start = max(r.start, r.end-min(r.end, uint64(r.limit)))
 	return n, nil
 }
 
-// reserveLocked grows the buffer, if it is below the limit, so that it can
-// hold what it holds plus n more bytes.
-func (r *Ring) reserveLocked(n uint64) {
-	need := min(r.end-r.start+n, uint64(r.limit))
-	if need <= uint64(len(r.buf)) {
-		return
+// putLocked stores p (at most limit bytes) at sequence seq onwards.
+func (r *Ring) putLocked(seq uint64, p []byte) {
+	for len(p) > 0 {
+		off := int(seq % uint64(r.limit))
+		n := min(len(p), r.limit-off, ringChunk-off%ringChunk)
+		copy(r.storeLocked(off, n), p[:n])
+		p, seq = p[n:], seq+uint64(n)
 	}
-	r.relayoutLocked(min(max(int(need), 2*len(r.buf), ringMinChunk), r.limit))
 }
 
-// relayoutLocked moves the bytes held into a new buffer of size bytes (at
-// least as many as held), each at its sequence number's place.
-func (r *Ring) relayoutLocked(size int) {
-	buf := make([]byte, size)
-	for seq := r.start; seq < r.end; {
-		off := seq % uint64(len(r.buf))
-		src := r.buf[off:min(uint64(len(r.buf)), off+r.end-seq)]
-		seq += uint64(copy(buf[seq%uint64(size):], src))
+// storeLocked returns the n bytes of storage at offset off (within one
+// chunk), allocating or growing the chunk as needed.
+func (r *Ring) storeLocked(off, n int) []byte {
+	k, at := off/ringChunk, off%ringChunk
+	for len(r.chunks) <= k {
+		r.chunks = append(r.chunks, nil)
 	}
-	r.buf = buf
+	c := r.chunks[k]
+	if at+n > len(c) {
+		full := min(ringChunk, r.limit-k*ringChunk) // the last chunk may be short
+		size := full                                // output that got past the first chunk is a flood
+		if k == 0 {
+			size = min(max(at+n, 2*len(c), ringMinChunk), full)
+		}
+		grown := make([]byte, size)
+		copy(grown, c)
+		r.chunks[k], c = grown, grown
+	}
+	return c[at : at+n]
+}
+
+// loadLocked returns the bytes held from offset off up to the end of its
+// chunk or n bytes, whichever is fewer.
+func (r *Ring) loadLocked(off, n int) []byte {
+	c := r.chunks[off/ringChunk]
+	at := off % ringChunk
+	return c[at:min(len(c), at+n)]
+}
+
+// held is the storage the ring has allocated, in bytes.
+func (r *Ring) held() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	total := 0
+	for _, c := range r.chunks {
+		total += cap(c)
+	}
+	return total
 }
 
 // grow raises the ring's limit to size bytes, keeping what it holds and
@@ -79,7 +107,13 @@ func (r *Ring) relayoutLocked(size int) {
 func (r *Ring) grow(size int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.limit = max(r.limit, size)
+	if size <= r.limit {
+		return
+	}
+	held := make([]byte, r.end-r.start)
+	n := r.readLocked(held, r.start)
+	r.chunks, r.limit = nil, size // every byte's offset changes with the limit
+	r.putLocked(r.start, held[:n])
 }
 
 // size is the ring's limit.
@@ -108,13 +142,18 @@ func (r *Ring) ReadAt(p []byte, seq uint64) (n int, from, next uint64) {
 	if from >= r.end {
 		return 0, r.end, r.end
 	}
-	size := uint64(len(r.buf))
-	avail := r.end - from
-	want := min(uint64(len(p)), avail)
-	for uint64(n) < want {
-		off := (from + uint64(n)) % size
-		c := copy(p[n:want], r.buf[off:])
-		n += c
-	}
+	n = r.readLocked(p, from)
 	return n, from, from + uint64(n)
+}
+
+// readLocked copies the bytes held from seq (at least start) into p and
+// returns how many.
+func (r *Ring) readLocked(p []byte, seq uint64) int {
+	want := int(min(uint64(len(p)), r.end-seq))
+	n := 0
+	for n < want {
+		off := int((seq + uint64(n)) % uint64(r.limit))
+		n += copy(p[n:want], r.loadLocked(off, min(want-n, r.limit-off)))
+	}
+	return n
 }

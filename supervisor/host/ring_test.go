@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"runtime"
 	"testing"
 )
 
@@ -66,11 +67,11 @@ func TestRingReadAtEndIsEmpty(t *testing.T) {
 // at spawn; it now starts small and grows with the output it holds.
 func TestFreshRingHoldsLittleBackingStorage(t *testing.T) {
 	r := NewRing(8 << 20)
-	if c := cap(r.buf); c > ringMinChunk {
+	if c := r.held(); c > ringMinChunk {
 		t.Fatalf("fresh ring holds %d bytes; want at most %d", c, ringMinChunk)
 	}
 	r.Write(bytes.Repeat([]byte("$ "), 50)) // a shell prompt or two
-	if c := cap(r.buf); c > ringMinChunk {
+	if c := r.held(); c > ringMinChunk {
 		t.Fatalf("ring after 100 bytes holds %d bytes; want at most %d", c, ringMinChunk)
 	}
 	if r.size() != 8<<20 {
@@ -105,8 +106,8 @@ func TestGrowingRingKeepsEveryByteAndSeq(t *testing.T) {
 			t.Fatalf("write %d: read %d bytes from %d next %d; want the %d newest from %d", i, n, from, next, len(all)-int(wantStart), wantStart)
 		}
 	}
-	if len(r.buf) != limit {
-		t.Fatalf("full ring holds %d bytes; want its limit %d", len(r.buf), limit)
+	if h := r.held(); h != limit {
+		t.Fatalf("full ring holds %d bytes; want its limit %d", h, limit)
 	}
 }
 
@@ -122,5 +123,56 @@ func TestRingGrownAfterWrappingKeepsItsBytes(t *testing.T) {
 	n, from, next := r.ReadAt(got, 0)
 	if string(got[:n]) != "56789abcdefg" || from != 5 || next != 17 {
 		t.Fatalf("read %q from %d next %d; want \"56789abcdefg\" from 5 next 17", got[:n], from, next)
+	}
+}
+
+// TestFilledRingAllocatesItsLimitOnce (issue 12, the flood's profile): a
+// ring filled by a flood allocates about its limit, once; it used to double
+// one buffer up to the limit, allocating twice the limit and copying what it
+// held at each step.
+func TestFilledRingAllocatesItsLimitOnce(t *testing.T) {
+	const limit = 1 << 20
+	r := NewRing(limit)
+	chunk := bytes.Repeat([]byte("x"), 4096)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range 2 * limit / len(chunk) {
+		r.Write(chunk)
+	}
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > limit*11/10 {
+		t.Fatalf("filling a %d-byte ring twice allocated %d bytes; want at most 1.1x its limit", limit, got)
+	}
+}
+
+// TestRingAcrossChunksKeepsEveryByteAndSeq is TestGrowingRingKeepsEveryByteAndSeq
+// for a ring of several chunks whose limit is not a multiple of a chunk,
+// read back in pieces that cross the chunks' seams.
+func TestRingAcrossChunksKeepsEveryByteAndSeq(t *testing.T) {
+	const limit = 2*ringChunk + 1001
+	r := NewRing(limit)
+	var all []byte
+	x := uint32(7)
+	for i := 0; i < 300; i++ {
+		x = x*1664525 + 1013904223
+		chunk := make([]byte, int(x>>18)%5000)
+		for j := range chunk {
+			chunk[j] = byte((len(all) + j) * 7)
+		}
+		r.Write(chunk)
+		all = append(all, chunk...)
+		wantStart := uint64(max(len(all)-limit, 0))
+		var got []byte
+		buf := make([]byte, 3001)
+		for seq := uint64(0); ; {
+			n, _, next := r.ReadAt(buf, seq)
+			if n == 0 {
+				break
+			}
+			got, seq = append(got, buf[:n]...), next
+		}
+		if !bytes.Equal(got, all[wantStart:]) {
+			t.Fatalf("write %d: read back %d bytes; want the %d newest, equal", i, len(got), len(all)-int(wantStart))
+		}
 	}
 }

@@ -12,7 +12,9 @@
 //   - the orphan reaper (reaper_linux.go) reaps only zombies that are our
 //     children, are not owned, and are not in our own process group, so
 //     children that other code in this process starts with os/exec (which
-//     stay in our group) keep their exit statuses.
+//     stay in our group) keep their exit statuses; the exception is the
+//     children an earlier image left behind across an exec (an upgrade's
+//     tmux control clients), which nobody in this image waits for.
 
 package supervisor
 
@@ -27,9 +29,10 @@ import (
 var children = &childTable{owned: map[int]bool{}}
 
 type childTable struct {
-	mu    sync.Mutex
-	owned map[int]bool
-	early map[int]syscall.WaitStatus // statuses reaped early (reaper_other.go)
+	mu       sync.Mutex
+	owned    map[int]bool
+	early    map[int]syscall.WaitStatus // statuses reaped early (reaper_other.go)
+	leftover map[int]bool               // children an earlier image of this process left (MarkLeftoverChildren)
 
 	// passes counts orphan-reaper passes, wakes the SIGCHLDs that
 	// prompted them and fullScans the passes that read all of /proc; tests

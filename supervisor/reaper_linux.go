@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,12 +79,38 @@ func (t *childTable) reapOrphans() {
 			continue
 		}
 		p, err := readProc(pid)
-		if err != nil || p.PPID != self || p.State != 'Z' || p.PGID == group {
+		if err != nil || p.PPID != self || p.State != 'Z' || (p.PGID == group && !t.leftover[pid]) {
 			continue
 		}
 		var ws unix.WaitStatus
 		_, _ = unix.Wait4(pid, &ws, unix.WNOHANG, nil) // best effort: a racing owner makes this ECHILD
+		delete(t.leftover, pid)
 	}
+}
+
+// MarkLeftoverChildren hands the orphan reaper every child of this
+// process but the pids in keep: after an exec (a host upgrade) the new
+// image inherits the old one's children, and those the old one started
+// with os/exec (a tmux control client) stay in our process group, where
+// the reaper leaves zombies to their waiter, which died with the old
+// image. Call it before this image starts any child of its own; keep
+// lists the children it will own (the panes' leaders).
+func MarkLeftoverChildren(keep []int) {
+	t := children
+	t.mu.Lock()
+	pids, err := t.childPids()
+	if err == nil {
+		for _, pid := range pids {
+			if !slices.Contains(keep, pid) && !t.owned[pid] {
+				if t.leftover == nil {
+					t.leftover = map[int]bool{}
+				}
+				t.leftover[pid] = true
+			}
+		}
+	}
+	t.mu.Unlock()
+	t.reapOrphans() // those that ended before the reaper ran
 }
 
 // childPids lists this process's children from /proc/self/task/*/children

@@ -90,3 +90,31 @@ func TestOrphanReaperReadsOnlyOurChildren(t *testing.T) {
 		t.Fatalf("the orphan reaper scanned all of /proc %d times", n)
 	}
 }
+
+// TestLeftoverChildrenOfAnEarlierImageAreReaped: after an upgrade's exec
+// the new image inherits the old one's children. Those started with
+// os/exec (a tmux pane's control client) sit in our own process group,
+// where the reaper leaves zombies to their waiter, and the waiter died
+// with the old image: each upgrade left one zombie per adopted tmux pane.
+// Marked as leftovers, they are reaped; a child to keep is not touched.
+func TestLeftoverChildrenOfAnEarlierImageAreReaped(t *testing.T) {
+	mustSubreaper(t)
+	o := newOracle(t)
+	left := exec.Command("sleep", "1000") // "the old image's" child: nobody will Wait
+	kept := exec.Command("sh", "-c", "exit 3")
+	for _, c := range []*exec.Cmd{left, kept} {
+		c.Env = o.Env()
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	MarkLeftoverChildren([]int{kept.Process.Pid})
+	_ = left.Process.Kill()
+	if !waitUntil(testproc.WaitFor, func() bool { p, err := readProc(left.Process.Pid); return err != nil || p.PPID != os.Getpid() }) {
+		t.Fatalf("leftover %d is still an unreaped child of ours", left.Process.Pid)
+	}
+	var ee *exec.ExitError
+	if err := kept.Wait(); !errors.As(err, &ee) || ee.ExitCode() != 3 {
+		t.Fatalf("Wait of the kept child = %v; the reaper stole its status", err)
+	}
+}

@@ -639,6 +639,7 @@ func (h *Server) takeOver(mem *os.File) (*net.UnixListener, *persist.Lockfile, e
 	}
 	h.started, h.containment, h.colors.cur = st.Started, st.Contain, st.Colors
 	h.regLoad, h.regIssue, h.regReadOnly, h.regKeepBak = st.RegLoad, st.RegLoad, st.ReadOnly, st.KeepBak
+	supervisor.MarkLeftoverChildren(st.leaders()) // before this image starts a child of its own
 	runs := h.restorePanes(st)
 	if err := supervisor.StartSubreaper(); err != nil { // after Resume: the reaper must know the leaders as owned
 		h.log.Printf("subreaper unavailable, escaped grandchildren are reaped by init: %v", err)
@@ -702,6 +703,18 @@ func readState(mem *os.File) (*handover, error) {
 	}
 	st.blobs = r
 	return st, nil
+}
+
+// leaders are the pids of the handed panes' leaders: the old image's
+// children that this one owns.
+func (st *handover) leaders() []int {
+	var pids []int
+	for _, ph := range st.Panes {
+		if ph.Run != nil && !ph.Adopted {
+			pids = append(pids, ph.Run.Identity.PID)
+		}
+	}
+	return pids
 }
 
 // restorePanes makes the handed panes this image's and returns the runs

@@ -70,14 +70,17 @@ func (o *execOpts) run(parent context.Context, a *app, argv []string) error {
 	if err != nil {
 		return interrupted(ctx, err)
 	}
-	res, err := o.stream(ctx, a, c, r.Pane.ID)
+	res, cur, err := o.stream(ctx, a, c, r.Pane.ID)
+	if cur != c {
+		defer func() { _ = cur.Close() }() // best effort, as c
+	}
 	if ctx.Err() != nil && parent.Err() == nil {
-		return o.abort(c, r.Pane.ID)
+		return o.abort(cur, r.Pane.ID)
 	}
 	if err != nil {
 		return err
 	}
-	return o.finish(c, *res.Pane)
+	return o.finish(cur, *res.Pane)
 }
 
 // spawnReq builds the run's spawn request.
@@ -100,11 +103,12 @@ func (o *execOpts) spawnReq(a *app, argv []string) (proto.SpawnReq, error) {
 	return req, o.watchdogs.apply(&req)
 }
 
-// stream copies the run's output to stdout until it has exited.
-func (o *execOpts) stream(ctx context.Context, a *app, c *client.Client, id string) (client.ReadResult, error) {
+// stream copies the run's output to stdout until it has exited, across
+// host upgrades (followResuming); it returns the client it ended on.
+func (o *execOpts) stream(ctx context.Context, a *app, c *client.Client, id string) (client.ReadResult, *client.Client, error) {
 	var nl client.NewlineFilter
 	var buf []byte
-	res, err := c.ReadOutput(ctx, id, client.ReadOptions{Follow: true}, func(ch *proto.OutputChunk) error {
+	res, cur, err := followResuming(ctx, a, c, id, 0, func(ch *proto.OutputChunk) error {
 		data := ch.Data
 		if !o.pty {
 			buf = nl.Append(buf[:0], data)
@@ -119,7 +123,7 @@ func (o *execOpts) stream(ctx context.Context, a *app, c *client.Client, id stri
 	if err == nil && res.Pane == nil {
 		err = errors.New("the run's output ended before its exit was reported")
 	}
-	return res, err
+	return res, cur, err
 }
 
 // finish removes the finished run and exits with its status.

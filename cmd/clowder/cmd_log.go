@@ -84,27 +84,40 @@ func (o *logOpts) run(ctx context.Context, a *app, c *client.Client, pane string
 // a byte in between.
 const maxResumes = 20
 
-// followOutput prints the pane's output from seq until it exits. When the
-// host upgrades in place (or the connection drops while a host still
-// answers the socket), it connects again and resumes from the sequence
-// number it reached: nothing is lost or printed twice.
+// followOutput prints the pane's output from seq until it exits.
 func followOutput(ctx context.Context, a *app, c *client.Client, pane string, seq uint64, out *outputPrinter) error {
+	_, nc, err := followResuming(ctx, a, c, pane, seq, func(ch *proto.OutputChunk) error { return out.chunk(a.stdout, ch) })
+	if nc != c {
+		_ = nc.Close() // best effort: the follow is over
+	}
+	return err
+}
+
+// followResuming reads the pane's output from seq until it exits, giving
+// each chunk to emit. When the host upgrades in place (or the connection
+// drops while a host still answers the socket), it connects again and
+// resumes from the sequence number it reached: nothing is lost or given
+// twice. It returns the last read's result and the client it ended on (c,
+// or a new one the caller closes).
+func followResuming(ctx context.Context, a *app, c *client.Client, pane string, seq uint64, emit func(*proto.OutputChunk) error) (client.ReadResult, *client.Client, error) {
+	cur := c
 	for tries := 0; ; tries++ {
-		res, err := c.ReadOutput(ctx, pane, client.ReadOptions{From: seq, Follow: true},
-			func(ch *proto.OutputChunk) error { return out.chunk(a.stdout, ch) })
+		res, err := cur.ReadOutput(ctx, pane, client.ReadOptions{From: seq, Follow: true}, emit)
 		if res.Next > seq {
 			tries = 0
 		}
-		if err == nil || ctx.Err() != nil || !(client.Resumable(err) || c.Err() != nil) || tries >= maxResumes {
-			return err
+		if err == nil || ctx.Err() != nil || !(client.Resumable(err) || cur.Err() != nil) || tries >= maxResumes {
+			return res, cur, err
 		}
 		seq = res.Next
 		nc, derr := a.dial(ctx)
 		if derr != nil {
-			return fmt.Errorf("%w; and connecting again failed: %v", err, derr)
+			return res, cur, fmt.Errorf("%w; and connecting again failed: %v", err, derr)
 		}
-		defer func() { _ = nc.Close() }() // best effort: the follow is over
-		c = nc
+		if cur != c {
+			_ = cur.Close() // best effort: replaced
+		}
+		cur = nc
 	}
 }
 

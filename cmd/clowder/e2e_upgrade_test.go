@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -554,5 +555,42 @@ func TestE2ERespawnAfterAnUpgradeUsesThePanesEnvironment(t *testing.T) {
 	e.must("wait", id, "--exit", "--timeout", "30s")
 	if got := e.must("log", "--raw", id); strings.Count(got, "env=spawned") != 2 || strings.Contains(got, "asking") {
 		t.Fatalf("the pane's output over both runs is %q; want env=spawned twice", got)
+	}
+}
+
+// TestE2EExecCarriesOnAcrossHostUpgrade: `clowder exec` streams its run's
+// output and exits with its status across a host upgrade. It failed with
+// "the host is upgrading in place; connect again and resume from your
+// sequence number" (exit 1) while its run went on, unseen, to its end.
+func TestE2EExecCarriesOnAcrossHostUpgrade(t *testing.T) {
+	e := newE2E(t)
+	e.must("new", "--", "sleep", "1000") // a host to upgrade
+	flag := filepath.Join(e.dir, "go-on")
+	outFile := filepath.Join(e.dir, "exec.out")
+	out, err := os.Create(outFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	var errOut bytes.Buffer
+	cmd := e.command(context.Background(), "exec", "--", "sh", "-c",
+		`echo before; while [ ! -e "$1" ]; do sleep 0.05; done; echo after; exit 7`, "sh", flag)
+	cmd.Stdout, cmd.Stderr = out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stdout := func() string { b, _ := os.ReadFile(outFile); return string(b) }
+	e.eventually(30*time.Second, "the run's first line", func() bool { return strings.Contains(stdout(), "before") })
+	e.must("host", "upgrade")
+	if err := os.WriteFile(flag, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 7 || stdout() != "before\nafter\n" {
+		t.Fatalf("exec across an upgrade: %v, stdout %q, stderr %q; want exit 7 and both lines", err, stdout(), errOut.String())
+	}
+	if ls := e.must("ls"); strings.Contains(ls, "exit 7") || strings.Count(ls, "\n") != 2 {
+		t.Errorf("the finished run is still listed:\n%s", ls)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"clowder/bench/isolate"
 	"clowder/bench/latency"
 	"clowder/bench/procstat"
 )
@@ -52,14 +53,14 @@ func ClowderCLI(ctx context.Context, bin string, n int) (CLI, error) {
 		return func() error { _, err := w.Run(ctx, args...); return err }
 	}
 	var r CLI
-	if r.Ls, err = timeN(n, run("ls")); err != nil {
+	if r.Ls, err = latency.TimeN(n, run("ls")); err != nil {
 		return r, err
 	}
-	if r.Capture, err = timeN(n, run("capture", id)); err != nil {
+	if r.Capture, err = latency.TimeN(n, run("capture", id)); err != nil {
 		return r, err
 	}
 	before, _ := procstat.CPU(pid)
-	if r.CaptureHistory, err = timeN(n, run("capture", id, "--scrollback", fmt.Sprint(historyLines))); err != nil {
+	if r.CaptureHistory, err = latency.TimeN(n, run("capture", id, "--scrollback", fmt.Sprint(historyLines))); err != nil {
 		return r, err
 	}
 	after, _ := procstat.CPU(pid)
@@ -90,14 +91,14 @@ func TmuxCLI(ctx context.Context, n int) (CLI, error) {
 		return func() error { _, err := t.run(ctx, args...); return err }
 	}
 	var r CLI
-	if r.Ls, err = timeN(n, run("ls")); err != nil {
+	if r.Ls, err = latency.TimeN(n, run("ls")); err != nil {
 		return r, err
 	}
-	if r.Capture, err = timeN(n, run("capture-pane", "-p", "-t", ":1")); err != nil {
+	if r.Capture, err = latency.TimeN(n, run("capture-pane", "-p", "-t", ":1")); err != nil {
 		return r, err
 	}
 	before, _ := procstat.CPU(pid)
-	if r.CaptureHistory, err = timeN(n, run("capture-pane", "-p", "-t", ":1", "-S", fmt.Sprint(-historyLines))); err != nil {
+	if r.CaptureHistory, err = latency.TimeN(n, run("capture-pane", "-p", "-t", ":1", "-S", fmt.Sprint(-historyLines))); err != nil {
 		return r, err
 	}
 	after, _ := procstat.CPU(pid)
@@ -112,7 +113,7 @@ type tmux struct {
 }
 
 func startTmux(ctx context.Context) (*tmux, error) {
-	t := &tmux{sock: fmt.Sprintf("clwcli-%d-%d", os.Getpid(), time.Now().UnixNano()), env: withoutTMUX(os.Environ())}
+	t := &tmux{sock: fmt.Sprintf("clwcli-%d-%d", os.Getpid(), time.Now().UnixNano()), env: isolate.WithoutTMUX(os.Environ())}
 	_, err := t.run(ctx, "new-session", "-d", "-x", "200", "-y", "50", "sleep 2147483647")
 	return t, err
 }
@@ -154,15 +155,4 @@ func (t *tmux) waitFor(ctx context.Context, pane, want string) error {
 			return fmt.Errorf("tmux pane %s never showed %q: %w", pane, want, ctx.Err())
 		}
 	}
-}
-
-// withoutTMUX drops TMUX from env, so tmux does not refuse to nest.
-func withoutTMUX(env []string) []string {
-	out := make([]string, 0, len(env))
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, "TMUX=") {
-			out = append(out, kv)
-		}
-	}
-	return out
 }

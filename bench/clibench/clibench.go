@@ -12,10 +12,8 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"time"
 
 	"clowder/bench/isolate"
-	"clowder/bench/latency"
 )
 
 // World is the real clowder binary on private directories.
@@ -69,17 +67,4 @@ func stderrOf(err error) string {
 		return strings.TrimSpace(string(ee.Stderr))
 	}
 	return ""
-}
-
-// timeN runs f n times and returns how long each took.
-func timeN(n int, f func() error) (latency.Samples, error) {
-	s := make(latency.Samples, 0, n)
-	for i := 0; i < n; i++ {
-		start := time.Now()
-		if err := f(); err != nil {
-			return s, err
-		}
-		s = append(s, time.Since(start))
-	}
-	return s, nil
 }

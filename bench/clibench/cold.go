@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"clowder/bench/isolate"
 	"clowder/bench/latency"
 )
 
@@ -50,7 +51,7 @@ func coldOnce(ctx context.Context, bin string) (time.Duration, error) {
 // so it ends when the command has run, as `wait --exit` does.
 func TmuxColdStart(ctx context.Context, n int) (latency.Samples, error) {
 	s := make(latency.Samples, 0, n)
-	env := withoutTMUX(os.Environ())
+	env := isolate.WithoutTMUX(os.Environ())
 	for i := 0; i < n; i++ {
 		sock := "clwcold-" + strconv.Itoa(os.Getpid()) + "-" + strconv.Itoa(i) + "-" + strconv.FormatInt(time.Now().UnixNano(), 10)
 		tm := "tmux -L " + sock + " -f /dev/null"

@@ -35,3 +35,15 @@ func Lookup(env []string, key string) (string, bool) {
 	}
 	return v, ok
 }
+
+// WithoutTMUX is env without TMUX and TMUX_PANE, so that a tmux started
+// with it does not refuse to nest inside the tmux the bench may run in.
+func WithoutTMUX(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}

@@ -113,3 +113,16 @@ func WaitBlank(ctx context.Context, d Driver) error {
 		}
 	}
 }
+
+// TimeN runs f n times and returns how long each run took.
+func TimeN(n int, f func() error) (Samples, error) {
+	s := make(Samples, 0, n)
+	for i := 0; i < n; i++ {
+		start := time.Now()
+		if err := f(); err != nil {
+			return s, err
+		}
+		s = append(s, time.Since(start))
+	}
+	return s, nil
+}

@@ -77,7 +77,7 @@ func spawnShells(b *testing.B, n int) (spawns latency.Samples, cpu []time.Durati
 	}
 	cpu = make([]time.Duration, 0, n+1)
 	cpu = append(cpu, processCPU())
-	spawns, err = timeN(n, func() error {
+	spawns, err = latency.TimeN(n, func() error {
 		defer func() { cpu = append(cpu, processCPU()) }()
 		r, err := h.Client.Spawn(ctx, proto.SpawnReq{Nonce: fmt.Sprint(len(ids)), Argv: []string{"/bin/sh"}, Kind: "shell", Env: env, Cols: 80, Rows: 24})
 		ids = append(ids, r.Pane.ID)

@@ -111,7 +111,7 @@ func measure(ctx context.Context, s server, cfg Config) (Result, error) {
 	}
 	start := time.Now()
 	r.SpawnCPU, err = cpuOver(s.pid(), func() error {
-		r.Spawn, err = timeN(cfg.Panes-1, func() error { return s.spawn(ctx) })
+		r.Spawn, err = latency.TimeN(cfg.Panes-1, func() error { return s.spawn(ctx) })
 		return err
 	})
 	if err != nil {
@@ -136,7 +136,7 @@ func settled(ctx context.Context, s server, cfg Config) (rss int64, idle Idle, l
 		return
 	}
 	lsCPU, err = cpuOver(s.pid(), func() error {
-		ls, err = timeN(cfg.LsRuns, func() error { return s.ls(ctx) })
+		ls, err = latency.TimeN(cfg.LsRuns, func() error { return s.ls(ctx) })
 		return err
 	})
 	return
@@ -153,17 +153,4 @@ func cpuOver(pid int, f func() error) (time.Duration, error) {
 	}
 	after, err := procstat.CPU(pid)
 	return after - before, err
-}
-
-// timeN runs f n times and returns how long each took.
-func timeN(n int, f func() error) (latency.Samples, error) {
-	s := make(latency.Samples, 0, n)
-	for i := 0; i < n; i++ {
-		start := time.Now()
-		if err := f(); err != nil {
-			return s, err
-		}
-		s = append(s, time.Since(start))
-	}
-	return s, nil
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"clowder/bench/isolate"
 )
 
 // Tmux measures a private tmux server (TMUX_TMPDIR in a temporary
@@ -51,7 +53,7 @@ func startTmux(ctx context.Context) (*tmux, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	t := &tmux{dir: dir, env: append(append(withoutTMUX(os.Environ()), "TMUX_TMPDIR="+dir), sh...)}
+	t := &tmux{dir: dir, env: append(append(isolate.WithoutTMUX(os.Environ()), "TMUX_TMPDIR="+dir), sh...)}
 	if _, err := t.run(ctx, "new-session", "-d", "-x", "80", "-y", "24"); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
@@ -143,15 +145,4 @@ func (t *tmux) close() (time.Duration, error) {
 	took := time.Since(start)
 	os.RemoveAll(t.dir)
 	return took, errors.Join(perr, kerr, gone)
-}
-
-// withoutTMUX drops TMUX from env, so tmux does not refuse to nest.
-func withoutTMUX(env []string) []string {
-	out := make([]string, 0, len(env))
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, "TMUX=") {
-			out = append(out, kv)
-		}
-	}
-	return out
 }

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"clowder/bench/isolate"
 )
 
 // Server is a private tmux server with one idle session. It is not safe for
@@ -33,7 +35,7 @@ func StartServer(ctx context.Context, cols, rows, history int) (*Server, error) 
 	s := &Server{
 		tmux:   bin,
 		socket: fmt.Sprintf("clowder-bench-%d-%d", os.Getpid(), time.Now().UnixNano()),
-		env:    withoutTMUX(os.Environ()),
+		env:    isolate.WithoutTMUX(os.Environ()),
 	}
 	size := strconv.Itoa(cols) + "x" + strconv.Itoa(rows)
 	_, err = s.Run(ctx, "new-session", "-d", "-s", "bench", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows), "sleep 2147483647",
@@ -112,16 +114,6 @@ func (s *Server) Close() error {
 		}
 	}
 	return err
-}
-
-func withoutTMUX(env []string) []string {
-	out := env[:0:0]
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") {
-			out = append(out, kv)
-		}
-	}
-	return out
 }
 
 // shellQuote quotes s for sh.

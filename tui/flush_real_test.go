@@ -2,45 +2,13 @@ package tui
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
-	"clowder/persist"
-	"clowder/supervisor/host"
 	"clowder/supervisor/proto"
 )
 
-// startPacedHost is startRealHost with screen frames paced by period.
-func startPacedHost(t *testing.T, period time.Duration) *realHost {
-	t.Helper()
-	rt, err := os.MkdirTemp("/tmp", "clt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(rt) })
-	paths := persist.Paths{RuntimeDir: rt + "/run", StateDir: rt + "/state"}
-	h, err := host.New(host.Options{Paths: paths, Config: persist.DefaultConfig(), Build: "test", IdleExit: -1, FramePeriod: period})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- h.Serve(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("host: %v", err)
-			}
-		case <-time.After(30 * time.Second):
-			t.Errorf("host did not stop")
-		}
-	})
-	return &realHost{t: t, paths: paths}
-}
 
 // TestTheLastPictureOfAFloodReachesTheTUI pins issue 12's flush rule end
 // to end: the host paces a flooding pane's frames, and the last picture

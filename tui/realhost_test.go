@@ -23,7 +23,11 @@ type realHost struct {
 	paths persist.Paths
 }
 
-func startRealHost(t *testing.T) *realHost {
+func startRealHost(t *testing.T) *realHost { return startPacedHost(t, 0) }
+
+// startPacedHost is startRealHost with screen frames paced by period (0:
+// the host's own).
+func startPacedHost(t *testing.T, period time.Duration) *realHost {
 	t.Helper()
 	rt, err := os.MkdirTemp("/tmp", "clt")
 	if err != nil {
@@ -31,7 +35,7 @@ func startRealHost(t *testing.T) *realHost {
 	}
 	t.Cleanup(func() { _ = os.RemoveAll(rt) })
 	paths := persist.Paths{RuntimeDir: rt + "/run", StateDir: rt + "/state"}
-	h, err := host.New(host.Options{Paths: paths, Config: persist.DefaultConfig(), Build: "test", IdleExit: -1})
+	h, err := host.New(host.Options{Paths: paths, Config: persist.DefaultConfig(), Build: "test", IdleExit: -1, FramePeriod: period})
 	if err != nil {
 		t.Fatal(err)
 	}

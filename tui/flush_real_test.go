@@ -9,7 +9,6 @@ import (
 	"clowder/supervisor/proto"
 )
 
-
 // TestTheLastPictureOfAFloodReachesTheTUI pins issue 12's flush rule end
 // to end: the host paces a flooding pane's frames, and the last picture
 // waited for the period's timer. With the host's period an hour, the TUI

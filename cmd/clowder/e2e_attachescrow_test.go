@@ -38,6 +38,25 @@ func noHUP(t *testing.T, hup string) {
 	}
 }
 
+// attachedAgent starts an agent that records any SIGHUP in hup and
+// attaches to it in an outer tmux, once the host lists attach as the
+// holder of its master; it returns the pane, the hup file, the pane as it
+// was, the outer tmux and the host's status.
+func attachedAgent(t *testing.T, e *e2eEnv) (id, hup string, before proto.PaneInfo, o *outerTmux, st proto.HostInfoReply) {
+	t.Helper()
+	hup = filepath.Join(e.dir, "hup")
+	id = hupAgent(e, hup)
+	before = e.pane(id)
+	o = startTmux(t, e, 100, 30, "attach", id)
+	o.waitScreen("ready-agent")
+	e.eventually(10*time.Second, "host status naming attach as holder of the pane's master", func() bool {
+		var ok bool
+		st, ok = e.hostInfo()
+		return ok && holds(st, id)
+	})
+	return id, hup, before, o, st
+}
+
 // TestE2EAttachSurvivesHostSIGKILL pins issue 10 §1 for attach: it held
 // the pane's master and, when the host was SIGKILLed, ended and closed it,
 // so the agent got SIGHUP and the next host found it orphaned or lost.
@@ -45,16 +64,7 @@ func noHUP(t *testing.T, hup string) {
 // (same pid, no SIGHUP) and stays attached: typing reaches the agent.
 func TestE2EAttachSurvivesHostSIGKILL(t *testing.T) {
 	e := newE2E(t)
-	hup := filepath.Join(e.dir, "hup")
-	id := hupAgent(e, hup)
-	before := e.pane(id)
-	o := startTmux(t, e, 100, 30, "attach", id)
-	o.waitScreen("ready-agent")
-	st, ok := e.hostInfo()
-	e.eventually(10*time.Second, "host status naming attach as holder of the pane's master", func() bool {
-		st, ok = e.hostInfo()
-		return ok && holds(st, id)
-	})
+	id, hup, before, o, st := attachedAgent(t, e)
 	if err := syscall.Kill(st.Pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -204,16 +214,7 @@ func TestE2ETUIAsksBeforeHangingUpHeldPanes(t *testing.T) {
 // agent, and once a host can start attach hands the master back by itself.
 func TestE2EAttachAsksBeforeHangingUpItsPane(t *testing.T) {
 	e := newE2E(t)
-	hup := filepath.Join(e.dir, "hup")
-	id := hupAgent(e, hup)
-	before := e.pane(id)
-	o := startTmux(t, e, 100, 30, "attach", id)
-	o.waitScreen("ready-agent")
-	st, ok := e.hostInfo()
-	e.eventually(10*time.Second, "attach holding the pane's master", func() bool {
-		st, ok = e.hostInfo()
-		return ok && holds(st, id)
-	})
+	id, hup, before, o, st := attachedAgent(t, e)
 	unblock := blockHostStart(t, e)
 	if err := syscall.Kill(st.Pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)

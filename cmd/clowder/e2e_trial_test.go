@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -112,5 +113,34 @@ func TestE2ETrialExecSurvivesHostUpgrade(t *testing.T) {
 	code := trialExitCode(t, cmd)
 	if code != 7 || !strings.Contains(out.String(), "finished") {
 		t.Fatalf("exec across an upgrade: exit %d, stdout %q, stderr %q; want exit 7 and \"finished\"", code, out, errb)
+	}
+}
+
+// TestE2ETrialHostStopWithSocketGone pins a bug: when the host's socket
+// is deleted (a /tmp cleaner, an rm -r of the runtime dir's contents) the
+// host runs on with its panes, holding host.lock, but `clowder host stop`
+// says "no host is running" and exits 0, `host status` says no host runs,
+// and `clowder new` fails with "lock ... locked by another process". The
+// panes are unreachable and the only way out (kill the pid) kills them.
+// At the least stop must not report success while the host runs.
+func TestE2ETrialHostStopWithSocketGone(t *testing.T) {
+	t.Skip("bug: host stop reports success (no host) while a host whose socket was deleted still runs")
+	e := newE2E(t)
+	e.must("new", "--", "sleep", "1000")
+	var st struct {
+		Pid    int    `json:"pid"`
+		Socket string `json:"socket"`
+	}
+	if err := json.Unmarshal([]byte(e.must("host", "status", "--json")), &st); err != nil {
+		t.Fatal(err)
+	}
+	// Unreachable now: stop it by signal, which ends its panes too.
+	t.Cleanup(func() { _ = syscall.Kill(st.Pid, syscall.SIGTERM) })
+	if err := os.Remove(st.Socket); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := e.run("host", "stop")
+	if syscall.Kill(st.Pid, 0) == nil && code == 0 {
+		t.Fatalf("host stop exited 0 (%q) while host %d still runs", stderr, st.Pid)
 	}
 }

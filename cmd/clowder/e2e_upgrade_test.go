@@ -594,3 +594,42 @@ func TestE2EExecCarriesOnAcrossHostUpgrade(t *testing.T) {
 		t.Errorf("the finished run is still listed:\n%s", ls)
 	}
 }
+
+// TestE2EHostUpgradeWithABadConfigKeepsEveryPane pins a bug the trial
+// found: with an error in config.toml (a typo made after the host
+// started), the new image failed on the config before it took the handed
+// panes, so the host exited and every pane was lost. Now the new binary's
+// format check fails on the config, so the upgrade is refused naming it;
+// and a new image that meets a bad config only after the exec (a binary
+// that did not check) takes over with the defaults.
+func TestE2EHostUpgradeWithABadConfigKeepsEveryPane(t *testing.T) {
+	e := newE2E(t)
+	id := e.tickPane()
+	host, _ := e.hostInfo()
+	pane := e.pane(id)
+	config := filepath.Join(e.dir, "config.toml")
+	if err := os.WriteFile(config, []byte("bogus_key = 1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := e.run("host", "upgrade")
+	if code != 1 || !strings.Contains(errOut, "bogus_key") {
+		t.Fatalf("host upgrade with a bad config: exit %d: %q; want exit 1 naming the bad key", code, errOut)
+	}
+	e.stillServes(id, host, pane)
+	if err := os.Remove(config); err != nil {
+		t.Fatal(err)
+	}
+	late := filepath.Join(e.dir, "late-typo")
+	script := fmt.Sprintf("#!/bin/sh\nif [ \"$1 $2\" = \"host --state-format\" ]; then echo %d; exit 0; fi\necho 'bogus_key = 1' > %q\nexec %q \"$@\"\n",
+		hostpkg.StateFormat(), config, e.bin)
+	if err := os.WriteFile(late, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.must("host", "upgrade", "--binary", late)
+	if now := e.pane(id); now.State != "running" || now.Pid != pane.Pid {
+		t.Fatalf("after an upgrade into a bad config the pane is %s pid %d; want running pid %d", now.State, now.Pid, pane.Pid)
+	}
+	if err := os.Remove(config); err != nil { // so that the cleanup's host stop starts no failing host
+		t.Fatal(err)
+	}
+}

@@ -27,17 +27,30 @@ var hostSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 // runHost serves until SIGINT, SIGTERM or SIGHUP (or the host decides to
 // stop).
 func runHost(parent context.Context, a *app) error {
-	p, cfg, err := a.setup()
+	handover, back := handedState(host.EnvUpgradeState), handedState(host.EnvUpgradeBack)
+	p, err := a.paths()
 	if err != nil {
 		return err
+	}
+	cfg, cfgErr := persist.LoadConfig(p.ConfigFile)
+	switch {
+	case cfgErr != nil && handover != nil:
+		// Handed live panes by an upgrade: failing here would end them
+		// all. Take over with the defaults; the log says why.
+		cfg = persist.DefaultConfig()
+	case cfgErr != nil:
+		return cfgErr
 	}
 	out, closeLog := hostLogWriter(a.stderr, p.LogFile())
 	defer closeLog()
 	logger := log.New(out, "clowder host: ", log.LstdFlags|log.Lmicroseconds)
+	if cfgErr != nil {
+		logger.Printf("took over from an upgrade with the default config, as this one has an error: %v", cfgErr)
+	}
 	ready := readyPipe()
 	exe, _ := a.exe() // "" on error: agents then run without clowder's hooks
 	h, err := host.New(host.Options{Paths: p, Config: cfg, Build: version, Log: logger, HookBinary: exe,
-		Listening: func(err error) { tellStarter(ready, err); dropStartupPages() }, Handover: handedState(host.EnvUpgradeState), UpgradeBack: handedState(host.EnvUpgradeBack)})
+		Listening: func(err error) { tellStarter(ready, err); dropStartupPages() }, Handover: handover, UpgradeBack: back})
 	if err != nil {
 		return err
 	}
@@ -117,8 +130,13 @@ func hostLogWriter(stderr io.Writer, path string) (io.Writer, func()) {
 }
 
 // printStateFormat answers `clowder host --state-format`: the state
-// format an upgrading host checks before it execs this binary.
+// format an upgrading host checks before it execs this binary. A config
+// this binary would not start with fails it, so the upgrade is refused
+// with the config's error before anything stops.
 func printStateFormat(a *app) error {
+	if _, _, err := a.setup(); err != nil {
+		return err
+	}
 	_, err := fmt.Fprintln(a.stdout, host.StateFormat())
 	return err
 }

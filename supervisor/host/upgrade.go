@@ -299,13 +299,27 @@ func checkStateFormat(binary string) error {
 	defer cancel()
 	out, err := exec.CommandContext(ctx, binary, "host", "--state-format").Output()
 	if err != nil {
-		return fmt.Errorf("upgrade the host to %s: it could not say which state format it reads (%v), so it cannot take over these panes; the host keeps running", binary, err)
+		return fmt.Errorf("upgrade the host to %s: it could not say which state format it reads (%v%s), so it cannot take over these panes; the host keeps running", binary, err, stderrLine(err))
 	}
 	got, err := strconv.Atoi(strings.TrimSpace(string(out)))
 	if err != nil || got != StateFormat() {
 		return fmt.Errorf("upgrade the host to %s: it reads state format %q, but this host writes %d; the host keeps running (stop it to switch, which ends its panes)", binary, strings.TrimSpace(string(out)), StateFormat())
 	}
 	return nil
+}
+
+// stderrLine is ": " and the first line a failed command wrote on
+// stderr (a config error, say), or "".
+func stderrLine(err error) string {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return ""
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(string(ee.Stderr)), "\n")
+	if line == "" {
+		return ""
+	}
+	return ": " + line
 }
 
 // withoutEnv drops name from env.

@@ -20,7 +20,6 @@ import (
 	"time"
 )
 
-
 // startConnected starts clowder args in the background and waits until
 // the host counts its connection (host status itself is one more client).
 func startConnected(t *testing.T, e *e2eEnv, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
@@ -68,7 +67,6 @@ func TestE2ETrialWaitSurvivesHostUpgrade(t *testing.T) {
 		t.Fatalf("wait across an upgrade: exit %d, stdout %q, stderr %q; want 0 once the pane exits", code, out, errb)
 	}
 }
-
 
 // TestE2ETrialHostStopWithSocketGone pins a bug: when the host's socket
 // is deleted (a /tmp cleaner, an rm -r of the runtime dir's contents) the

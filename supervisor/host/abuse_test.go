@@ -555,3 +555,36 @@ func (h *eventHub) anyDropped() bool {
 	}
 	return false
 }
+
+// TestHostBoundsTheMemoryOfBigRepliesNobodyReads pins a bug the trial
+// found: captures with scrollback (megabytes each) pipelined by a client
+// that reads none were all built at once and held until written, and the
+// host grew past 20 GB until the kernel killed it with every pane. Now
+// the host builds a few such replies at a time (one per connection).
+func TestHostBoundsTheMemoryOfBigRepliesNobodyReads(t *testing.T) {
+	ph := startProcHost(t, "HOST_WRITE_TIMEOUT_MS=2000")
+	c := ph.dial()
+	p := ph.spawnFake(c, "stream", "FAKE_BYTES=8000000")
+	c.call(&proto.ResizeReq{Pane: p.ID, Cols: 250, Rows: 50})
+	eventually(t, "the stream written", func() bool { return c.info(p.ID).Seq >= 8000000 })
+	before := usageOf(t, ph.cmd.Process.Pid)
+	stuck := ph.dial()
+	sent := flood(stuck, MaxConnRequests, &proto.CaptureReq{Pane: p.ID, ANSI: true, Scrollback: 10000})
+	waitFull(t, stuck, 32<<10)
+	if l := ph.dial().call(&proto.ListReq{}).(*proto.PaneListReply); len(l.Panes) != 1 || l.Panes[0].State != "running" {
+		t.Fatalf("ls during the flood: %+v", l.Panes)
+	}
+	waitClosed(t, "the flood to end", sent)
+	after := usageOf(t, ph.cmd.Process.Pid)
+	t.Logf("host process before %d unread captures with scrollback: %v; after: %v", MaxConnRequests, before, after)
+	// Measured here: 21 MiB with the bound, 66 MiB without (with the
+	// trial's 36 MB captures: gigabytes); with the race detector 68 MiB
+	// with it, and without it the host never even filled the socket.
+	limit := 40 << 10 // KiB
+	if testproc.RaceBuild {
+		limit = 128 << 10
+	}
+	if grown := after.peak - before.rss; grown > limit {
+		t.Fatalf("the host grew by %d MiB", grown>>10)
+	}
+}

@@ -49,21 +49,22 @@ const (
 
 // conn is one client connection.
 type conn struct {
-	h      *Server
-	fc     proto.FrameConn
-	nc     net.Conn // the transport under fc: its read deadline ends readLoop at shutdown
-	ctx    context.Context
-	cancel context.CancelFunc
-	fds    bool           // the transport carries fds and the client agreed
-	peer   proto.HelloReq // what the client said of itself (name, pid), for host status
-	slots  chan struct{}  // one token per running unordered request
-	lanes  lanes          // ordered requests, per pane
-	mu     sync.Mutex
-	subs   map[uint32]subEntry // subscribe/events request id → its entry
-	nfds   int                 // open subscriptions that passed a master
-	owned  []*pane             // kill_on_disconnect panes
-	told   bool                // got the upgrade notice: executes nothing again (drain.go; under h.window.mu)
-	active sync.WaitGroup
+	h        *Server
+	fc       proto.FrameConn
+	nc       net.Conn // the transport under fc: its read deadline ends readLoop at shutdown
+	ctx      context.Context
+	cancel   context.CancelFunc
+	fds      bool           // the transport carries fds and the client agreed
+	peer     proto.HelloReq // what the client said of itself (name, pid), for host status
+	slots    chan struct{}  // one token per running unordered request
+	bigReply chan struct{}  // held by the connection's one big reply in the making (bigReplySlot)
+	lanes    lanes          // ordered requests, per pane
+	mu       sync.Mutex
+	subs     map[uint32]subEntry // subscribe/events request id → its entry
+	nfds     int                 // open subscriptions that passed a master
+	owned    []*pane             // kill_on_disconnect panes
+	told     bool                // got the upgrade notice: executes nothing again (drain.go; under h.window.mu)
+	active   sync.WaitGroup
 }
 
 // subEntry is one open subscription of a connection.
@@ -95,7 +96,7 @@ func (h *Server) serveConn(ctx context.Context, uc *net.UnixConn) {
 	_ = uc.SetReadDeadline(time.Time{})
 	ctx, cancel := context.WithCancel(ctx)
 	c := &conn{h: h, fc: fc, nc: uc, ctx: ctx, cancel: cancel, subs: map[uint32]subEntry{}, peer: hello,
-		fds: hasCap(w.Caps, proto.CapFdPassing), slots: make(chan struct{}, MaxConnRequests)}
+		fds: hasCap(w.Caps, proto.CapFdPassing), slots: make(chan struct{}, MaxConnRequests), bigReply: make(chan struct{}, 1)}
 	c.lanes.init(c)
 	h.clientDelta(1)
 	defer h.clientDelta(-1)
@@ -160,6 +161,12 @@ func (c *conn) reply(reqID uint32, m proto.Message, fds ...int) {
 		f = mustFrame(reqID, proto.FlagReply, &proto.ErrorReply{Code: proto.CodeInternal, Message: fmt.Sprintf("encode %s: %v", m.MsgType(), err)})
 	}
 	f.Fds = fds
+	if n := proto.WireHeaderSize + len(f.Body); n > proto.WireMaxFrame {
+		// The client could not read it, and writing it would end the
+		// connection with no word of why.
+		f = mustFrame(reqID, proto.FlagReply, &proto.ErrorReply{Code: proto.CodeTooLarge,
+			Message: fmt.Sprintf("the %s reply is %d bytes, over the protocol's %d-byte frame; ask for less (fewer --scrollback lines, or without --ansi)", m.MsgType(), n, proto.WireMaxFrame)})
+	}
 	if err := c.write(f); err != nil {
 		c.h.log.Printf("reply to request %d: %v", reqID, err)
 	}

@@ -172,8 +172,39 @@ func (c *conn) rename(id uint32, req *proto.RenameReq) {
 
 func (c *conn) capture(id uint32, req *proto.CaptureReq) {
 	c.withPane(id, req.Pane, func(p *pane) {
+		if req.Scrollback != 0 {
+			release, ok := c.bigReplySlot()
+			if !ok {
+				return // the connection ended while it waited: nobody to answer
+			}
+			defer release()
+		}
 		c.reply(id, p.captureAnswer(req))
 	})
+}
+
+// maxBigReplies is how many captures with scrollback (each up to a frame,
+// 16 MiB, in memory until written) the host builds and writes at once,
+// all connections together; one connection has one at a time. Without a
+// bound, a client pipelining hundreds of them and reading none grew the
+// host past 20 GB until the kernel killed it, and every pane with it.
+const maxBigReplies = 4
+
+// bigReplySlot waits for a turn to build and write a big reply; release
+// ends it. ok is false if the connection ended first.
+func (c *conn) bigReplySlot() (release func(), ok bool) {
+	select {
+	case c.bigReply <- struct{}{}:
+	case <-c.ctx.Done():
+		return nil, false
+	}
+	select {
+	case c.h.bigReplies <- struct{}{}:
+		return func() { <-c.h.bigReplies; <-c.bigReply }, true
+	case <-c.ctx.Done():
+		<-c.bigReply
+		return nil, false
+	}
 }
 
 func (c *conn) history(id uint32, req *proto.HistoryReq) {

@@ -87,14 +87,15 @@ type Server struct {
 	bg          sync.WaitGroup // background work (registry writes after exits) that Serve waits for
 	bgDone      bool           // Serve is waiting for bg: background work runs inline
 	events      eventHub
-	regMu       sync.Mutex // serialises registry writes
-	regIssue    string     // what went wrong with agents.json, for host status
-	regLoad     string     // what went wrong loading it at start; stays in regIssue
-	regReadOnly bool       // agents.json could not be loaded as ours: never overwrite it
-	regKeepBak  bool       // started from a corrupt file: never replace agents.json.bak
-	containment string     // how the newest run is contained: cgroup, or the fallback and why
-	colors      hostColors // the user's terminal colours, as the newest client told them (colors.go)
-	orphans     orphanSet  // watchers of trees earlier hosts left (orphans.go)
+	regMu       sync.Mutex    // serialises registry writes
+	regIssue    string        // what went wrong with agents.json, for host status
+	regLoad     string        // what went wrong loading it at start; stays in regIssue
+	regReadOnly bool          // agents.json could not be loaded as ours: never overwrite it
+	regKeepBak  bool          // started from a corrupt file: never replace agents.json.bak
+	containment string        // how the newest run is contained: cgroup, or the fallback and why
+	colors      hostColors    // the user's terminal colours, as the newest client told them (colors.go)
+	bigReplies  chan struct{} // one token per big reply being built or written (maxBigReplies)
+	orphans     orphanSet     // watchers of trees earlier hosts left (orphans.go)
 
 	resumeAfter []string          // panes that ran when agents.json was saved, to resume at start (respawn.go)
 	escrowMu    sync.Mutex        // one re-adoption from escrow at a time (escrow.go)
@@ -133,10 +134,11 @@ func New(opts Options) (*Server, error) {
 	limits := supervisor.Limits{Timeout: sup.Timeout.Std(), IdleTimeout: sup.IdleTimeout.Std(), Grace: sup.KillGrace.Std()}
 	return &Server{
 		opts: opts, log: logger, started: time.Now(), framePeriod: opts.FramePeriod,
-		spawner:  supervisor.NewSpawner(supervisor.Options{CgroupMode: sup.Cgroup, CgroupParent: sup.CgroupParent, Limits: limits}),
-		adapters: panes.NewAdaptersFromConfig(opts.Config, os.Getenv("SHELL")),
-		nonces:   map[string]*pane{},
-		stopReq:  make(chan struct{}),
+		spawner:    supervisor.NewSpawner(supervisor.Options{CgroupMode: sup.Cgroup, CgroupParent: sup.CgroupParent, Limits: limits}),
+		adapters:   panes.NewAdaptersFromConfig(opts.Config, os.Getenv("SHELL")),
+		nonces:     map[string]*pane{},
+		stopReq:    make(chan struct{}),
+		bigReplies: make(chan struct{}, maxBigReplies),
 	}, nil
 }
 

@@ -141,6 +141,10 @@ func (p Paths) SocketFile() string { return filepath.Join(p.RuntimeDir, SocketFi
 // LockFile is the path of the host's single-instance lock.
 func (p Paths) LockFile() string { return filepath.Join(p.RuntimeDir, LockFileName) }
 
+// StateLockFile is the lock a host holds on its state dir, so that two
+// hosts of different runtime dirs never share one agents.json.
+func (p Paths) StateLockFile() string { return filepath.Join(p.StateDir, LockFileName) }
+
 // LogFile is the path of the host's log (its stdout and stderr).
 func (p Paths) LogFile() string { return filepath.Join(p.RuntimeDir, LogFileName) }
 

@@ -162,7 +162,6 @@ func TestE2ETrialTUIKeysTypedAcrossHostUpgrade(t *testing.T) {
 // refuses to start on a state dir another live host holds, or leaves that
 // host's panes alone.
 func TestE2ETrialSecondHostOnSameStateDirKeepsOffFirstsPanes(t *testing.T) {
-	t.Skip("bug: a second host on the same state dir kills the first host's live panes as orphans")
 	e := newE2E(t)
 	id := strings.TrimSpace(e.must("new", "--", "sleep", "1000"))
 	pid := e.pane(id).Pid
@@ -170,7 +169,9 @@ func TestE2ETrialSecondHostOnSameStateDirKeepsOffFirstsPanes(t *testing.T) {
 	b.env = append(append([]string(nil), e.env...), "CLOWDER_RUNTIME_DIR="+filepath.Join(e.dir, "runB"))
 	t.Cleanup(func() { _ = b.command(context.Background(), "host", "stop", "--force").Run() })
 	_, stderr, code := b.run("new", "--", "sleep", "1000")
-	t.Logf("a second host's new: exit %d %s", code, stderr)
+	if code == 0 || !strings.Contains(stderr, "another clowder host keeps its panes in") {
+		t.Errorf("a second host on the same state dir: new exit %d: %s; want it refused, naming the state dir", code, stderr)
+	}
 	_, _, _ = b.run("rm", id)
 	if syscall.Kill(pid, 0) != nil {
 		t.Fatalf("host A's live pane %s (pid %d) was killed by host B's rm", id, pid)

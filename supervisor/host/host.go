@@ -105,6 +105,7 @@ type Server struct {
 	upgradeNote string            // how the last upgrade in place went, for host status (upgrade.go)
 	ln          *net.UnixListener // the listening socket, kept across an upgrade
 	lock        *persist.Lockfile // the host lock, kept across an upgrade
+	stateLock   *persist.Lockfile // the state dir's lock (lockStateDir), taken again after an upgrade
 
 	beforeRequest func(proto.Message) // tests only: runs before each request's handler
 	spawnStep     func(step string)   // tests only: runs at each step of a spawn (spawnSteps)
@@ -170,6 +171,7 @@ func (h *Server) Serve(ctx context.Context) error {
 		return err
 	}
 	defer lock.Close()
+	defer h.stateLock.Close()
 	defer h.orphans.stop()
 	h.ln, h.lock = ln, lock
 	h.log.Printf("host %d serving on %s (build %s)", os.Getpid(), h.opts.Paths.SocketFile(), h.opts.Build)
@@ -194,6 +196,10 @@ func (h *Server) listen(ctx context.Context) (*net.UnixListener, *persist.Lockfi
 	if err != nil {
 		return nil, nil, fmt.Errorf("start host: %w", err)
 	}
+	if err := h.lockStateDir(); err != nil {
+		_ = lock.Close() // best effort: the state dir's error is the one to report
+		return nil, nil, err
+	}
 	if err := supervisor.StartSubreaper(); err != nil {
 		h.log.Printf("subreaper unavailable, escaped grandchildren are reaped by init: %v", err)
 	}
@@ -210,6 +216,22 @@ func (h *Server) listen(ctx context.Context) (*net.UnixListener, *persist.Lockfi
 		return nil, nil, err
 	}
 	return ln, lock, nil
+}
+
+// lockStateDir takes the state dir's lock: a host of another runtime dir
+// (XDG_RUNTIME_DIR set in one session and not in another) would otherwise
+// read this host's live panes from agents.json as an earlier host's
+// orphans, kill them on rm, and overwrite the file.
+func (h *Server) lockStateDir() error {
+	l, err := persist.Lock(h.opts.Paths.StateLockFile())
+	if errors.Is(err, persist.ErrLocked) {
+		return fmt.Errorf("start host: another clowder host keeps its panes in %s (%v); it listens in another runtime dir: give both sessions the same XDG_RUNTIME_DIR (or CLOWDER_RUNTIME_DIR), or a CLOWDER_STATE_DIR of their own", h.opts.Paths.StateDir, err)
+	}
+	if err != nil {
+		return fmt.Errorf("start host: %w", err)
+	}
+	h.stateLock = l
+	return nil
 }
 
 // listenSocket replaces a stale socket file (the lock proves no host owns

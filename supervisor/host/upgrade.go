@@ -635,6 +635,9 @@ func (h *Server) takeOver(mem *os.File) (*net.UnixListener, *persist.Lockfile, e
 		return nil, nil, fmt.Errorf("take over the host lock: %w", err)
 	}
 	lock := persist.InheritLock(h.opts.Paths.LockFile(), lf)
+	if err := h.lockStateDir(); err != nil { // not kept across the exec: taken again
+		h.log.Printf("upgrade: %v; serving the handed panes anyway", err)
+	}
 	sf := os.NewFile(uintptr(st.Listener), "host.sock")
 	l, err := net.FileListener(sf)
 	_ = sf.Close() // best effort: FileListener made its own copy

@@ -115,7 +115,7 @@ func (m *Model) heldCopies() []client.Held {
 	var items []client.Held
 	for id, p := range m.panes {
 		m.holdMaster(p)
-		if p.held == nil || p.state.gone() {
+		if p.held == nil || p.state.gone() || !m.leaderAlive(p) {
 			continue
 		}
 		if f := dupFile(p.held); f != nil {
@@ -124,6 +124,12 @@ func (m *Model) heldCopies() []client.Held {
 	}
 	return items
 }
+
+// leaderAlive reports whether p's leader still runs: a host stopped with
+// --force killed it before it went, and handing its master back would
+// start a new host for nothing (one outlived every test that raced a TUI's
+// quit with host stop).
+func (m *Model) leaderAlive(p *pane) bool { return m.alive(p.info.Pid, p.info.PidStart) }
 
 // escrowRequest names p's leader and carries the screen last drawn.
 func escrowRequest(id string, p *pane) proto.EscrowReq {
@@ -246,7 +252,7 @@ func (m *Model) escrowCopies() (items []client.Held, held bool) {
 		} else {
 			f = p.master
 		}
-		if f == nil || p.state.gone() {
+		if f == nil || p.state.gone() || !m.leaderAlive(p) {
 			continue
 		}
 		if d := dupFile(f); d != nil {

@@ -156,3 +156,23 @@ func frameRows(f *proto.ScreenFrame) string {
 	}
 	return b.String()
 }
+
+// TestTUIHandsBackOnlyPanesWhoseLeaderRuns: a pane whose leader has ended
+// (host stop --force killed it just before the host went) is not handed
+// back: with nothing to keep, a quitting TUI started a host for nothing,
+// which then outlived the test that raced the two.
+func TestTUIHandsBackOnlyPanesWhoseLeaderRuns(t *testing.T) {
+	a, b := running("p1", "alpha"), running("p2", "beta")
+	a.Pid, a.PidStart, b.Pid, b.PidStart = 101, 7, 102, 8
+	m, fh := newTestModel(t, []proto.PaneInfo{a, b}, nil)
+	m.alive = func(pid int, _ uint64) bool { return pid == 101 }
+	h := &escrowHost{fakeHost: fh}
+	m.host = h
+	streamOf(t, m, "p1")
+	lost := fmt.Errorf("%w: the host closed the connection", client.ErrConnectionLost)
+	_, cmd := m.Update(mailMsg{ended: []streamEnd{{pane: "p1", token: m.panes["p1"].token, err: lost}}})
+	settle(t, m, cmd)
+	if len(h.got) != 1 || h.got[0].Pane != "p1" {
+		t.Fatalf("handed back %+v; want p1 alone (p2's leader has ended)", h.got)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"clowder/layout"
 	"clowder/panes"
 	"clowder/persist"
+	"clowder/supervisor/client"
 )
 
 // minPane is the smallest pane the layout gives out (panes.MinCols/Rows).
@@ -129,8 +130,11 @@ type Model struct {
 	// command writes a terminal command between frames (terminal.command);
 	// nil in tests, where bubbletea's own clipboard cmds stand in.
 	command func(string)
-	view    tea.View
-	outer   outerColors // the outer terminal's colours, for the host (colors.go)
+	// alive reports whether a pane's leader (pid, start time) still runs
+	// (client.LeaderAlive; tests of fake panes stand in).
+	alive func(pid int, start uint64) bool
+	view  tea.View
+	outer outerColors // the outer terminal's colours, for the host (colors.go)
 }
 
 // New builds the model. It fails on a bad keymap or theme in the config.
@@ -158,7 +162,7 @@ func New(opts Options) (*Model, error) {
 	}
 	m := &Model{opts: opts, host: opts.Host, km: km, theme: theme, help: newHelpOverlay(km, theme),
 		mail: newMailbox(), saver: &layoutSaver{path: layoutPath(opts.Paths)},
-		tree: &layout.Tree{}, panes: map[string]*pane{}, dirty: true, after: tick, notes: newNotifier()}
+		tree: &layout.Tree{}, panes: map[string]*pane{}, dirty: true, after: tick, notes: newNotifier(), alive: client.LeaderAlive}
 	return m, nil
 }
 

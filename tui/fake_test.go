@@ -247,7 +247,8 @@ func newTestModelOn(t testing.TB, h *fakeHost, cfg ...func(*persist.Config)) *Mo
 		t.Fatal(err)
 	}
 	m.mail.close() // tests deliver frames themselves; wait returns at once
-	m.alive = func(int, uint64) bool { return true } // a fake pane's leader runs
+	// A fake pane's leader runs.
+	m.alive = func(int, uint64) bool { return true }
 	t.Cleanup(m.Close)
 	m.after = h.timers.arm
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})

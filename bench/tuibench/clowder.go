@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"clowder/bench/isolate"
 )
@@ -78,24 +80,35 @@ func (w *world) hostPID(ctx context.Context) (int, error) {
 }
 
 // waitQuiet waits until every pane has been quiet for half a second (the
-// host's own idle condition, so no screen scraping).
+// host's own idle condition, so no screen scraping), then until the host
+// has judged every pane's attention: its settle timer fires a second or
+// two after the last output, and the event it sends made the TUI draw
+// inside the idle period (6.9 host and 10.5 TUI wake-ups a second, where
+// both are 0 once judged).
 func (w *world) waitQuiet(ctx context.Context) error {
-	out, err := w.clowder(ctx, "ls", "--json")
+	panes, err := w.panes(ctx)
 	if err != nil {
 		return err
-	}
-	var panes []struct {
-		ID string `json:"id"`
-	}
-	if err := json.Unmarshal([]byte(out), &panes); err != nil {
-		return fmt.Errorf("clowder ls --json: %w", err)
 	}
 	for _, p := range panes {
 		if _, err := w.clowder(ctx, "wait", p.ID, "--idle", "500ms", "--timeout", "10s"); err != nil {
 			return err
 		}
 	}
-	return nil
+	for {
+		panes, err := w.panes(ctx)
+		if err != nil {
+			return err
+		}
+		if !slices.ContainsFunc(panes, func(p lsPane) bool { return p.Attention == "working" || p.Attention == "starting" }) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond): // polling: no event says "every pane judged"
+		}
+	}
 }
 
 // close stops the TUI and the host and removes the directories.

@@ -193,11 +193,14 @@ func (w *world) floodPane(ctx context.Context) (string, error) {
 	return panes[0].ID, nil
 }
 
+// lsPane is what the bench reads of a pane in clowder ls --json.
 type lsPane struct {
-	ID  string `json:"id"`
-	Seq int64  `json:"seq"`
+	ID        string `json:"id"`
+	Seq       int64  `json:"seq"`
+	Attention string `json:"attention"`
 }
 
+// panes lists the world's panes.
 func (w *world) panes(ctx context.Context) ([]lsPane, error) {
 	out, err := w.clowder(ctx, "ls", "--json")
 	if err != nil {

@@ -110,10 +110,15 @@ func (r *Run) releaseUnstarted() {
 	}
 }
 
+// readChunk is the read buffer of each run's output: a PTY hands over at
+// most about 4 KiB a read, and a pane's buffer lives as long as the pane
+// (32 KiB was a sixth of an idle pane's memory).
+const readChunk = 8 << 10
+
 // readLoop is the single reader of f: it copies to sink until EOF, EIO
 // (the PTY master's EOF), a closed file or the drain deadline.
 func (r *Run) readLoop(f *os.File, sink io.Writer) {
-	buf := make([]byte, 32*1024)
+	buf := make([]byte, readChunk)
 	for {
 		n, err := f.Read(buf)
 		if n > 0 {

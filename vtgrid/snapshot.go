@@ -54,6 +54,11 @@ func (t *Terminal) Snapshot() *Snapshot {
 	return s
 }
 
+// DropSnapshot forgets the last snapshot, whose rows the next one reuses:
+// a terminal nobody watches need not keep a copy of its screen. The next
+// snapshot copies every row and marks them all dirty, as the first does.
+func (t *Terminal) DropSnapshot() { t.prevSnap = nil }
+
 // SnapshotScrollback is Snapshot plus the newest n scrollback rows (all of
 // them when n < 0), for capture and copy mode. It copies references to the
 // rows, not their cells: cheap enough to take under a pane's lock.

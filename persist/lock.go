@@ -9,6 +9,7 @@ package persist
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -45,13 +46,61 @@ func Lock(path string) (*Lockfile, error) {
 	return l, nil
 }
 
-// writePID replaces the file's content with this process's pid.
-func (l *Lockfile) writePID() error {
+// writePID replaces the file's content with this process's pid, and a
+// line for each of what the holder can do (Advertise).
+func (l *Lockfile) writePID(can ...string) error {
 	if err := l.f.Truncate(0); err != nil {
 		return err
 	}
-	_, err := l.f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	text := strconv.Itoa(os.Getpid()) + "\n"
+	for _, c := range can {
+		text += c + "\n"
+	}
+	_, err := l.f.WriteAt([]byte(text), 0)
 	return err
+}
+
+// Advertise records in the lock file, after the pid, what its holder can
+// do for others (CanRelisten), so that they ask only a holder that can.
+func (l *Lockfile) Advertise(can ...string) error {
+	if err := l.writePID(can...); err != nil {
+		return fmt.Errorf("lock %s: record what its holder can do: %w", l.path, err)
+	}
+	return nil
+}
+
+// CanRelisten is what a host advertises when SIGUSR1 makes it listen on
+// its socket path again (an older host would die of the signal).
+const CanRelisten = "relisten-on-sigusr1"
+
+// Holder is what a held lock's file says of the process holding it.
+type Holder struct {
+	PID int
+	Can []string // what it advertised (CanRelisten)
+}
+
+// LockHolder reports whether another process holds the lock at path,
+// and what its file says of it. Testing takes a shared lock for a moment.
+func LockHolder(path string) (Holder, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Holder{}, false
+	}
+	defer f.Close()
+	if !heldByOther(f) {
+		return Holder{}, false
+	}
+	data, err := io.ReadAll(io.LimitReader(f, 4096))
+	if err != nil {
+		return Holder{}, true
+	}
+	lines := strings.Fields(string(data))
+	var h Holder
+	if len(lines) > 0 {
+		h.PID, _ = strconv.Atoi(lines[0])
+		h.Can = lines[1:]
+	}
+	return h, true
 }
 
 // holder describes the pid recorded in a held lock file, or "" if it
@@ -61,7 +110,8 @@ func holder(path string) string {
 	if err != nil {
 		return ""
 	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	first, _, _ := strings.Cut(string(data), "\n")
+	pid, err := strconv.Atoi(strings.TrimSpace(first))
 	if err != nil || pid <= 0 {
 		return ""
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -149,5 +150,29 @@ func TestLockInMissingDirFailsWithPath(t *testing.T) {
 	_, err := Lock(path)
 	if err == nil || errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), path) {
 		t.Fatalf("Lock in a missing dir: %v, want a not-exist error naming the path", err)
+	}
+}
+
+// TestLockHolderSaysWhoHoldsALockAndWhatItCan: a client that finds no
+// socket reads the host lock to learn whether a host runs and whether it
+// can listen again; a lock nobody holds says nothing.
+func TestLockHolderSaysWhoHoldsALockAndWhatItCan(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "host.lock")
+	l, err := Lock(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Advertise(CanRelisten); err != nil {
+		t.Fatal(err)
+	}
+	h, held := LockHolder(path)
+	if !held || h.PID != os.Getpid() || !slices.Contains(h.Can, CanRelisten) {
+		t.Fatalf("LockHolder = %+v, %v; want this process, holding, able to relisten", h, held)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if h, held := LockHolder(path); held {
+		t.Fatalf("a released lock is held by %+v", h)
 	}
 }

@@ -68,17 +68,16 @@ func TestE2ETrialWaitSurvivesHostUpgrade(t *testing.T) {
 	}
 }
 
-// TestE2ETrialHostStopWithSocketGone pins a bug: when the host's socket
+// TestE2ETrialHostStopWithSocketGone pinned a bug: when the host's socket
 // is deleted (a /tmp cleaner, an rm -r of the runtime dir's contents) the
-// host runs on with its panes, holding host.lock, but `clowder host stop`
-// says "no host is running" and exits 0, `host status` says no host runs,
-// and `clowder new` fails with "lock ... locked by another process". The
-// panes are unreachable and the only way out (kill the pid) kills them.
-// At the least stop must not report success while the host runs.
+// host ran on with its panes, holding host.lock, but `clowder host stop`
+// said "no host is running" and exited 0, `host status` said no host ran,
+// and `clowder new` failed on the lock: the panes were unreachable and
+// the only way out (kill the pid) killed them. Now a client that finds
+// the lock held and no socket asks the host (SIGUSR1) to listen again.
 func TestE2ETrialHostStopWithSocketGone(t *testing.T) {
-	t.Skip("bug: host stop reports success (no host) while a host whose socket was deleted still runs")
 	e := newE2E(t)
-	e.must("new", "--", "sleep", "1000")
+	id := strings.TrimSpace(e.must("new", "--", "sleep", "1000"))
 	var st struct {
 		Pid    int    `json:"pid"`
 		Socket string `json:"socket"`
@@ -86,14 +85,18 @@ func TestE2ETrialHostStopWithSocketGone(t *testing.T) {
 	if err := json.Unmarshal([]byte(e.must("host", "status", "--json")), &st); err != nil {
 		t.Fatal(err)
 	}
-	// Unreachable now: stop it by signal, which ends its panes too.
-	t.Cleanup(func() { _ = syscall.Kill(st.Pid, syscall.SIGTERM) })
 	if err := os.Remove(st.Socket); err != nil {
 		t.Fatal(err)
 	}
+	if p := e.pane(id); p.State != "running" {
+		t.Fatalf("after the socket was removed the pane is %s; want it reached, running", p.State)
+	}
 	_, stderr, code := e.run("host", "stop")
-	if syscall.Kill(st.Pid, 0) == nil && code == 0 {
-		t.Fatalf("host stop exited 0 (%q) while host %d still runs", stderr, st.Pid)
+	if code == 0 || syscall.Kill(st.Pid, 0) != nil {
+		t.Fatalf("host stop with a running pane: exit %d (%q), host alive: %v; want it refused and the host serving", code, stderr, syscall.Kill(st.Pid, 0) == nil)
+	}
+	if now, _ := e.hostInfo(); now.Pid != st.Pid {
+		t.Fatalf("host status names pid %d; want the same host %d listening again", now.Pid, st.Pid)
 	}
 }
 

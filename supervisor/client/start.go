@@ -67,6 +67,9 @@ func Dial(ctx context.Context, socketPath string) (*Client, error) {
 // if waitHost (Connect starts a host instead).
 func dial(parent context.Context, socketPath string, waitHost bool) (*Client, error) {
 	c, err := dialOnce(parent, socketPath)
+	if errors.Is(err, ErrNoHost) {
+		c, err = dialStranded(parent, socketPath) // stranded.go
+	}
 	if !errors.Is(err, errHandshakeCut) {
 		return c, err
 	}

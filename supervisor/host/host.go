@@ -200,6 +200,7 @@ func (h *Server) listen(ctx context.Context) (*net.UnixListener, *persist.Lockfi
 		_ = lock.Close() // best effort: the state dir's error is the one to report
 		return nil, nil, err
 	}
+	h.advertise(lock)
 	if err := supervisor.StartSubreaper(); err != nil {
 		h.log.Printf("subreaper unavailable, escaped grandchildren are reaped by init: %v", err)
 	}
@@ -262,13 +263,18 @@ func (h *Server) acceptLoop(ctx context.Context, ln *net.UnixListener) error {
 		case <-h.stopReq:
 		}
 		cancel()
-		_ = ln.Close() // ends Accept below
+		_ = h.listener().Close() // ends Accept below
 	}()
+	go h.relistenOnSignal(ctx) // relisten.go
 	h.armIdle()
 	var backoff acceptBackoff
 	for {
 		c, err := ln.AcceptUnix()
 		if err != nil {
+			if now := h.listener(); ctx.Err() == nil && now != ln {
+				ln = now // the socket was made again (relisten.go)
+				continue
+			}
 			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
 				break
 			}

@@ -134,12 +134,12 @@ func (h *Server) pauseAccept() {
 	h.gate.mu.Lock()
 	h.gate.paused = make(chan struct{})
 	h.gate.mu.Unlock()
-	_ = h.ln.SetDeadline(time.Now()) // best effort: wakes the accept loop into waitAccept
+	_ = h.listener().SetDeadline(time.Now()) // best effort: wakes the accept loop into waitAccept
 }
 
 // resumeAccept undoes pauseAccept (after a failed exec).
 func (h *Server) resumeAccept() {
-	_ = h.ln.SetDeadline(time.Time{}) // best effort: as above
+	_ = h.listener().SetDeadline(time.Time{}) // best effort: as above
 	h.gate.mu.Lock()
 	close(h.gate.paused)
 	h.gate.paused = nil
@@ -380,7 +380,7 @@ func (p *pane) runOf() *supervisor.Run {
 // keepSocketAndLock dups the listening socket for the exec and names the
 // lock's descriptor.
 func (h *Server) keepSocketAndLock(st *handover) error {
-	f, err := h.ln.File()
+	f, err := h.listener().File()
 	if err != nil {
 		return fmt.Errorf("upgrade: keep the listening socket: %w", err)
 	}
@@ -635,7 +635,9 @@ func (h *Server) takeOver(mem *os.File) (*net.UnixListener, *persist.Lockfile, e
 		return nil, nil, fmt.Errorf("take over the host lock: %w", err)
 	}
 	lock := persist.InheritLock(h.opts.Paths.LockFile(), lf)
-	if err := h.lockStateDir(); err != nil { // not kept across the exec: taken again
+	h.advertise(lock) // an older image may not have
+	// The state dir's lock is not kept across the exec: taken again.
+	if err := h.lockStateDir(); err != nil {
 		h.log.Printf("upgrade: %v; serving the handed panes anyway", err)
 	}
 	sf := os.NewFile(uintptr(st.Listener), "host.sock")

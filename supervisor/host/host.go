@@ -173,7 +173,9 @@ func (h *Server) Serve(ctx context.Context) error {
 	defer lock.Close()
 	defer h.stateLock.Close()
 	defer h.orphans.stop()
+	h.mu.Lock()
 	h.ln, h.lock = ln, lock
+	h.mu.Unlock()
 	h.log.Printf("host %d serving on %s (build %s)", os.Getpid(), h.opts.Paths.SocketFile(), h.opts.Build)
 	return h.acceptLoop(ctx, ln)
 }

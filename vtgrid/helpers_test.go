@@ -78,3 +78,23 @@ func bytesOf(s string) []string {
 	}
 	return out
 }
+
+// rowCells returns a copy of row y's cells (the screen's width of them),
+// whichever form the row is in: for code that reads a screen whole
+// (serializing it).
+func (s *screen) rowCells(y int) []Cell {
+	return s.row(y).appendCells(make([]Cell, 0, s.cols))
+}
+
+// setRow replaces row y with cells (cut or padded to the screen's width)
+// and its soft-wrap flag, marking it changed at ver: the inverse of
+// rowCells.
+func (s *screen) setRow(y int, cells []Cell, wrapped bool, ver uint64) {
+	l := s.row(y)
+	l.erase(0, l.width, ver, Style{})
+	if n := min(len(cells), l.width); n > 0 {
+		copy(l.toCells(), cells[:n])
+		l.mark(n)
+	}
+	l.wrapped = wrapped
+}

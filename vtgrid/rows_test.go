@@ -122,7 +122,7 @@ func TestASCIIRunStopsAtTheFirstNonPrintableByte(t *testing.T) {
 }
 
 // TestSetRowRoundTripsRowCells: a row written back with setRow reads the
-// same through rowCells and the snapshot (the accessors serialization uses).
+// same through rowCells and the snapshot.
 func TestSetRowRoundTripsRowCells(t *testing.T) {
 	src := screenOf(8, 3, "pl\x1b[4Gain\r\n\x1b[1;31mred\x1b[0m 漢\r\n")
 	dst := New(8, 3, Options{})

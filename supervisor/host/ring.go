@@ -90,17 +90,6 @@ func (r *Ring) loadLocked(off, n int) []byte {
 	return c[at:min(len(c), at+n)]
 }
 
-// held is the storage the ring has allocated, in bytes.
-func (r *Ring) held() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	total := 0
-	for _, c := range r.chunks {
-		total += cap(c)
-	}
-	return total
-}
-
 // grow raises the ring's limit to size bytes, keeping what it holds and
 // its sequence numbers (a pane adopted from agents.json has a one-byte
 // ring).

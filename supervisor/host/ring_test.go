@@ -176,3 +176,14 @@ func TestRingAcrossChunksKeepsEveryByteAndSeq(t *testing.T) {
 		}
 	}
 }
+
+// held is the storage the ring has allocated, in bytes.
+func (r *Ring) held() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	total := 0
+	for _, c := range r.chunks {
+		total += cap(c)
+	}
+	return total
+}

@@ -57,19 +57,7 @@ func mixedStream(n int, seed int64) []byte {
 	return b[:n]
 }
 
-func BenchmarkWriteMixed(b *testing.B) {
-	data := mixedStream(8<<20, 1)
-	t := New(200, 50, Options{})
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	defer cpuTimer(b, len(data))()
-	for i := 0; i < b.N; i++ {
-		for off := 0; off < len(data); off += 4096 {
-			t.Write(data[off:min(off+4096, len(data))])
-		}
-	}
-}
+func BenchmarkWriteMixed(b *testing.B) { benchStream(b, mixedStream(8<<20, 1)) }
 
 func BenchmarkWritePlainLines(b *testing.B) {
 	line := make([]byte, 0, 202)
@@ -122,19 +110,8 @@ func plainLines(n int, seed int64) []byte {
 // writes (a PTY read), into a 10,000-line scrollback: the flood builds and
 // agents cause, where scrolling into the scrollback costs as much as
 // printing.
-func BenchmarkWritePlainVaried(b *testing.B) {
-	data := plainLines(8<<20, 1)
-	t := New(200, 50, Options{})
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	defer cpuTimer(b, len(data))()
-	for i := 0; i < b.N; i++ {
-		for off := 0; off < len(data); off += 4096 {
-			t.Write(data[off:min(off+4096, len(data))])
-		}
-	}
-}
+
+func BenchmarkWritePlainVaried(b *testing.B) { benchStream(b, plainLines(8<<20, 1)) }
 
 // benchStream feeds data in 4 KiB writes (a PTY read) to a 200x50
 // terminal, reporting MB/CPU-s.

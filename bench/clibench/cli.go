@@ -110,11 +110,16 @@ func TmuxCLI(ctx context.Context, n int) (CLI, error) {
 type tmux struct {
 	sock string
 	env  []string
+	done func() // removes its socket's directory
 }
 
 func startTmux(ctx context.Context) (*tmux, error) {
-	t := &tmux{sock: fmt.Sprintf("clwcli-%d-%d", os.Getpid(), time.Now().UnixNano()), env: isolate.WithoutTMUX(os.Environ())}
-	_, err := t.run(ctx, "new-session", "-d", "-x", "200", "-y", "50", "sleep 2147483647")
+	env, done, err := isolate.TmuxEnv()
+	if err != nil {
+		return nil, err
+	}
+	t := &tmux{sock: fmt.Sprintf("clwcli-%d-%d", os.Getpid(), time.Now().UnixNano()), env: env, done: done}
+	_, err = t.run(ctx, "new-session", "-d", "-x", "200", "-y", "50", "sleep 2147483647")
 	return t, err
 }
 
@@ -128,7 +133,10 @@ func (t *tmux) run(ctx context.Context, args ...string) (string, error) {
 	return string(out), nil
 }
 
-func (t *tmux) close() { _, _ = t.run(context.Background(), "kill-server") }
+func (t *tmux) close() {
+	_, _ = t.run(context.Background(), "kill-server")
+	t.done()
+}
 
 func (t *tmux) serverPID(ctx context.Context) (int, error) {
 	out, err := t.run(ctx, "display-message", "-p", "#{pid}")

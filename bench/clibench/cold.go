@@ -51,7 +51,11 @@ func coldOnce(ctx context.Context, bin string) (time.Duration, error) {
 // so it ends when the command has run, as `wait --exit` does.
 func TmuxColdStart(ctx context.Context, n int) (latency.Samples, error) {
 	s := make(latency.Samples, 0, n)
-	env := isolate.WithoutTMUX(os.Environ())
+	env, done, err := isolate.TmuxEnv()
+	if err != nil {
+		return s, err
+	}
+	defer done()
 	for i := 0; i < n; i++ {
 		sock := "clwcold-" + strconv.Itoa(os.Getpid()) + "-" + strconv.Itoa(i) + "-" + strconv.FormatInt(time.Now().UnixNano(), 10)
 		tm := "tmux -L " + sock + " -f /dev/null"

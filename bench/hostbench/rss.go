@@ -71,8 +71,15 @@ func processRSS(pid int) (int64, error) {
 // returns the server's resident memory.
 func TmuxIdleRSS(ctx context.Context, n int) (int64, error) {
 	sock := fmt.Sprintf("clwrss-%d-%d", os.Getpid(), time.Now().UnixNano())
+	env, done, err := isolate.TmuxEnv()
+	if err != nil {
+		return 0, err
+	}
+	defer done()
 	tmux := func(args ...string) ([]byte, error) {
-		return exec.CommandContext(ctx, "tmux", append([]string{"-L", sock, "-f", "/dev/null"}, args...)...).Output()
+		c := exec.CommandContext(ctx, "tmux", append([]string{"-L", sock, "-f", "/dev/null"}, args...)...)
+		c.Env = env
+		return c.Output()
 	}
 	const prompt = "rss> "
 	shell := "PS1='" + prompt + "' sh"

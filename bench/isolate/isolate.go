@@ -5,7 +5,10 @@
 // benchmark, and a user's host could have been measured or killed.
 package isolate
 
-import "strings"
+import (
+	"os"
+	"strings"
+)
 
 // Env is base without CLOWDER_* and XDG_* variables, plus clowder's
 // runtime dir, state dir and config file, and the XDG dirs, under dir.
@@ -46,4 +49,15 @@ func WithoutTMUX(env []string) []string {
 		}
 	}
 	return out
+}
+
+// TmuxEnv is the environment for a private tmux server: without TMUX, and
+// with TMUX_TMPDIR a new directory, so that its socket (which tmux leaves
+// behind after kill-server) goes when done removes the directory.
+func TmuxEnv() (env []string, done func(), err error) {
+	dir, err := os.MkdirTemp("", "clwtmux")
+	if err != nil {
+		return nil, nil, err
+	}
+	return append(WithoutTMUX(os.Environ()), "TMUX_TMPDIR="+dir), func() { _ = os.RemoveAll(dir) }, nil
 }

@@ -1,6 +1,7 @@
 package isolate
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -19,5 +20,26 @@ func TestEnvDropsTheUsersClowderAndXDGVariables(t *testing.T) {
 		if got, _ := Lookup(env, key); got != want {
 			t.Errorf("%s = %q, want %q", key, got, want)
 		}
+	}
+}
+
+// TestTmuxEnvPutsTheSocketWhereDoneRemovesIt: tmux leaves its socket
+// behind after kill-server, and the bench's private servers left
+// thousands in /tmp/tmux-UID; TmuxEnv's directory holds them and goes.
+func TestTmuxEnvPutsTheSocketWhereDoneRemovesIt(t *testing.T) {
+	env, done, err := TmuxEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, ok := Lookup(env, "TMUX_TMPDIR")
+	if _, tmux := Lookup(env, "TMUX"); !ok || tmux {
+		t.Fatalf("env has TMUX_TMPDIR %v, TMUX %v; want the first only", ok, tmux)
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		t.Fatalf("TMUX_TMPDIR %s: %v", dir, err)
+	}
+	done()
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("after done, %s: %v; want it gone", dir, err)
 	}
 }

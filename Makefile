@@ -61,7 +61,7 @@ bench:
 # The fault-injection suite in full (docs/testing.md): crashes, full disks,
 # spawn/kill cycles, each at its full count (CLOWDER_FAULTS=full); `make
 # test` runs the same tests at a fast count. A fault test matches FAULTS.
-FAULTS ?= Killed|Crash|SIGKILL|FullDisk|Cycles|AgentsJSON|Secret|CheckArgs|PIDReuse|Escrow
+FAULTS ?= Killed|Crash|SIGKILL|FullDisk|Cycles|AgentsJSON|Secret|CheckArgs|PIDReuse|Escrow|Upgrade|BigReplies|SocketGone|SocketIsRemoved|SecondHostOnSameStateDir|HangingUp|SurvivesHost|HostDies|HostLoss|LostInACrash
 # The whole output is kept in bin/faults.log; the figures and failures are
 # printed.
 faults:

@@ -72,19 +72,23 @@ func startAgent(t *testing.T, agent string, seed func(home string), args ...stri
 }
 
 // agentEnv is env with a fresh HOME, the agents first on PATH, fake API
-// keys and a UTF-8 locale.
+// keys and a UTF-8 locale. Updaters are off and npm's global prefix is in
+// HOME: Claude Code's auto-updater, run with a fresh HOME, installed
+// itself into /usr (npm install -g, from npm's cache) during a run.
 func agentEnv(env []string, dir, home string) []string {
 	out := []string{}
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case "HOME", "PATH", "LANG", "LC_ALL", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY":
+		case "HOME", "PATH", "LANG", "LC_ALL", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY",
+			"DISABLE_AUTOUPDATER", "NPM_CONFIG_PREFIX", "npm_config_prefix":
 			continue
 		}
 		out = append(out, kv)
 	}
 	return append(out, "HOME="+home, "PATH="+dir+":"+os.Getenv("PATH"), "LANG=C.UTF-8",
-		"ANTHROPIC_API_KEY=sk-ant-fake-test-key-0000000000", "OPENAI_API_KEY=sk-fake", "GEMINI_API_KEY=fake")
+		"ANTHROPIC_API_KEY=sk-ant-fake-test-key-0000000000", "OPENAI_API_KEY=sk-fake", "GEMINI_API_KEY=fake",
+		"DISABLE_AUTOUPDATER=1", "NPM_CONFIG_PREFIX="+home+"/npm-global")
 }
 
 // run runs clowder with a bound of agentWait plus slack.

@@ -210,7 +210,7 @@ func (sp *Spawner) Resume(spec ResumeSpec) (*Run, error) {
 	r.id, r.leader = st.Identity, h
 	r.cont = st.Containment
 	r.cont.Pidfd = h.Pidfd()
-	if st.Containment.Kind == ContainCgroup {
+	if st.Containment.Kind == ContainCgroup && ValidLeaf(st.Containment.Cgroup, st.PaneID) {
 		r.leaf = recordedLeaf(st.Containment.Cgroup)
 	}
 	r.tree = newProcTree(st.PaneID, st.Identity, st.PGID, st.Session, r.leaf)

@@ -47,7 +47,7 @@ func AdoptTree(s TreeSpec) *AdoptedTree {
 		s.Leader.BootID = actualIdentity(os.Getpid()).BootID
 	}
 	var cg *cgroupLeaf
-	if s.Cgroup != "" {
+	if ValidLeaf(s.Cgroup, s.PaneID) {
 		cg = leafAt(s.Cgroup)
 	}
 	pgid := s.PGID

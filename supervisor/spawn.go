@@ -184,13 +184,7 @@ func nesting(name string) bool {
 
 // leafName is a cgroup leaf name for paneID, unique in this process.
 func (sp *Spawner) leafName(paneID string) string {
-	clean := strings.Map(func(r rune) rune {
-		if r == '/' || r == '.' || r < ' ' {
-			return '_'
-		}
-		return r
-	}, paneID)
-	return fmt.Sprintf("%s.%d.%d", clean, os.Getpid(), sp.seq.Add(1))
+	return leafNameFor(paneID, os.Getpid(), sp.seq.Add(1))
 }
 
 // containment creates the run's cgroup leaf as the mode asks.

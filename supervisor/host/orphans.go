@@ -345,7 +345,7 @@ func (h *Server) cleanDeadLeaves(recs []persist.PaneRecord) {
 	}
 	var recorded []string
 	for _, rec := range recs {
-		if rec.Cgroup != "" {
+		if supervisor.ValidLeaf(rec.Cgroup, rec.ID) {
 			recorded = append(recorded, rec.Cgroup)
 		}
 	}

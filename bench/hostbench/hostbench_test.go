@@ -76,17 +76,25 @@ func BenchmarkMixedFlood(b *testing.B) {
 	benchmarkFlood(b, streamgen.Generate(1, 20e6))
 }
 
-func benchmarkFlood(b *testing.B, data []byte) {
-	ctx := context.Background()
+// floodHost writes data to a file for a pane to cat and starts a host,
+// closed when the benchmark ends.
+func floodHost(b *testing.B, data []byte) (string, *Host) {
+	b.Helper()
 	file := filepath.Join(b.TempDir(), "stream")
 	if err := os.WriteFile(file, data, 0o644); err != nil {
 		b.Fatal(err)
 	}
-	h, err := Start(ctx, DefaultRing)
+	h, err := Start(context.Background(), DefaultRing)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer h.Close()
+	b.Cleanup(func() { _ = h.Close() }) // best effort: the benchmark is over
+	return file, h
+}
+
+func benchmarkFlood(b *testing.B, data []byte) {
+	ctx := context.Background()
+	file, h := floodHost(b, data)
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
 	cpu := throughput.ProcessCPU()
@@ -104,15 +112,7 @@ func benchmarkFlood(b *testing.B, data []byte) {
 func BenchmarkPlainFloodSubscribed(b *testing.B) {
 	data := streamgen.PlainText(1, 20e6)
 	ctx := context.Background()
-	file := filepath.Join(b.TempDir(), "stream")
-	if err := os.WriteFile(file, data, 0o644); err != nil {
-		b.Fatal(err)
-	}
-	h, err := Start(ctx, DefaultRing)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer h.Close()
+	file, h := floodHost(b, data)
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
 	cpu := throughput.ProcessCPU()

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"clowder/bench/hostbench"
 	"clowder/bench/latency"
@@ -17,15 +16,11 @@ import (
 func runHost(w io.Writer, c config, tmuxMBps float64, sum *summary) error {
 	ctx, cancel := context.WithTimeout(context.Background(), c.tmuxTimeout)
 	defer cancel()
-	dir, err := os.MkdirTemp("", "clowder-bench-host-")
+	file, done, err := streamFile(streamgen.Generate(c.seed, c.mb*1e6))
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	file := filepath.Join(dir, "stream")
-	if err := os.WriteFile(file, streamgen.Generate(c.seed, c.mb*1e6), 0o600); err != nil {
-		return err
-	}
+	defer done()
 	fmt.Fprintf(os.Stderr, "flooding %d MB through a clowder pane\n", c.mb)
 	fl, err := hostbench.Flood(ctx, file, c.cols, c.rows)
 	if err != nil {

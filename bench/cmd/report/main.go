@@ -218,17 +218,28 @@ func runLatency(w io.Writer, c config) error {
 	return nil
 }
 
-// runTmux writes the stream to a temporary file and times tmux on it.
-func runTmux(c config, data []byte) (parseRow, error) {
+// streamFile writes data to a file in a new temporary directory, for a
+// pane or tmux to read; done removes both.
+func streamFile(data []byte) (file string, done func(), err error) {
 	dir, err := os.MkdirTemp("", "clowder-bench-")
 	if err != nil {
-		return parseRow{}, fmt.Errorf("temp dir for the tmux stream: %w", err)
+		return "", nil, fmt.Errorf("temp dir for the stream: %w", err)
 	}
-	defer os.RemoveAll(dir)
-	file := filepath.Join(dir, "stream")
+	file = filepath.Join(dir, "stream")
 	if err := os.WriteFile(file, data, 0o600); err != nil {
-		return parseRow{}, fmt.Errorf("write the tmux stream: %w", err)
+		_ = os.RemoveAll(dir) // best effort: error path
+		return "", nil, fmt.Errorf("write the stream: %w", err)
 	}
+	return file, func() { _ = os.RemoveAll(dir) }, nil
+}
+
+// runTmux writes the stream to a temporary file and times tmux on it.
+func runTmux(c config, data []byte) (parseRow, error) {
+	file, done, err := streamFile(data)
+	if err != nil {
+		return parseRow{}, err
+	}
+	defer done()
 	fmt.Fprintf(os.Stderr, "parsing %d MB with tmux\n", len(data)/1e6)
 	ctx, cancel := context.WithTimeout(context.Background(), c.tmuxTimeout)
 	defer cancel()

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"clowder/bench/hostbench"
 	"clowder/bench/ptyread"
@@ -27,15 +26,11 @@ type plainResult struct {
 func runPlain(w io.Writer, c config, sum *summary) error {
 	ctx, cancel := context.WithTimeout(context.Background(), c.tmuxTimeout)
 	defer cancel()
-	dir, err := os.MkdirTemp("", "clowder-bench-plain-")
+	file, done, err := streamFile(streamgen.PlainText(c.seed, c.plainMB*1e6))
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	file := filepath.Join(dir, "plain")
-	if err := os.WriteFile(file, streamgen.PlainText(c.seed, c.plainMB*1e6), 0o600); err != nil {
-		return err
-	}
+	defer done()
 	var r plainResult
 	r.bytes = int64(c.plainMB * 1e6)
 	fmt.Fprintf(os.Stderr, "plain-text flood of %d MB: bare PTY reader, host, tmux\n", c.plainMB)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"clowder/bench/latency"
@@ -98,15 +97,11 @@ func runFloodKeys(ctx context.Context, w io.Writer, c config, sum *summary) erro
 
 // runAttached floods plain text through each stack with the UI attached.
 func runAttached(ctx context.Context, w io.Writer, c config, sum *summary) error {
-	dir, err := os.MkdirTemp("", "clowder-bench-attached-")
+	file, done, err := streamFile(streamgen.PlainText(c.seed, c.attachedMB*1e6))
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	file := filepath.Join(dir, "plain")
-	if err := os.WriteFile(file, streamgen.PlainText(c.seed, c.attachedMB*1e6), 0o600); err != nil {
-		return err
-	}
+	defer done()
 	fmt.Fprintf(os.Stderr, "flooding %d MB of plain text with each UI attached\n", c.attachedMB)
 	a, err := tuibench.ClowderAttachedFlood(ctx, c.bin, file)
 	if err != nil {

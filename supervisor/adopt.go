@@ -84,9 +84,7 @@ func (sp *Spawner) adopt(spec AdoptSpec) (*Run, error) {
 	r.master = master
 	r.readers, r.sinks = []*os.File{master}, []io.Writer{orDiscard(spec.Output)}
 	r.id, r.leader = expected, h
-	if ValidLeaf(spec.Cgroup, spec.PaneID) {
-		r.leaf = recordedLeaf(spec.Cgroup)
-	}
+	r.leaf = recordedLeaf(spec.Cgroup, spec.PaneID)
 	r.cont = Containment{Kind: ContainProcessGroup, Pidfd: h.Pidfd(), Subreaper: subreaper()}
 	if r.leaf != nil {
 		r.cont.Kind, r.cont.Cgroup = ContainCgroup, spec.Cgroup

@@ -81,8 +81,8 @@ func controllingTTY(pid int) (uint64, error) {
 
 // recordedLeaf is the cgroup leaf a crashed host made for the pane, if it
 // is still there; the kill ladder then goes through it.
-func recordedLeaf(path string) *cgroupLeaf {
-	if path == "" {
+func recordedLeaf(path, paneID string) *cgroupLeaf {
+	if !ValidLeaf(path, paneID) {
 		return nil
 	}
 	if _, err := os.Stat(filepath.Join(path, "cgroup.procs")); err != nil {

@@ -12,6 +12,6 @@ func checkTerminal(*os.File, int) (procInfo, error) {
 	return procInfo{}, errors.New("adopting a pane from escrow is Linux-only")
 }
 
-func recordedLeaf(string) *cgroupLeaf { return nil }
+func recordedLeaf(string, string) *cgroupLeaf { return nil }
 
 func waitGoneHandle(*Handle) {}

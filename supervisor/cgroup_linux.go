@@ -176,9 +176,15 @@ func applyCgroup(attr *syscall.SysProcAttr, leaf *cgroupLeaf) {
 	attr.CgroupFD = leaf.dirfd
 }
 
-// leafAt is an existing leaf, such as one an earlier host recorded; it is
-// never cloned into.
-func leafAt(path string) *cgroupLeaf { return &cgroupLeaf{path: path, dirfd: -1} }
+// leafAt is the existing leaf of pane paneID that an earlier host
+// recorded at path, nil unless path is one (ValidLeaf); it is never
+// cloned into.
+func leafAt(path, paneID string) *cgroupLeaf {
+	if !ValidLeaf(path, paneID) {
+		return nil
+	}
+	return &cgroupLeaf{path: path, dirfd: -1}
+}
 
 // CleanDeadLeaves removes the cgroup leaves a dead host left once they are
 // empty. The leaves are those of recorded (what agents.json named) and

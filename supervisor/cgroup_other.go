@@ -23,7 +23,12 @@ func (c *cgroupLeaf) procs() ([]int, error)             { return nil, errNoCgrou
 func (c *cgroupLeaf) remove() error                     { return nil }
 func applyCgroup(*syscall.SysProcAttr, *cgroupLeaf)     {}
 
-func leafAt(path string) *cgroupLeaf { return &cgroupLeaf{path: path} }
+func leafAt(path, paneID string) *cgroupLeaf {
+	if !ValidLeaf(path, paneID) {
+		return nil
+	}
+	return &cgroupLeaf{path: path}
+}
 
 // CleanDeadLeaves has nothing to clean without cgroups.
 func CleanDeadLeaves([]string, map[string]bool) (removed, busy []string) { return nil, nil }

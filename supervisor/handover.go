@@ -210,8 +210,8 @@ func (sp *Spawner) Resume(spec ResumeSpec) (*Run, error) {
 	r.id, r.leader = st.Identity, h
 	r.cont = st.Containment
 	r.cont.Pidfd = h.Pidfd()
-	if st.Containment.Kind == ContainCgroup && ValidLeaf(st.Containment.Cgroup, st.PaneID) {
-		r.leaf = recordedLeaf(st.Containment.Cgroup)
+	if st.Containment.Kind == ContainCgroup {
+		r.leaf = recordedLeaf(st.Containment.Cgroup, st.PaneID)
 	}
 	r.tree = newProcTree(st.PaneID, st.Identity, st.PGID, st.Session, r.leaf)
 	if !st.LastOutput.IsZero() {

@@ -46,10 +46,7 @@ func AdoptTree(s TreeSpec) *AdoptedTree {
 	if s.Leader.BootID == "" && !s.Leader.IsZero() {
 		s.Leader.BootID = actualIdentity(os.Getpid()).BootID
 	}
-	var cg *cgroupLeaf
-	if ValidLeaf(s.Cgroup, s.PaneID) {
-		cg = leafAt(s.Cgroup)
-	}
+	cg := leafAt(s.Cgroup, s.PaneID)
 	pgid := s.PGID
 	if pgid == 0 {
 		pgid = s.Leader.PID

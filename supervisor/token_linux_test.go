@@ -112,7 +112,7 @@ func leafPids(leaf string) ([]int, error) {
 	if leaf == "" {
 		return nil, nil
 	}
-	return leafAt(leaf).procs()
+	return (&cgroupLeaf{path: leaf, dirfd: -1}).procs()
 }
 
 // BenchmarkScanPaneTokens is the cost of the one scan a host makes at

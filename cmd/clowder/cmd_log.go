@@ -38,7 +38,7 @@ func newLog(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:               "log PANE [--tail N] [--follow] [--raw]",
 		Short:             "print the pane's output as text (escape sequences removed) or raw bytes",
-		Args:              exactArgs(1, "one PANE"),
+		Args:              usage(exactArgs(1, "one PANE"), paneOperand),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.tail < 0 {
@@ -153,7 +153,7 @@ func newPoll(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:               "poll PANE [--wait D]",
 		Short:             "print the pane's state and its output since this client's last poll",
-		Args:              exactArgs(1, "one PANE"),
+		Args:              usage(exactArgs(1, "one PANE"), paneOperand),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if _, err := millis("wait", wait); err != nil {

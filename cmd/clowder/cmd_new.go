@@ -83,6 +83,7 @@ func newNew(a *app) *cobra.Command {
 		Long: "Start a pane in the host (starting the host if none runs) and print its id.\n" +
 			"With --agent the adapter's command runs, with any CMD ARGS appended; with --shell\n" +
 			"(the default without a command) your $SHELL; otherwise CMD ARGS.",
+		Args: usage(cobra.ArbitraryArgs, nonEmpty("name", "agent", "cwd", "size"), nameFlag, spawnFlags, commandOperand),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.watchdogs.mark(cmd)
 			req, err := o.spawnReq(cmd.Context(), a, args)

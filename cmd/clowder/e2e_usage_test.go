@@ -1,0 +1,110 @@
+//go:build linux
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestE2EBadValuesAreUsageErrors pins a trial bug: bad values given on
+// the command line (an empty, over-long or control-laden PANE, an
+// invalid --name or NAME, an unknown key or signal, an empty command,
+// a string flag given as "") exited 1, as failures do, or were taken
+// silently as the default, instead of exiting 2 as usage errors with one
+// line naming the flag or operand. Each is refused before any host is
+// asked: none is started.
+func TestE2EBadValuesAreUsageErrors(t *testing.T) {
+	e := newE2E(t)
+	long := strings.Repeat("x", 10<<10)
+	for _, tc := range []struct {
+		args []string
+		want string // in the one line
+	}{
+		{[]string{"capture", ""}, "PANE"},
+		{[]string{"log", "p1\x1b[2J"}, "PANE"},
+		{[]string{"poll", long}, "PANE"},
+		{[]string{"send-keys", "", "Enter"}, "PANE"},
+		{[]string{"paste", "", "x"}, "PANE"},
+		{[]string{"submit", "", "x"}, "PANE"},
+		{[]string{"wait", ""}, "PANE"},
+		{[]string{"kill", ""}, "PANE"},
+		{[]string{"rm", ""}, "PANE"},
+		{[]string{"rename", "", "a"}, "PANE"},
+		{[]string{"respawn", ""}, "PANE"},
+		{[]string{"land", ""}, "PANE"},
+		{[]string{"discard", ""}, "PANE"},
+		{[]string{"attach", ""}, "PANE"},
+		{[]string{"rename", "p1", "a b"}, "NAME"},
+		{[]string{"rename", "p1", ""}, "NAME"},
+		{[]string{"send-keys", "p1", "NoSuchKey"}, "NoSuchKey"},
+		{[]string{"kill", "p1", "--signal", "NOPE"}, "--signal"},
+		{[]string{"kill", "p1", "--signal", ""}, "--signal"},
+		{[]string{"wait", "p1", "--text", ""}, "--text"},
+		{[]string{"submit", "p1", "--timeout", "-1s", "x"}, "--timeout"},
+		{[]string{"new", "--name", "", "--", "true"}, "--name"},
+		{[]string{"new", "--name", "a b", "--", "true"}, "--name"},
+		{[]string{"new", "--agent", "", "--", "true"}, "--agent"},
+		{[]string{"new", "--cwd", "", "--", "true"}, "--cwd"},
+		{[]string{"new", "--size", "", "--", "true"}, "--size"},
+		{[]string{"new", "--", ""}, "command"},
+		{[]string{"exec", "--", ""}, "command"},
+		{[]string{"adopt", "tmux", ""}, "target"},
+		{[]string{"adopt", "tmux", "-L", "", "x"}, "--socket-name"},
+		{[]string{"adopt", "tmux", "-L", "a", "x", "--name", "a b"}, "--name"},
+		{[]string{"host", "upgrade", "--binary", ""}, "--binary"},
+		{[]string{"demo", "--file", ""}, "--file"},
+	} {
+		_, stderr, code := e.run(tc.args...)
+		line := strings.TrimSuffix(stderr, "\n")
+		if code != 2 || !strings.Contains(line, tc.want) || strings.Contains(line, "\n") || len(line) > 300 {
+			t.Errorf("clowder %q: exit %d, stderr %q; want exit 2 and one short line naming %s", clipArgs(tc.args), code, clipArgs([]string{stderr}), tc.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(e.dir, "run", "host.sock")); err == nil {
+		t.Error("a usage error started a host")
+	}
+}
+
+// clipArgs shortens long arguments for a failure message.
+func clipArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if len(a) > 200 {
+			a = a[:200] + "..."
+		}
+		out[i] = a
+	}
+	return out
+}
+
+// TestE2ELongBadValueStaysOneShortLine pins a trial bug: a 10 KB --name
+// was echoed whole in the error line. A bad value is named, clipped with
+// an ellipsis, and the line says the limit where there is one.
+func TestE2ELongBadValueStaysOneShortLine(t *testing.T) {
+	e := newE2E(t)
+	long := strings.Repeat("y", 10<<10)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"new", "--name", long, "--", "true"}, "at most 40"},
+		{[]string{"rename", "p1", long}, "at most 40"},
+		{[]string{"adopt", "tmux", "-L", "a", "x", "--name", long}, "at most 40"},
+		{[]string{"new", "--agent", long, "--", "true"}, "…"},
+		{[]string{"new", "--size", long, "--", "true"}, "…"},
+		{[]string{"wait", "p1", "--text", "(" + long}, "…"},
+		{[]string{"kill", "p1", "--signal", long}, "…"},
+		{[]string{"send-keys", "p1", long}, "…"},
+		{[]string{"adopt", "tmux", "-L", "a", long}, "…"},
+		{[]string{"adopt", "tmux", "-L", long, "x"}, "…"},
+	} {
+		_, stderr, code := e.run(tc.args...)
+		line := strings.TrimSuffix(stderr, "\n")
+		if code != 2 || len(line) > 300 || strings.Contains(line, "\n") || !strings.Contains(line, tc.want) {
+			t.Errorf("clowder %q: exit %d, %d bytes of stderr %q; want exit 2 and one line under 300 bytes with %q", clipArgs(tc.args), code, len(stderr), clipArgs([]string{stderr}), tc.want)
+		}
+	}
+}

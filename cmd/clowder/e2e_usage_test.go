@@ -108,3 +108,22 @@ func TestE2ELongBadValueStaysOneShortLine(t *testing.T) {
 		}
 	}
 }
+
+// TestE2ENewShellWithACommandRunsItInTheShell pins a trial bug: `clowder
+// new --shell -- ls` ran `bash ls`, which reads a file named ls as a
+// script. --shell with one SCRIPT now runs `$SHELL -c SCRIPT` (the
+// user's shell, so pipelines work); more than one word is refused, as
+// joining them would lose their quoting.
+func TestE2ENewShellWithACommandRunsItInTheShell(t *testing.T) {
+	e := newE2E(t)
+	e.env = append(e.env, "SHELL=/bin/sh")
+	id := strings.TrimSpace(e.must("new", "--shell", "--", "echo one | tr o O; exit 3"))
+	e.must("wait", id, "--exit", "--timeout", "60s")
+	if p := e.pane(id); p.ExitCode != 3 || !strings.Contains(e.must("capture", id), "One") {
+		t.Fatalf("new --shell -- SCRIPT: exit %d, screen %q; want the script run by $SHELL -c (One, exit 3)", p.ExitCode, e.must("capture", id))
+	}
+	_, stderr, code := e.run("new", "--shell", "--", "ls", "-la")
+	if code != 2 || !strings.Contains(stderr, "--shell") || !strings.Contains(stderr, "'ls -la'") {
+		t.Fatalf("new --shell -- ls -la: exit %d, stderr %q; want a usage error showing the quoted form", code, stderr)
+	}
+}

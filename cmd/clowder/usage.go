@@ -27,11 +27,25 @@ func clip(s string) string {
 	if len(s) <= maxShown {
 		return safe(strconv.Quote(s))
 	}
-	cut := s[:maxShown]
-	for !utf8.ValidString(cut) { // never split a character
-		cut = cut[:len(cut)-1]
+	return fmt.Sprintf("%s… (%d bytes)", safe(strconv.Quote(head(s))), len(s))
+}
+
+// cut is s for an error line unquoted (a command to copy): whole when
+// short, else its first maxShown bytes and an ellipsis.
+func cut(s string) string {
+	if len(s) <= maxShown {
+		return safe(s)
 	}
-	return fmt.Sprintf("%s… (%d bytes)", safe(strconv.Quote(cut)), len(s))
+	return safe(head(s)) + "…"
+}
+
+// head is the first maxShown bytes of s, never splitting a character.
+func head(s string) string {
+	h := s[:maxShown]
+	for !utf8.ValidString(h) {
+		h = h[:len(h)-1]
+	}
+	return h
 }
 
 // check is one usage check of a command's operands and flags.

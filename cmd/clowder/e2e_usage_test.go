@@ -127,3 +127,33 @@ func TestE2ENewShellWithACommandRunsItInTheShell(t *testing.T) {
 		t.Fatalf("new --shell -- ls -la: exit %d, stderr %q; want a usage error showing the quoted form", code, stderr)
 	}
 }
+
+// TestE2EClashingKeysAreRefusedAtConfigLoad pins a trial bug: config.toml
+// binding two actions to one key (zoom = "x" while close keeps x, or two
+// [keys] entries on one key) was accepted, and one action silently never
+// ran. The TUI and every command that loads the config refuse it with
+// one line naming both actions and the key, and the TUI starts no host.
+func TestE2EClashingKeysAreRefusedAtConfigLoad(t *testing.T) {
+	e := newE2E(t)
+	config := filepath.Join(e.dir, "config.toml")
+	for _, tc := range []struct{ text, want string }{
+		{"[keys]\nzoom = \"x\"\n", "close and zoom share the key \"x\""},
+		{"[keys]\nzoom = \"x\"\nclose = [\"q\", \"x\"]\n", "keys.zoom: key \"x\" is also close"},
+	} {
+		if err := os.WriteFile(config, []byte(tc.text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{}, {"new", "--", "true"}} {
+			if len(args) > 0 && strings.HasPrefix(tc.want, "close and") {
+				continue // a clash with a default is the TUI's to see
+			}
+			_, stderr, code := e.run(args...)
+			if code != 1 || !strings.Contains(stderr, tc.want) || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("clowder %v with %q: exit %d, stderr %q; want exit 1 and one line with %q", args, tc.text, code, stderr, tc.want)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(e.dir, "run", "host.sock")); err == nil {
+		t.Error("a refused config started a host")
+	}
+}

@@ -56,6 +56,9 @@ func newPaste(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := checkPaste(text, raw); err != nil {
+				return err
+			}
 			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
 				if raw {
 					return c.Input(cmd.Context(), proto.InputReq{Pane: args[0], Data: []byte(text)})
@@ -85,6 +88,9 @@ func newSubmit(a *app) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			text, err := textArg(a, args[1:])
 			if err != nil {
+				return err
+			}
+			if err := checkPaste(text, false); err != nil {
 				return err
 			}
 			req := proto.PasteReq{Pane: args[0], Text: text, Submit: true}

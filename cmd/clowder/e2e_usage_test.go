@@ -40,6 +40,8 @@ func TestE2EBadValuesAreUsageErrors(t *testing.T) {
 		{[]string{"rename", "p1", "a b"}, "NAME"},
 		{[]string{"rename", "p1", ""}, "NAME"},
 		{[]string{"send-keys", "p1", "NoSuchKey"}, "NoSuchKey"},
+		{[]string{"paste", "p1", "a\x1bb"}, "ESC"},
+		{[]string{"submit", "p1", "\x03"}, "^C"},
 		{[]string{"kill", "p1", "--signal", "NOPE"}, "--signal"},
 		{[]string{"kill", "p1", "--signal", ""}, "--signal"},
 		{[]string{"wait", "p1", "--text", ""}, "--text"},

@@ -187,3 +187,15 @@ func adoptOperands(cmd *cobra.Command, args []string) error {
 	}
 	return nil
 }
+
+// checkPaste refuses, as a usage error, text the host would refuse to
+// paste (a control character that would act as a key), unless raw.
+func checkPaste(text string, raw bool) error {
+	if raw {
+		return nil
+	}
+	if err := panes.CheckPaste(text); err != nil {
+		return usageError{err}
+	}
+	return nil
+}

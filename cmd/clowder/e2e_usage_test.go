@@ -109,6 +109,12 @@ func TestE2ELongBadValueStaysOneShortLine(t *testing.T) {
 			t.Errorf("clowder %q: exit %d, %d bytes of stderr %q; want exit 2 and one line under 300 bytes with %q", clipArgs(tc.args), code, len(stderr), clipArgs([]string{stderr}), tc.want)
 		}
 	}
+	// What only the host can refuse (no such program) echoes the value in
+	// its reply; the CLI still shows one line, cut in the middle.
+	_, stderr, code := e.run("exec", "--", long)
+	if line := strings.TrimSuffix(stderr, "\n"); code != 1 || len(line) > 1100 || strings.Contains(line, "\n") || !strings.Contains(line, "bytes cut") {
+		t.Errorf("exec of a 10 KB program name: exit %d, %d bytes of stderr %q; want exit 1 and one line of at most about 1000 bytes", code, len(stderr), clipArgs([]string{stderr}))
+	}
 }
 
 // TestE2ENewShellWithACommandRunsItInTheShell pins a trial bug: `clowder

@@ -199,3 +199,24 @@ func checkPaste(text string, raw bool) error {
 	}
 	return nil
 }
+
+// maxLine is the longest error line shown whole.
+const maxLine = 1000
+
+// shortLine keeps an error line short whatever it quotes (a host's
+// message may echo a 10 KB value): past maxLine it keeps the start and
+// the end, where what to do is said, and says how much was cut.
+func shortLine(s string) string {
+	if len(s) <= maxLine {
+		return s
+	}
+	keep := maxLine / 3
+	start, end := s[:keep], s[len(s)-keep:]
+	for !utf8.ValidString(start) {
+		start = start[:len(start)-1]
+	}
+	for !utf8.ValidString(end) {
+		end = end[1:]
+	}
+	return fmt.Sprintf("%s … (%d bytes cut) … %s", start, len(s)-len(start)-len(end), end)
+}

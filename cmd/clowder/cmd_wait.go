@@ -32,7 +32,7 @@ func newWait(a *app) *cobra.Command {
 		Long: "Wait until the first of the given conditions holds (default: --exit). Exits 0 when\n" +
 			"one is met, 1 with a message on --timeout. --text is a Go regexp matched against\n" +
 			"the screen.",
-		Args:              usage(exactArgs(1, "one PANE"), paneOperand, nonEmpty("text")),
+		Args:              usage(exactArgs(1, "one PANE"), paneOperand, nonEmpty("text"), positive("idle")),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req, err := o.request(args[0])
@@ -137,7 +137,7 @@ func newKill(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:               "kill PANE [--signal S] [--grace D]",
 		Short:             "kill the pane's whole process tree (signal, grace, then SIGKILL)",
-		Args:              usage(exactArgs(1, "one PANE"), paneOperand, nonEmpty("signal"), signalFlag),
+		Args:              usage(exactArgs(1, "one PANE"), paneOperand, nonEmpty("signal"), signalFlag, positive("grace")),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ms, err := millis("grace", grace)

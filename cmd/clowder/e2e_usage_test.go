@@ -45,6 +45,8 @@ func TestE2EBadValuesAreUsageErrors(t *testing.T) {
 		{[]string{"kill", "p1", "--signal", "NOPE"}, "--signal"},
 		{[]string{"kill", "p1", "--signal", ""}, "--signal"},
 		{[]string{"wait", "p1", "--text", ""}, "--text"},
+		{[]string{"wait", "p1", "--idle", "0"}, "--idle"},
+		{[]string{"kill", "p1", "--grace", "0"}, "--grace"},
 		{[]string{"submit", "p1", "--timeout", "-1s", "x"}, "--timeout"},
 		{[]string{"new", "--name", "", "--", "true"}, "--name"},
 		{[]string{"new", "--name", "a b", "--", "true"}, "--name"},

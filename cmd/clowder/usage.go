@@ -220,3 +220,20 @@ func shortLine(s string) string {
 	}
 	return fmt.Sprintf("%s … (%d bytes cut) … %s", start, len(s)-len(start)-len(end), end)
 }
+
+// positive refuses each named duration flag given as 0 where 0 would not
+// mean what it says: `wait --idle 0` would wait for the exit instead, and
+// `kill --grace 0` would take the default grace.
+func positive(names ...string) check {
+	return func(cmd *cobra.Command, _ []string) error {
+		for _, n := range names {
+			if f := cmd.Flags().Lookup(n); f != nil && f.Changed && f.Value.String() == "0s" {
+				return usagef("--%s 0s: give a positive duration such as 5s%s", n, zeroHint[n])
+			}
+		}
+		return nil
+	}
+}
+
+// zeroHint says, per flag, what to do instead of 0.
+var zeroHint = map[string]string{"grace": " (to kill at once, --signal KILL)"}

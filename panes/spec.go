@@ -41,7 +41,8 @@ func ValidateName(name string) error {
 	case name == "":
 		return fmt.Errorf("pane name is empty; give a name like api-fix")
 	case len(name) > MaxNameLen:
-		return fmt.Errorf("pane name %q is longer than %d characters; shorten it", name, MaxNameLen)
+		// Only its start: the whole of a huge name would not be one line.
+		return fmt.Errorf("pane name %q… (%d bytes) is too long: at most %d bytes; shorten it", strings.ToValidUTF8(name[:MaxNameLen], ""), len(name), MaxNameLen)
 	case name[0] == '-' || name[0] == '.':
 		return fmt.Errorf("pane name %q starts with %q; start it with a letter or digit", name, name[0])
 	case strings.Contains(name, ".."), strings.HasSuffix(name, ".lock"):

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"clowder/persist"
@@ -144,6 +145,7 @@ func removeWorktree(ctx context.Context, wt persist.Worktree, force bool) error 
 	if _, err := git(ctx, wt.Repo, append(args, wt.Path)...); err != nil {
 		return fmt.Errorf("remove worktree %s: %w", wt.Path, err)
 	}
+	dropEmptyProjectDir(wt.Path)
 	return nil
 }
 
@@ -153,7 +155,26 @@ func pruneWorktrees(ctx context.Context, wt persist.Worktree) error {
 	if _, err := git(ctx, wt.Repo, "worktree", "prune"); err != nil {
 		return fmt.Errorf("prune the missing worktree %s from %s: %w", wt.Path, wt.Repo, err)
 	}
+	dropEmptyProjectDir(wt.Path)
 	return nil
+}
+
+// projectDirName is how WorktreePath names a project's directory:
+// <project>-<8 hex digits>.
+var projectDirName = regexp.MustCompile(`.-[0-9a-f]{8}$`)
+
+// dropEmptyProjectDir removes the directory a worktree was made in
+// (<base>/<project>-<hash>: WorktreePath) once it holds nothing: the
+// removal of an empty directory fails, harmlessly, while anything is in
+// it (another pane's worktree). A directory of another name, or a
+// symlink, is never touched.
+func dropEmptyProjectDir(worktree string) {
+	dir := filepath.Dir(worktree)
+	fi, err := os.Lstat(dir)
+	if err != nil || !fi.IsDir() || !projectDirName.MatchString(filepath.Base(dir)) {
+		return
+	}
+	_ = os.Remove(dir) // best effort: refused unless empty
 }
 
 // gone reports whether path no longer exists.

@@ -150,7 +150,7 @@ func LoadConfig(path string) (Config, error) {
 	if path == "" {
 		return DefaultConfig(), nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := readConfig(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return DefaultConfig(), nil
 	}
@@ -162,6 +162,26 @@ func LoadConfig(path string) (Config, error) {
 		return Config{}, fmt.Errorf("config %s: %w", path, err)
 	}
 	return cfg, nil
+}
+
+// maxConfigBytes bounds config.toml: a real one is a few KB.
+const maxConfigBytes = 1 << 20
+
+// readConfig reads config.toml, which may be a symlink (dotfiles) but
+// must end at a regular file: a fifo would hang every command on the
+// read, a device or a huge file would be read without end.
+func readConfig(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s); point %s at a config.toml file", describeType(fi.Mode()), EnvConfig)
+	}
+	if fi.Size() > maxConfigBytes {
+		return nil, fmt.Errorf("%d bytes, over the %d a config can have", fi.Size(), maxConfigBytes)
+	}
+	return os.ReadFile(path)
 }
 
 // decodeConfig decodes TOML text over the defaults and validates it.

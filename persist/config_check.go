@@ -104,6 +104,25 @@ func (c Config) checkKeys() error {
 			errs = append(errs, fmt.Errorf("keys.%s %w", action, err))
 		}
 	}
+	return errors.Join(append(errs, c.keyClashes(actions))...)
+}
+
+// keyClashes refuses a key given to two [keys] actions, or to an action
+// and the prefix: the TUI would run only one of them, silently. Keys are
+// compared as written; the TUI compares the whole keymap, defaults
+// included, once the names are parsed (tui.NewKeyMap).
+func (c Config) keyClashes(actions []string) error {
+	owner := map[string]string{c.TUI.Prefix: "the prefix ([tui] prefix)"}
+	var errs []error
+	for _, action := range actions {
+		for _, k := range c.Keys[action] {
+			if other, ok := owner[k]; ok && other != action {
+				errs = append(errs, fmt.Errorf("keys.%s: key %q is also %s; give one of them another key", action, k, other))
+				continue
+			}
+			owner[k] = action
+		}
+	}
 	return errors.Join(errs...)
 }
 

@@ -25,11 +25,13 @@ type Lockfile struct {
 // missing). If another process holds it, the error matches ErrLocked and
 // names the holder's pid when known. The lock belongs to the open file: it
 // is not inherited by children (Go opens files close-on-exec), so agents
-// the host spawns never keep it alive.
+// the host spawns never keep it alive. A path that is not a regular file
+// of this user's (a planted symlink, whose target the pid would
+// overwrite) is refused with OpenPrivate's *RefusedError.
 func Lock(path string) (*Lockfile, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := OpenPrivate("host lock", path, os.O_RDWR|os.O_CREATE)
 	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", path, err)
+		return nil, err
 	}
 	if err := tryLock(f); err != nil {
 		_ = f.Close() // best effort: we hold nothing on it
@@ -82,8 +84,8 @@ type Holder struct {
 // LockHolder reports whether another process holds the lock at path,
 // and what its file says of it. Testing takes a shared lock for a moment.
 func LockHolder(path string) (Holder, bool) {
-	f, err := os.Open(path)
-	if err != nil {
+	f, err := OpenPrivate("host lock", path, os.O_RDONLY)
+	if err != nil { // missing, or not a lock file any host of ours made
 		return Holder{}, false
 	}
 	defer f.Close()
@@ -106,16 +108,11 @@ func LockHolder(path string) (Holder, bool) {
 // holder describes the pid recorded in a held lock file, or "" if it
 // cannot be read.
 func holder(path string) string {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return ""
+	data, err := ReadPrivate("host lock", path, 4096)
+	if pid := pidLine(data); err == nil && pid > 0 {
+		return fmt.Sprintf(" (pid %d)", pid)
 	}
-	first, _, _ := strings.Cut(string(data), "\n")
-	pid, err := strconv.Atoi(strings.TrimSpace(first))
-	if err != nil || pid <= 0 {
-		return ""
-	}
-	return fmt.Sprintf(" (pid %d)", pid)
+	return ""
 }
 
 // Close releases the lock. It is idempotent; only the first call can

@@ -206,6 +206,14 @@ func describeType(m fs.FileMode) string {
 		return "a symlink, which another user could point elsewhere"
 	case m.IsRegular():
 		return "a regular file"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a fifo"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
 	default:
 		return "type " + m.Type().String()
 	}

@@ -22,10 +22,15 @@ func tryLock(*os.File) error {
 // openNoFollow refuses a symlink by looking first; without O_NOFOLLOW a
 // link swapped in between is still followed.
 func openNoFollow(path string) (*os.File, error) {
+	return openNoFollowFlag(path, os.O_RDONLY, 0)
+}
+
+// openNoFollowFlag is openNoFollow for any access mode, with the same gap.
+func openNoFollowFlag(path string, flag int, perm fs.FileMode) (*os.File, error) {
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		return nil, errors.New("is a symbolic link")
 	}
-	return os.Open(path)
+	return os.OpenFile(path, flag, perm)
 }
 
 // heldByOther cannot tell without flock: nobody, as far as it knows.

@@ -42,7 +42,14 @@ func tryLock(f *os.File) error {
 // openNoFollow opens path read-only without following a symlink in its
 // last component (that fails) and without blocking on a FIFO.
 func openNoFollow(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	return openNoFollowFlag(path, os.O_RDONLY, 0)
+}
+
+// openNoFollowFlag is openNoFollow for any access mode, O_CREATE (with
+// perm) and O_APPEND among them: a symlink, even a dangling one, fails
+// with ELOOP instead of being followed or created through.
+func openNoFollowFlag(path string, flag int, perm fs.FileMode) (*os.File, error) {
+	return os.OpenFile(path, flag|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, perm)
 }
 
 // heldByOther reports whether another open file description holds an

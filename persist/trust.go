@@ -42,7 +42,7 @@ func readTrusted(kind docKind, path string) ([]byte, error) {
 	}
 	f, err := openNoFollow(path)
 	if err != nil {
-		return nil, refuseOpen(kind, path, err)
+		return nil, refuseOpen(kind.what, path, err)
 	}
 	defer func() { _ = f.Close() }() // best effort: read-only
 	fi, err := f.Stat()
@@ -64,14 +64,14 @@ func readTrusted(kind docKind, path string) ([]byte, error) {
 
 // refuseOpen turns a failed open into a *RefusedError for a symlink, and
 // passes other errors (fs.ErrNotExist among them) on.
-func refuseOpen(kind docKind, path string, err error) error {
+func refuseOpen(what, path string, err error) error {
 	fi, lerr := os.Lstat(path)
 	if lerr != nil || fi.Mode()&fs.ModeSymlink == 0 {
 		return err
 	}
 	target, _ := os.Readlink(path) // best effort: only for the message
-	return &RefusedError{What: kind.what, Path: path, Problem: fmt.Sprintf("is a symbolic link (to %s)", target),
-		Fix: "clowder does not follow links for its state: replace the link with the file itself, or remove it"}
+	return &RefusedError{What: what, Path: path, Problem: fmt.Sprintf("is a symbolic link (to %s)", target),
+		Fix: "clowder follows no link where it keeps its files: replace the link with the file itself, or remove it"}
 }
 
 // checkStateFile refuses a file that is not a regular file, not owned by

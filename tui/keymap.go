@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -23,9 +24,11 @@ import (
 type KeyMap struct {
 	Prefix   key.Binding
 	Bindings [actionCount]key.Binding
-	groups   []string            // help columns, in order of first use
-	groupOf  [actionCount]string // each action's column
+	groups   []string              // help columns, in order of first use
+	groupOf  [actionCount]string   // each action's column
+	names    [actionCount][]string // each action's keys as configured, for errors
 	prefix   panes.Key
+	prefixAs string // the prefix as configured, for errors
 }
 
 // NewKeyMap builds the keymap from the embedded defaults, the prefix (tmux
@@ -41,7 +44,7 @@ func NewKeyMap(prefix string, overrides map[string]persist.KeyList) (KeyMap, err
 	if err != nil {
 		return km, fmt.Errorf("[tui] prefix: %w", err)
 	}
-	km.prefix = pk
+	km.prefix, km.prefixAs = pk, prefix
 	km.Prefix = key.NewBinding(key.WithKeys(keystroke(pk)), key.WithHelp(pk.String(), "prefix (twice: send it)"))
 	for a := Action(0); a < actionCount; a++ {
 		e, ok := entries[a.String()]
@@ -52,7 +55,28 @@ func NewKeyMap(prefix string, overrides map[string]persist.KeyList) (KeyMap, err
 			return km, fmt.Errorf("default keymap: %w", err)
 		}
 	}
-	return km, km.override(overrides)
+	if err := km.override(overrides); err != nil {
+		return km, err
+	}
+	return km, km.clash()
+}
+
+// clash refuses a key bound to two actions, or to an action and the
+// prefix, defaults and [keys] together: only one of them could ever run
+// (action takes the first match; the prefix pressed after the prefix
+// goes to the pane). persist checks [keys] alone as written; this sees
+// the keys as they match, so "C-g" and "C-G" are one key.
+func (km *KeyMap) clash() error {
+	owner := map[string]string{keystroke(km.prefix): "the prefix ([tui] prefix " + strconv.Quote(km.prefixAs) + ")"}
+	for a := Action(0); a < actionCount; a++ {
+		for i, k := range km.Bindings[a].Keys() {
+			if other, ok := owner[k]; ok && other != a.String() {
+				return fmt.Errorf("keys: %s and %s share the key %q; give one of them another key in config.toml ([keys] or [tui] prefix)", other, a, km.names[a][i])
+			}
+			owner[k] = a.String()
+		}
+	}
+	return nil
 }
 
 // bind sets action a from a keymap entry.
@@ -66,7 +90,7 @@ func (km *KeyMap) bind(a Action, e persist.KeymapEntry) error {
 		shown = []string{shown[0] + "-" + shown[len(shown)-1]}
 	}
 	km.Bindings[a] = key.NewBinding(key.WithKeys(strokes...), key.WithHelp(joinKeys(shown), e.Help))
-	km.groupOf[a] = e.Group
+	km.groupOf[a], km.names[a] = e.Group, e.Keys
 	if !slices.Contains(km.groups, e.Group) {
 		km.groups = append(km.groups, e.Group)
 	}

@@ -36,11 +36,14 @@ func newAdoptTmux(a *app) *cobra.Command {
 			"through tmux's pipe-pane, so capture, log, wait and attention work as for any pane;\n" +
 			"input goes through send-keys and paste-buffer; kill ends its process tree. It\n" +
 			"prints the new pane's id.",
-		Args: exactArgs(1, "TARGET"),
+		Args: usage(exactArgs(1, "TARGET"), nonEmpty("socket-name", "socket-path", "name"), nameFlag, adoptOperands),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sock, err := client.TmuxSocket(label, socket, a.getenv)
 			if err != nil {
 				return usageError{err}
+			}
+			if err := requestUsage(&proto.AdoptTmuxReq{Socket: sock, Target: args[0], Name: name}); err != nil {
+				return err
 			}
 			return a.withClient(cmd.Context(), true, func(c *client.Client) error {
 				r, err := c.AdoptTmux(cmd.Context(), proto.AdoptTmuxReq{Socket: sock, Target: args[0], Name: name})

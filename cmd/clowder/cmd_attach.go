@@ -17,7 +17,7 @@ func newAttach(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:               "attach PANE",
 		Short:             "show one pane raw in this terminal until it exits (Ctrl-\\ detaches; the pane keeps running)",
-		Args:              exactArgs(1, "PANE"),
+		Args:              usage(exactArgs(1, "PANE"), paneOperand),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, err := a.dial(cmd.Context())

@@ -40,7 +40,7 @@ func newExec(a *app) *cobra.Command {
 			"interrupted). Ctrl-C, SIGTERM, a timeout or this process dying kill the whole tree.\n" +
 			"The run is a PTY; without --pty its CR LF line ends are printed as LF, with --pty the\n" +
 			"bytes are passed through untouched. Stdin is not forwarded.",
-		Args: minArgs(1, "a CMD to run"),
+		Args: usage(minArgs(1, "a CMD to run"), commandOperand),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.watchdogs.mark(cmd)
 			return o.run(cmd.Context(), a, args)

@@ -23,7 +23,7 @@ func newSendKeys(a *app) *cobra.Command {
 			"M-x, S-Left, Up, PageDown, F1..F12) or a single character, encoded for the pane's\n" +
 			"current modes; an unknown name is an error. With -l the KEYs are literal text, sent\n" +
 			"as typed and joined without separators. Put -- before a KEY that starts with '-'.",
-		Args:              minArgs(2, "a PANE and at least one KEY"),
+		Args:              usage(minArgs(2, "a PANE and at least one KEY"), paneOperand, keyOperands),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req := proto.InputReq{Pane: args[0]}
@@ -49,11 +49,14 @@ func newPaste(a *app) *cobra.Command {
 		Long: "Paste TEXT into a pane, bracketed when the pane enabled bracketed paste (2004).\n" +
 			"Control characters other than tab and newline are refused; --raw sends the text\n" +
 			"as typed input instead (unbracketed, control characters allowed).",
-		Args:              rangeArgs(1, 2, "a PANE and an optional TEXT"),
+		Args:              usage(rangeArgs(1, 2, "a PANE and an optional TEXT"), paneOperand),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			text, err := textArg(a, args[1:])
 			if err != nil {
+				return err
+			}
+			if err := checkPaste(text, raw); err != nil {
 				return err
 			}
 			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
@@ -80,14 +83,20 @@ func newSubmit(a *app) *cobra.Command {
 			"the program shows it took the text (a busy screen, or its prompt cleared) and exits\n" +
 			"1 with a message when the text is still in its prompt or no sign came within\n" +
 			"--timeout (default 30s).",
-		Args:              exactArgs(2, "a PANE and a TEXT"),
+		Args:              usage(exactArgs(2, "a PANE and a TEXT"), paneOperand),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			text, err := textArg(a, args[1:])
 			if err != nil {
 				return err
 			}
+			if err := checkPaste(text, false); err != nil {
+				return err
+			}
 			req := proto.PasteReq{Pane: args[0], Text: text, Submit: true}
+			if timeout <= 0 && (wait || cmd.Flags().Changed("timeout")) {
+				return usagef("--timeout %s: --wait needs a positive timeout, like 30s", timeout)
+			}
 			if wait {
 				if timeout <= 0 {
 					return usagef("--timeout %s: --wait needs a positive timeout, like 30s", timeout)

@@ -58,7 +58,7 @@ func newEndCommand(a *app, end worktreeEnd, use, short string) *cobra.Command {
 	c := &cobra.Command{
 		Use:               use,
 		Short:             short,
-		Args:              exactArgs(1, "one PANE"),
+		Args:              usage(exactArgs(1, "one PANE"), paneOperand),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withClient(cmd.Context(), false, func(c *client.Client) error {

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -37,7 +38,7 @@ func newLog(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:               "log PANE [--tail N] [--follow] [--raw]",
 		Short:             "print the pane's output as text (escape sequences removed) or raw bytes",
-		Args:              exactArgs(1, "one PANE"),
+		Args:              usage(exactArgs(1, "one PANE"), paneOperand),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.tail < 0 {
@@ -152,7 +153,7 @@ func newPoll(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:               "poll PANE [--wait D]",
 		Short:             "print the pane's state and its output since this client's last poll",
-		Args:              exactArgs(1, "one PANE"),
+		Args:              usage(exactArgs(1, "one PANE"), paneOperand),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if _, err := millis("wait", wait); err != nil {
@@ -252,7 +253,7 @@ type pollMark struct{ path string }
 
 // load returns the seq to poll from: 0 without a mark or for another pane.
 func (m pollMark) load(info proto.PaneInfo) uint64 {
-	data, err := os.ReadFile(m.path)
+	data, err := persist.ReadPrivate("poll position", m.path, 256) // a fifo, a link: no mark
 	if err != nil {
 		return 0
 	}
@@ -272,7 +273,7 @@ func (m pollMark) save(p persist.Paths, info proto.PaneInfo, seq uint64) error {
 	if err := p.EnsureStateDir(); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(m.path), 0o700); err != nil {
+	if err := m.makeDir(); err != nil {
 		return fmt.Errorf("record poll position: %w", err)
 	}
 	// A plain temp-and-rename: a lost mark only repeats output, so it
@@ -281,6 +282,27 @@ func (m pollMark) save(p persist.Paths, info proto.PaneInfo, seq uint64) error {
 	data := fmt.Sprintf("%d %d\n", seq, info.CreatedMS)
 	if err := m.replace([]byte(data)); err != nil {
 		return fmt.Errorf("record poll position in %s: %w", m.path, err)
+	}
+	return nil
+}
+
+// makeDir makes the marks' directory if it is missing and refuses one
+// that is not a real directory: a symlink there would have the marks
+// written wherever it points.
+func (m pollMark) makeDir() error {
+	dir := filepath.Dir(m.path)
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("%s is a symbolic link, which clowder does not follow; remove it (clowder makes the directory again)", dir)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s is not a directory; remove it (clowder makes the directory again)", dir)
 	}
 	return nil
 }

@@ -130,7 +130,7 @@ func newCapture(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:               "capture PANE [--ansi] [--scrollback N]",
 		Short:             "print the pane's screen as it shows it",
-		Args:              exactArgs(1, "one PANE"),
+		Args:              usage(exactArgs(1, "one PANE"), paneOperand),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if req.Scrollback < 0 {

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -82,7 +83,9 @@ func newNew(a *app) *cobra.Command {
 		Short: "start a pane (agent, shell or command) and print its id",
 		Long: "Start a pane in the host (starting the host if none runs) and print its id.\n" +
 			"With --agent the adapter's command runs, with any CMD ARGS appended; with --shell\n" +
-			"(the default without a command) your $SHELL; otherwise CMD ARGS.",
+			"(the default without a command) your $SHELL, or with one SCRIPT after --,\n" +
+			"$SHELL -c SCRIPT; otherwise CMD ARGS.",
+		Args: usage(cobra.ArbitraryArgs, nonEmpty("name", "agent", "cwd", "size"), nameFlag, spawnFlags, commandOperand),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.watchdogs.mark(cmd)
 			req, err := o.spawnReq(cmd.Context(), a, args)
@@ -104,7 +107,7 @@ func newNew(a *app) *cobra.Command {
 	f.StringVar(&o.name, "name", "", "pane name (letters, digits, - _ .); default: chosen by the host")
 	f.StringVar(&o.agent, "agent", "", "agent adapter or profile to run: claude, codex, gemini, aider, or an [agents] or [profiles] name from config.toml")
 	_ = c.RegisterFlagCompletionFunc("agent", completeAgents(a)) // fails only for an unknown flag
-	f.BoolVar(&o.shell, "shell", false, "run your login shell ($SHELL)")
+	f.BoolVar(&o.shell, "shell", false, "run your login shell ($SHELL); with -- SCRIPT, $SHELL -c SCRIPT")
 	f.StringVar(&o.cwd, "cwd", "", "working directory (default: the current one)")
 	f.BoolVar(&o.worktree, "worktree", false, "run in a new git worktree of the repository at --cwd, on branch clowder/NAME (needs --name)")
 	f.StringVar(&o.size, "size", "", "initial size COLSxROWS (default 80x24 until a client shows it)")
@@ -213,6 +216,8 @@ func (o *newOpts) command(req *proto.SpawnReq, cfg persist.Config, a *app, args 
 	ads := panes.NewAdaptersFromConfig(cfg, shell)
 	name := o.agent
 	switch {
+	case o.shell && len(args) > 0:
+		return shellScript(req, ads, args)
 	case o.shell || (o.agent == "" && len(args) == 0):
 		name = panes.AdapterShell
 	case o.agent == "":
@@ -239,6 +244,29 @@ func (o *newOpts) command(req *proto.SpawnReq, cfg persist.Config, a *app, args 
 	}
 	return nil
 }
+
+// shellScript runs `--shell -- SCRIPT` as `$SHELL -c SCRIPT`, a command
+// pane: the shell's own argument is a script file, so `bash ls` would
+// read a file named ls. It takes one word: joining several would lose
+// their quoting (`ls 'a b'`), so that is refused, showing the one word.
+func shellScript(req *proto.SpawnReq, ads *panes.Adapters, args []string) error {
+	words := strings.Join(args, " ")
+	switch {
+	case strings.HasPrefix(args[0], "-"):
+		return usagef("--shell -- %s: a SCRIPT cannot start with '-'; to give the shell options, run it as a command: clowder new -- \"$SHELL\" %s", cut(words), cut(words))
+	case len(args) > 1:
+		return usagef("--shell runs one SCRIPT with $SHELL -c, not %d words; quote them as one: clowder new --shell -- %s (or, with no shell, clowder new -- %s)", len(args), cut(shellQuote(words)), cut(words))
+	}
+	ad, err := ads.Get(panes.AdapterShell)
+	if err != nil {
+		return err
+	}
+	req.Argv, req.Kind = append(ad.Argv(), "-c", args[0]), persist.KindRun.String()
+	return nil
+}
+
+// shellQuote quotes s as one word for a POSIX shell.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // common fills the fields every spawn has: nonce, cwd, size, watchdogs.
 func (o *newOpts) common(req *proto.SpawnReq, a *app) error {

@@ -23,7 +23,7 @@ func newRespawn(a *app) *cobra.Command {
 			"It runs with the environment it was started with; after a host restart, which\n" +
 			"loses that, with this command's environment (and says so). An orphan whose\n" +
 			"process still runs is refused: end it with clowder kill first.",
-		Args:              exactArgs(1, "PANE"),
+		Args:              usage(exactArgs(1, "PANE"), paneOperand),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withClient(cmd.Context(), true, func(c *client.Client) error {

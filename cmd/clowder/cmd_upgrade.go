@@ -24,7 +24,7 @@ func newHostUpgrade(a *app) *cobra.Command {
 			"binary and execs it under the same pid. Clients connect again by themselves. A binary\n" +
 			"that is missing, cannot run or reads another state format is refused, and the host\n" +
 			"keeps running as it was.",
-		Args: exactArgs(0, "no arguments (the binary is --binary PATH)"),
+		Args: usage(exactArgs(0, "no arguments (the binary is --binary PATH)"), nonEmpty("binary")),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return upgradeHost(cmd.Context(), a, binary)
 		},

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"time"
 
@@ -31,7 +32,7 @@ func newWait(a *app) *cobra.Command {
 		Long: "Wait until the first of the given conditions holds (default: --exit). Exits 0 when\n" +
 			"one is met, 1 with a message on --timeout. --text is a Go regexp matched against\n" +
 			"the screen.",
-		Args:              exactArgs(1, "one PANE"),
+		Args:              usage(exactArgs(1, "one PANE"), paneOperand, nonEmpty("text"), positive("idle")),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req, err := o.request(args[0])
@@ -66,10 +67,8 @@ func newWait(a *app) *cobra.Command {
 
 // request builds the wait request, checking the flags.
 func (o *waitOpts) request(pane string) (proto.WaitReq, error) {
-	if o.text != "" {
-		if _, err := regexp.Compile(o.text); err != nil {
-			return proto.WaitReq{}, usagef("--text %q is not a valid regexp: %v", o.text, err)
-		}
+	if err := checkText(o.text); err != nil {
+		return proto.WaitReq{}, err
 	}
 	req := proto.WaitReq{Pane: pane, Exit: o.exit, NeedsInput: o.needsInput, Text: o.text}
 	var err error
@@ -83,6 +82,23 @@ func (o *waitOpts) request(pane string) (proto.WaitReq, error) {
 		req.Exit, o.exit = true, true
 	}
 	return req, nil
+}
+
+// checkText checks --text as a regexp within the host's limit; the error
+// names the regexp's fault, not the regexp again whole.
+func checkText(text string) error {
+	if len(text) > proto.MaxWaitTextLen {
+		return usagef("--text %s is too long: at most %d bytes", clip(text), proto.MaxWaitTextLen)
+	}
+	_, err := regexp.Compile(text)
+	var se *syntax.Error
+	if errors.As(err, &se) {
+		return usagef("--text %s is not a valid regexp: %s at %s", clip(text), se.Code, clip(se.Expr))
+	}
+	if err != nil {
+		return usagef("--text %s is not a valid regexp", clip(text))
+	}
+	return nil
 }
 
 // describe names the awaited conditions for the timeout message.
@@ -121,7 +137,7 @@ func newKill(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:               "kill PANE [--signal S] [--grace D]",
 		Short:             "kill the pane's whole process tree (signal, grace, then SIGKILL)",
-		Args:              exactArgs(1, "one PANE"),
+		Args:              usage(exactArgs(1, "one PANE"), paneOperand, nonEmpty("signal"), signalFlag, positive("grace")),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ms, err := millis("grace", grace)
@@ -160,7 +176,7 @@ func newRm(a *app) *cobra.Command {
 	c := &cobra.Command{
 		Use:               "rm PANE [--worktree]",
 		Short:             "kill the pane if it runs, then forget it (--worktree: and remove its clean worktree)",
-		Args:              exactArgs(1, "one PANE"),
+		Args:              usage(exactArgs(1, "one PANE"), paneOperand),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
@@ -180,7 +196,7 @@ func newRename(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:               "rename PANE NAME",
 		Short:             "give a pane a new unique name",
-		Args:              exactArgs(2, "PANE and NAME"),
+		Args:              usage(exactArgs(2, "PANE and NAME"), paneOperand, nameOperand),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withClient(cmd.Context(), false, func(c *client.Client) error {

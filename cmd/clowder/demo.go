@@ -18,7 +18,7 @@ func newDemo() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "demo [--plain] [--file RECORDING]",
 		Short: "replay a recorded program's output through the emulator and print the final screen",
-		Args:  cobra.NoArgs,
+		Args:  usage(cobra.NoArgs, nonEmpty("file")),
 		RunE: func(*cobra.Command, []string) error {
 			rec, err := demoRecording(file)
 			if err != nil {

@@ -57,7 +57,7 @@ func TestE2ESendKeysAndWait(t *testing.T) {
 		t.Errorf("wait timeout: exit %d, stderr %q", code, errOut)
 	}
 	_, errOut, code = e.run("send-keys", id, "NoSuchKey")
-	if code != 1 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "NoSuchKey") {
+	if code != 2 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "NoSuchKey") { // a usage error
 		t.Errorf("unknown key: exit %d, stderr %q", code, errOut)
 	}
 	e.must("submit", id, "exit 0")

@@ -87,7 +87,7 @@ func errorLine(err error) string {
 	if errors.As(err, &e) {
 		msg = e.Message
 	}
-	return safe(strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", "; ")), " "))
+	return shortLine(safe(strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", "; ")), " ")))
 }
 
 // newRoot builds the command tree.

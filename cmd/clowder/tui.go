@@ -24,6 +24,11 @@ func runTUI(a *app) func(cmd *cobra.Command, args []string) error {
 		if err != nil {
 			return err
 		}
+		// The whole keymap (defaults and [keys]) is checked with the
+		// config, before a host is started for a TUI that would refuse it.
+		if _, err := tui.NewKeyMap(cfg.TUI.Prefix, cfg.Keys); err != nil {
+			return fmt.Errorf("config %s: %w", p.ConfigFile, err)
+		}
 		cwd, err := a.getwd()
 		if err != nil {
 			return fmt.Errorf("find the current directory: %w", err)

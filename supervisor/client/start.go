@@ -181,9 +181,9 @@ func StartHost(paths persist.Paths, exe string) (*StartedHost, error) {
 	if err := paths.EnsureRuntimeDir(); err != nil {
 		return nil, fmt.Errorf("start host: %w", err)
 	}
-	logf, err := os.OpenFile(paths.LogFile(), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	logf, err := persist.OpenPrivate("host log", paths.LogFile(), os.O_WRONLY|os.O_CREATE|os.O_APPEND)
 	if err != nil {
-		return nil, fmt.Errorf("start host: open log: %w", err)
+		return nil, fmt.Errorf("start host: %w", err)
 	}
 	defer func() { _ = logf.Close() }() // best effort: the child has its own copy
 	ready, readyW, err := os.Pipe()

@@ -10,7 +10,10 @@ package host
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -70,10 +73,20 @@ func (h *Server) hookCommand(ad panes.Adapter) panes.HookCommand {
 }
 
 // writeIfChanged writes data to path atomically unless it holds data
-// already (every claude pane of a host shares the one file).
+// already (every claude pane of a host shares the one file). What is
+// there is read only if it is this user's regular file: a planted fifo
+// would hang the spawn, a symlink would be handed to Claude Code.
 func writeIfChanged(path string, data []byte) error {
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-		return nil
+	f, err := persist.OpenPrivate("claude hooks file", path, os.O_RDONLY)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err == nil {
+		old, rerr := io.ReadAll(io.LimitReader(f, int64(len(data))+1))
+		_ = f.Close() // best effort: read only
+		if rerr == nil && bytes.Equal(old, data) {
+			return nil
+		}
 	}
 	if err := persist.WriteFile(path, data, 0o600); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)

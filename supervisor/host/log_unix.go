@@ -14,6 +14,8 @@ import (
 	"sync"
 
 	"golang.org/x/sys/unix"
+
+	"clowder/persist"
 )
 
 // LogMax is the size at which host.log is rotated.
@@ -48,11 +50,13 @@ func SameFile(fd int, path string) bool {
 	return unix.Fstat(fd, &a) == nil && unix.Stat(path, &b) == nil && a.Dev == b.Dev && a.Ino == b.Ino
 }
 
-// open opens (or creates) the log file and learns its size.
+// open opens (or creates) the log file and learns its size. A symlink
+// or a file not of this user's in its place is refused, never written
+// through (persist.OpenPrivate).
 func (l *Log) open() error {
-	f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := persist.OpenPrivate("host log", l.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND)
 	if err != nil {
-		return fmt.Errorf("open host log %s: %w", l.path, err)
+		return err
 	}
 	st, err := f.Stat()
 	if err != nil {

@@ -11,13 +11,16 @@ import (
 
 // dropStartupPages unmaps the pages of this binary's read-only segments
 // (code, read-only data, the function tables) once the host serves, and
-// tells the kernel not to map 64 KiB around each later fault there
-// (MADV_RANDOM): start-up and every package's init touched nearly all of
-// them, so an idle host kept 6.5 MB of a binary it mostly does not run
-// (issue 12). They stay in the page cache: what the host runs afterwards
-// maps back with a minor fault. A segment with a private written page
-// (Anonymous in smaps: relocations a dynamic loader wrote before making it
-// read-only) is left alone, since MADV_DONTNEED would undo the writes.
+// makes each page a mapping of its own (isolatePages), so that a later
+// fault maps back only the page it touches: start-up and every package's
+// init touched nearly all of them, and the kernel maps 64 KiB (or a whole
+// large folio) around each fault, so an idle host with 10 shells kept 5.9
+// MB of a 7.2 MB image it mostly does not run (issue 12;
+// bench/profiles/hostmem.md). The pages stay in the page cache: what the
+// host runs afterwards maps back with a minor fault. A segment with a
+// private written page (Anonymous in smaps: relocations a dynamic loader
+// wrote before making it read-only) is left alone, since MADV_DONTNEED
+// would undo the writes.
 func dropStartupPages() {
 	f, err := os.Open("/proc/self/smaps")
 	if err != nil {
@@ -28,12 +31,56 @@ func dropStartupPages() {
 	if err != nil {
 		return
 	}
-	for _, r := range cleanReadOnlyImage(f, exe) {
-		// best effort: hints about clean pages. The raw calls take the
+	image := cleanReadOnlyImage(f, exe)
+	page := uintptr(os.Getpagesize())
+	isolate := roomToIsolate(pagesIn(image, page), maxMapCount())
+	for _, r := range image {
+		if isolate {
+			isolatePages(r[0], r[1], page)
+		}
+		// best effort: a hint about clean pages. The raw call takes the
 		// range as numbers: it is a mapping, not Go memory.
-		_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, r[0], r[1]-r[0], syscall.MADV_RANDOM)
 		_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, r[0], r[1]-r[0], syscall.MADV_DONTNEED)
 	}
+}
+
+// isolatePages splits the mapping [lo, hi) into one-page mappings: every
+// other page MADV_NORMAL, the rest MADV_RANDOM, so that no two neighbours
+// have the same flags and the kernel cannot merge them again. The kernel's
+// fault-around (and its mapping of a whole large folio) stops at a
+// mapping's edge, so a fault there maps one page. The flags themselves
+// only choose how much a page-cache miss reads ahead. The cost is one
+// kernel mapping (192 bytes here) per page, which roomToIsolate bounds.
+func isolatePages(lo, hi, page uintptr) {
+	// best effort, as above: a page left merged maps its neighbours again
+	_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, lo, hi-lo, syscall.MADV_RANDOM)
+	for a := lo + page; a < hi; a += 2 * page {
+		_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, a, page, syscall.MADV_NORMAL)
+	}
+}
+
+// roomToIsolate reports whether pages one-page mappings fit in a quarter
+// of the kernel's per-process limit (vm.max_map_count; 0 if unknown), so
+// the rest stays for the runtime's heap and thread stacks.
+func roomToIsolate(pages, limit int) bool { return pages > 0 && pages <= limit/4 }
+
+// pagesIn counts the pages of the ranges.
+func pagesIn(ranges [][2]uintptr, page uintptr) int {
+	n := 0
+	for _, r := range ranges {
+		n += int((r[1] - r[0]) / page)
+	}
+	return n
+}
+
+// maxMapCount is vm.max_map_count, or 0 if it cannot be read.
+func maxMapCount() int {
+	b, err := os.ReadFile("/proc/sys/vm/max_map_count")
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	return n
 }
 
 // cleanReadOnlyImage is exe's read-only private mappings in smaps that

@@ -31,7 +31,7 @@ func dropStartupPages() {
 	if err != nil {
 		return
 	}
-	image := cleanReadOnlyImage(f, exe)
+	image := adjoined(cleanReadOnlyImage(f, exe))
 	page := uintptr(os.Getpagesize())
 	isolate := roomToIsolate(pagesIn(image, page), maxMapCount())
 	for _, r := range image {
@@ -57,6 +57,21 @@ func isolatePages(lo, hi, page uintptr) {
 	for a := lo + page; a < hi; a += 2 * page {
 		_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, a, page, syscall.MADV_NORMAL)
 	}
+}
+
+// adjoined joins ranges that touch, so an image a first call split into
+// one mapping per page is isolated again as one range: page by page, each
+// page would get MADV_RANDOM and the kernel would merge them all back.
+func adjoined(ranges [][2]uintptr) [][2]uintptr {
+	var out [][2]uintptr
+	for _, r := range ranges {
+		if n := len(out); n > 0 && out[n-1][1] == r[0] {
+			out[n-1][1] = r[1]
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // roomToIsolate reports whether pages one-page mappings fit in a quarter

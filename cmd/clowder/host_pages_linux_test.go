@@ -170,3 +170,37 @@ func residentPages(t *testing.T, m []byte) int {
 	}
 	return n
 }
+
+// TestDropStartupPagesTwiceKeepsEveryPageApart: the image it finds the
+// second time is already one mapping per page; isolating each of those
+// alone would mark them all MADV_RANDOM and let the kernel merge them
+// back into one, undoing the first call.
+func TestDropStartupPagesTwiceKeepsEveryPageApart(t *testing.T) {
+	dropStartupPages()
+	dropStartupPages()
+	maps, pages := imageMappings(t)
+	if maps != pages {
+		t.Fatalf("the binary's read-only image is %d mappings of %d pages; want one mapping per page", maps, pages)
+	}
+}
+
+// imageMappings counts this binary's read-only private mappings and the
+// pages in them.
+func imageMappings(t *testing.T) (maps, pages int) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if lo, hi, ok, _ := readOnlyMapping(line, exe); ok {
+			maps++
+			pages += int(hi-lo) / os.Getpagesize()
+		}
+	}
+	return maps, pages
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -141,4 +142,25 @@ func readOnlyMapping(line, exe string) (lo, hi uintptr, ok, header bool) {
 	perm := f[1]
 	ok = len(f) >= 6 && f[5] == exe && perm[0] == 'r' && perm[1] == '-' && perm[3] == 'p' && h > l
 	return uintptr(l), uintptr(h), ok, true
+}
+
+// dropStartupPagesQuietly is dropStartupPages at the lowest CPU priority:
+// the split costs about 4 ms of CPU just after the host starts, beside the
+// work of the client that started it (a cold start), so it takes what CPU
+// nothing else wants. Each madvise holds the mm's lock for microseconds.
+func dropStartupPagesQuietly() { atLowPriority(dropStartupPages) }
+
+// atLowPriority runs fn at nice 19 on a thread of its own and waits for
+// it. The thread stays locked to fn's goroutine, so the runtime ends it
+// with the goroutine and no other goroutine ever runs niced.
+func atLowPriority(fn func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runtime.LockOSThread() // never unlocked: see above
+		// best effort: at worst fn runs at the host's own priority
+		_ = syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), 19)
+		fn()
+	}()
+	<-done
 }

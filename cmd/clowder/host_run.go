@@ -50,7 +50,7 @@ func runHost(parent context.Context, a *app) error {
 	ready := readyPipe()
 	exe, _ := a.exe() // "" on error: agents then run without clowder's hooks
 	h, err := host.New(host.Options{Paths: p, Config: cfg, Build: version, Log: logger, HookBinary: exe,
-		Listening: onListening(ready, dropStartupPages), Handover: handover, UpgradeBack: back})
+		Listening: onListening(ready, dropStartupPagesQuietly), Handover: handover, UpgradeBack: back})
 	if err != nil {
 		return err
 	}
@@ -60,9 +60,9 @@ func runHost(parent context.Context, a *app) error {
 }
 
 // onListening is the host's Listening callback: it tells the starter (on
-// ready), then drops the start-up pages (dropStartupPages) on a goroutine
-// of their own, since the host accepts only after the callback returns and
-// splitting the image takes about 2,000 system calls. A host that failed
+// ready), then drops the start-up pages (dropStartupPagesQuietly) on a
+// goroutine of their own, since the host accepts only after the callback
+// returns and splitting the image takes about 2,000 system calls. A host that failed
 // to listen exits: nothing to drop.
 func onListening(ready *os.File, drop func()) func(error) {
 	return func(err error) {

@@ -62,8 +62,8 @@ func runHost(parent context.Context, a *app) error {
 // onListening is the host's Listening callback: it tells the starter (on
 // ready), then drops the start-up pages (dropStartupPagesQuietly) on a
 // goroutine of their own, since the host accepts only after the callback
-// returns and splitting the image takes about 2,000 system calls. A host that failed
-// to listen exits: nothing to drop.
+// returns and splitting the image takes about 900 madvise calls. A host
+// that failed to listen exits: nothing to drop.
 func onListening(ready *os.File, drop func()) func(error) {
 	return func(err error) {
 		tellStarter(ready, err)

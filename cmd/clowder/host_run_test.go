@@ -50,7 +50,7 @@ func TestForegroundHostStopsItsPanesOnSIGHUP(t *testing.T) {
 
 // TestListeningDoesNotWaitForThePageDrop pins issue 12 (cold start): the
 // host calls its Listening callback before it accepts, and splitting the
-// image into one mapping per page takes ~2,000 madvise calls, so doing it
+// image into one mapping per page takes about 900 madvise calls, so doing it
 // there kept the first client (the one that started the host) waiting.
 // The callback tells the starter and returns; the drop runs on its own.
 func TestListeningDoesNotWaitForThePageDrop(t *testing.T) {

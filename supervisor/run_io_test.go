@@ -64,3 +64,43 @@ func inUseUnder(fn string) int64 {
 	}
 	return held
 }
+
+// TestAnIdleRunHoldsTwoGoroutines: a run's reader and its exit waiter.
+// A third goroutine per run only waited for the readers to return to
+// close drained (a stack per pane, issue 12); the last reader closes it.
+func TestAnIdleRunHoldsTwoGoroutines(t *testing.T) {
+	o := newOracle(t)
+	sp := NewSpawner(Options{CgroupMode: persist.CgroupOff})
+	const runs = 10
+	for i := range runs {
+		out := testproc.NewSyncBuffer()
+		spec := fakeSpec(o, out, "lines")
+		spec.PaneID += "-" + string(rune('a'+i))
+		start(t, sp, spec)
+		out.WaitContains(t, "READY")
+	}
+	if n := goroutinesIn("clowder/supervisor.(*Run)."); n > 2*runs {
+		t.Fatalf("%d idle runs hold %d goroutines in their Run", runs, n)
+	}
+}
+
+// goroutinesIn counts the goroutines with a function whose name starts
+// with prefix on their stack.
+func goroutinesIn(prefix string) int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	count := 0
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "\n"+prefix) {
+			count++
+		}
+	}
+	return count
+}

@@ -56,3 +56,25 @@ func TestABlankRowThatChangedIsNotTheRowBefore(t *testing.T) {
 		t.Fatal("an unchanged blank row is not shared with the last snapshot")
 	}
 }
+
+// TestATerminalWithNoColoursSetHoldsNoPalette: every terminal held a
+// copy of Options, palette included (1 kB of a fresh 80x24 terminal's 4.5
+// kB), though a terminal no client gave colours answers the defaults
+// (issue 12). The colours are held only once set.
+func TestATerminalWithNoColoursSetHoldsNoPalette(t *testing.T) {
+	const runs = 100
+	keep := make([]*Terminal, 0, runs)
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	for range runs {
+		keep = append(keep, New(80, 24, Options{}))
+	}
+	runtime.ReadMemStats(&m1)
+	if per := int64(m1.TotalAlloc-m0.TotalAlloc) / runs; per > 3800 {
+		t.Fatalf("a fresh 80x24 terminal allocates %d bytes; want at most 3800", per)
+	}
+	colored := New(80, 24, Options{Colors: Colors{Foreground: RGBColor(1, 2, 3)}})
+	if c := colored.Colors(); c.Foreground != RGBColor(1, 2, 3) || len(keep) != runs {
+		t.Fatalf("colours %+v", c)
+	}
+}

@@ -29,6 +29,11 @@ const outParseInline = 1 << 10
 // outQueueMax bounds the output queued for the parse goroutine.
 const outQueueMax = 128 << 10
 
+// outParseMax bounds the output parsed under one hold of the pane lock,
+// so a request that takes it (a list, a snapshot) waits a millisecond or
+// two at most, whatever the stream.
+const outParseMax = 32 << 10
+
 // outBufs recycles the queue's buffers between panes and floods.
 var outBufs = sync.Pool{New: func() any { return new([]byte) }}
 
@@ -105,8 +110,10 @@ func (p *pane) parseQueued() {
 		if buf == nil {
 			return
 		}
-		p.mu.Lock()
-		p.parseLocked(*buf)
+		for b := *buf; len(b) > 0; b = b[min(len(b), outParseMax):] {
+			p.mu.Lock()
+			p.parseLocked(b[:min(len(b), outParseMax)])
+		}
 	}
 }
 

@@ -110,6 +110,9 @@ func (p *pane) parseQueued() {
 		if buf == nil {
 			return
 		}
+		if hook := p.onParse.Load(); hook != nil {
+			(*hook)()
+		}
 		for b := *buf; len(b) > 0; b = b[min(len(b), outParseMax):] {
 			p.mu.Lock()
 			p.parseLocked(b[:min(len(b), outParseMax)])

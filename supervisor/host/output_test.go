@@ -5,8 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"clowder/persist"
 	"clowder/supervisor/internal/testproc"
@@ -16,7 +19,7 @@ import (
 
 // fakeBurst (mode "burst"): raw mode, READY; on a line, write the first
 // FAKE_BYTES bytes of testproc.TestStream in one go, then create FAKE_OUT
-// and block.
+// and block (exit, with FAKE_EXIT set).
 func fakeBurst() int {
 	testproc.MakeRaw(0)
 	os.Stdout.WriteString("READY\r\n")
@@ -28,6 +31,9 @@ func fakeBurst() int {
 	}
 	if err := os.WriteFile(os.Getenv("FAKE_OUT"), nil, 0o600); err != nil {
 		return 1
+	}
+	if os.Getenv("FAKE_EXIT") != "" {
+		return 0
 	}
 	return testproc.Block()
 }
@@ -136,4 +142,78 @@ func checkFrameIsParsedOutput(t *testing.T, f *proto.ScreenFrame, out []byte) {
 	if !reflect.DeepEqual(want.Lines, f.Lines) {
 		t.Fatalf("the frame at seq %d does not show the output before %d", f.Seq, f.Seq)
 	}
+}
+
+// TestAnExitIsReportedAfterTheLastByteIsParsed: the reader flushes the
+// parse queue before it returns, so the host reports a pane's exit only
+// once its ring and screen hold everything the program wrote, however far
+// the parse goroutine was behind: here it is held until the program is
+// gone, and the exited event's seq must still be the whole output.
+func TestAnExitIsReportedAfterTheLastByteIsParsed(t *testing.T) {
+	th := newTestHost(t)
+	th.serve(persist.DefaultConfig())
+	c := th.dial()
+	const size = 100000 // within the queue's bound: the program finishes writing
+	p := th.spawnFake(c, "burst", "FAKE_BYTES="+itoa(size), "FAKE_OUT="+filepath.Join(t.TempDir(), "written"), "FAKE_EXIT=1")
+	c.waitText(p.ID, "READY")
+	release, held := make(chan struct{}), make(chan struct{}, 1)
+	hold := func() {
+		select {
+		case held <- struct{}{}: // the first batch only
+			<-release
+		default:
+		}
+	}
+	pn := th.host.paneByID(p.ID)
+	pn.onParse.Store(&hold)
+	c.call(&proto.EventsReq{Panes: []string{p.ID}})
+	c.call(&proto.InputReq{Pane: p.ID, Data: []byte("\r")})
+	select {
+	case <-held:
+	case <-time.After(60 * time.Second): // bounds a failure only
+		close(release)
+		t.Fatal("the burst never reached the parse goroutine")
+	}
+	eventually(t, "the program gone while its output waits for the parse", func() bool {
+		// Its reader now waits for the parse (Flush); or, were it not to,
+		// the run is finalized and its leader reaped.
+		return waiting("host.(*pane).Flush") || reaped(p.Pid)
+	})
+	close(release)
+	for {
+		f, err := c.read(60 * time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e, ok := mustMessage(t, f).(*proto.PaneEvent); ok && e.Kind == proto.EventExited {
+			if want := uint64(len("READY\r\n") + size); e.Info.Seq != want {
+				t.Fatalf("exit reported at seq %d; the program wrote %d bytes", e.Info.Seq, want)
+			}
+			return
+		}
+	}
+}
+
+// reaped reports whether pid is gone, reaped.
+func reaped(pid int) bool {
+	_, err := os.Stat("/proc/" + itoa(pid))
+	return err != nil
+}
+
+// waiting reports whether a goroutine is in fn.
+func waiting(fn string) bool {
+	buf := make([]byte, 1<<20)
+	for n := runtime.Stack(buf, true); n == len(buf); n = runtime.Stack(buf, true) {
+		buf = make([]byte, 2*len(buf))
+	}
+	return strings.Contains(string(buf), fn)
+}
+
+func mustMessage(t *testing.T, f proto.Frame) proto.Message {
+	t.Helper()
+	m, err := f.Message()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

@@ -48,6 +48,9 @@ type pane struct {
 	// onTextCheck, when set, runs as a wait matches its regexp against a
 	// screen: a test seam that proves the match runs outside mu.
 	onTextCheck atomic.Pointer[func()]
+	// onParse, when set, runs on the parse goroutine before each batch it
+	// takes from the output queue: a test seam that holds the parse back.
+	onParse atomic.Pointer[func()]
 }
 
 func newPane(h *Server, rec persist.PaneRecord) *pane {

@@ -117,11 +117,15 @@ func (r *Run) parkIfHeld(f *os.File, err error) bool {
 	return thawed
 }
 
-// readerDone records that a reader returned for good.
+// readerDone records that a reader returned for good; the last one
+// closes drained (a goroutine per run only waited to do it).
 func (r *Run) readerDone() {
 	h := &r.hold
 	h.mu.Lock()
 	h.live--
+	if h.live == 0 {
+		close(r.drained)
+	}
 	h.cond.Broadcast()
 	h.mu.Unlock()
 }

@@ -13,7 +13,6 @@ package supervisor
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"syscall"
 	"time"
 
@@ -31,19 +30,15 @@ type ending struct {
 // startLoops starts the readers, the waiter and the watchdog.
 func (r *Run) startLoops() {
 	r.hold.init(len(r.readers))
-	var wg sync.WaitGroup
+	if len(r.readers) == 0 {
+		close(r.drained)
+	}
 	for i, f := range r.readers {
-		wg.Add(1)
 		go func() {
-			defer wg.Done()
-			defer r.readerDone()
+			defer r.readerDone() // the last closes drained
 			r.readLoop(f, r.sinks[i])
 		}()
 	}
-	go func() {
-		wg.Wait()
-		close(r.drained)
-	}()
 	if r.adopted {
 		go r.waitAdopted()
 	} else {

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/creack/pty"
@@ -110,23 +112,81 @@ func (r *Run) releaseUnstarted() {
 	}
 }
 
-// readChunk is the read buffer of each run's output: a PTY hands over at
-// most about 4 KiB a read, and a pane's buffer lives as long as the pane
-// (32 KiB was a sixth of an idle pane's memory).
+// readChunk is the size of a read buffer: a PTY hands over at most about
+// 4 KiB a read.
 const readChunk = 8 << 10
+
+// readBufs holds the read buffers: a reader takes one only once its file
+// is readable and gives it back after handing the chunk on, so an idle
+// pane holds none (8 KiB each was a fifth of an idle shell's heap).
+var readBufs = sync.Pool{New: func() any { b := make([]byte, readChunk); return &b }}
+
+// Flusher is an Output that may still be handling a chunk after its Write
+// returned (the host parses a flood on another goroutine). The reader
+// calls Flush before it parks (Freeze) or returns, so that once a run is
+// drained or frozen its output has been handled whole.
+type Flusher interface {
+	Flush()
+}
 
 // readLoop is the single reader of f: it copies to sink until EOF, EIO
 // (the PTY master's EOF), a closed file or the drain deadline.
 func (r *Run) readLoop(f *os.File, sink io.Writer) {
-	buf := make([]byte, readChunk)
-	for {
-		n, err := f.Read(buf)
+	rc, err := f.SyscallConn()
+	for err == nil {
+		var buf *[]byte
+		var n int
+		n, buf, err = readPooled(rc)
 		if n > 0 {
 			r.lastOutput.Store(time.Now().UnixNano())
-			_, _ = sink.Write(buf[:n]) // best effort: the sink owns its errors
+			_, _ = sink.Write((*buf)[:n]) // best effort: the sink owns its errors
 		}
-		if err != nil && !r.parkIfHeld(f, err) {
-			return
+		if buf != nil {
+			readBufs.Put(buf)
+		}
+		if err != nil {
+			if fl, ok := sink.(Flusher); ok {
+				fl.Flush()
+			}
+			if r.parkIfHeld(f, err) {
+				err = nil
+			}
+		}
+	}
+}
+
+// readPooled waits until rc is readable, then reads into a buffer from
+// readBufs, which the caller puts back. End of file is io.EOF.
+func readPooled(rc syscall.RawConn) (n int, buf *[]byte, err error) {
+	var rerr error
+	err = rc.Read(func(fd uintptr) bool {
+		if buf == nil {
+			buf = readBufs.Get().(*[]byte)
+		}
+		n, rerr = ignoringEINTR(func() (int, error) { return unix.Read(int(fd), *buf) })
+		if rerr == unix.EAGAIN {
+			readBufs.Put(buf)
+			buf = nil
+			return false // wait in the poller, holding no buffer
+		}
+		return true
+	})
+	switch {
+	case err != nil:
+	case rerr != nil:
+		err = fmt.Errorf("read %w", rerr)
+	case n == 0:
+		err = io.EOF
+	}
+	return max(n, 0), buf, err
+}
+
+// ignoringEINTR retries fn while a signal interrupts it.
+func ignoringEINTR(fn func() (int, error)) (int, error) {
+	for {
+		n, err := fn()
+		if err != unix.EINTR {
+			return n, err
 		}
 	}
 }

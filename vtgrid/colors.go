@@ -33,10 +33,32 @@ var (
 
 // SetColors changes the colours the terminal reports from now on. Entries
 // that are not RGB are unknown and fall back to the defaults.
-func (t *Terminal) SetColors(c Colors) { t.opts.Colors = c }
+func (t *Terminal) SetColors(c Colors) {
+	t.colors = nil // the zero Colors: nothing held (a palette is 1 kB a pane)
+	if c != (Colors{}) {
+		t.colors = new(Colors) // not &c: c would move to the heap on every call
+		*t.colors = c
+	}
+}
 
 // Colors returns the colours last set (Options.Colors or SetColors).
-func (t *Terminal) Colors() Colors { return t.opts.Colors }
+func (t *Terminal) Colors() Colors {
+	if t.colors == nil {
+		return Colors{}
+	}
+	return *t.colors
+}
+
+// noColors is what a terminal with no colours set reports from.
+var noColors Colors
+
+// colorsSet is the colours to answer with.
+func (t *Terminal) colorsSet() *Colors {
+	if t.colors == nil {
+		return &noColors
+	}
+	return t.colors
+}
 
 // colorDispatch answers the colour queries of OSC n (4, 10, 11 or 12).
 func (t *Terminal) colorDispatch(n int, rest []byte, end byte) {
@@ -111,11 +133,11 @@ func (t *Terminal) colorQuery(n int, rest []byte, end byte) {
 func (t *Terminal) dynamicColor(n int) Color {
 	switch n {
 	case 10:
-		return t.opts.Colors.foreground()
+		return t.colorsSet().foreground()
 	case 11:
-		return t.opts.Colors.background()
+		return t.colorsSet().background()
 	}
-	return t.opts.Colors.cursor()
+	return t.colorsSet().cursor()
 }
 
 // paletteQuery answers OSC 4;N;? for every "N;?" pair in rest; pairs that
@@ -127,7 +149,7 @@ func (t *Terminal) paletteQuery(rest []byte, end byte) {
 		if err != nil || n < 0 || n > 255 || string(parts[i+1]) != "?" {
 			continue
 		}
-		t.replyColor("4;"+strconv.Itoa(n), t.opts.Colors.palette(uint8(n)), end)
+		t.replyColor("4;"+strconv.Itoa(n), t.colorsSet().palette(uint8(n)), end)
 	}
 }
 

@@ -45,13 +45,29 @@ func (t *Terminal) Snapshot() *Snapshot {
 			continue
 		}
 		l := t.scr.row(y)
-		s.grid[y] = l.appendCells(make([]Cell, 0, l.width))
+		s.grid[y] = snapRow(l)
 		s.wrapped[y] = l.wrapped
 		s.dirty[y] = true
 	}
 	t.ver++
 	t.prevSnap = s
 	return s
+}
+
+// blankCells backs every blank row of every snapshot up to its width: it
+// is never written (snapshot rows are immutable), and a row is blank in
+// most of an idle shell's screen. In .bss, it costs no memory until read,
+// and then only the zero page.
+var blankCells [1024]Cell
+
+// snapRow is a snapshot's copy of l: the shared blank row when l is blank
+// and does not wrap (renderers compare rows by identity, and a wrapped
+// blank row differs from an unwrapped one).
+func snapRow(l *line) []Cell {
+	if l.width <= len(blankCells) && !l.wrapped && l.empty() {
+		return blankCells[:l.width:l.width]
+	}
+	return l.appendCells(make([]Cell, 0, l.width))
 }
 
 // DropSnapshot forgets the last snapshot, whose rows the next one reuses:

@@ -54,14 +54,14 @@ func (t *Terminal) AppendState(b []byte) []byte {
 	t.encodeCursors(e)
 	t.encodeParser(e)
 	t.encodeStrings(e)
-	e.colors(t.opts.Colors)
+	e.colors(t.Colors())
 	return e.b
 }
 
 // RestoreState replaces t's state (its size included) with the one data
 // holds. On error t is unchanged.
 func (t *Terminal) RestoreState(data []byte) error {
-	n, err := decodeState(data, t.opts)
+	n, err := decodeState(data, t.options())
 	if err != nil {
 		return fmt.Errorf("restore the terminal state: %w", err)
 	}
@@ -114,7 +114,7 @@ func (t *Terminal) decodeBody(d *stateDec) {
 	t.decodeCursors(d)
 	t.decodeParser(d)
 	t.decodeStrings(d)
-	t.opts.Colors = d.colors()
+	t.SetColors(d.colors())
 }
 
 // encodeScrollback writes the scrollback's bound, its absolute row

@@ -99,7 +99,7 @@ func parserDiff(a, b *Terminal) string {
 		return fmt.Sprintf("title %q cwd %q, want %q %q", b.title, b.cwd, a.title, a.cwd)
 	case !slices.Equal(a.links.list, b.links.list):
 		return fmt.Sprintf("links %q, want %q", b.links.list, a.links.list)
-	case a.opts.Colors != b.opts.Colors:
+	case a.Colors() != b.Colors():
 		return "colours differ"
 	}
 	return ""

@@ -53,10 +53,30 @@ type Options struct {
 	Colors Colors
 }
 
+// termOptions is Options but its Colors, which a terminal holds only once
+// set (the palette is 1 kB, an idle pane's heap is a few).
+type termOptions struct {
+	ScrollbackLines int
+	Reply           func([]byte)
+	Event           func(Event)
+	Clipboard       bool
+}
+
+func (o Options) term() termOptions {
+	return termOptions{ScrollbackLines: o.ScrollbackLines, Reply: o.Reply, Event: o.Event, Clipboard: o.Clipboard}
+}
+
+// options is the Options t was made with, its colours as set now.
+func (t *Terminal) options() Options {
+	o := t.opts
+	return Options{ScrollbackLines: o.ScrollbackLines, Reply: o.Reply, Event: o.Event, Clipboard: o.Clipboard, Colors: t.Colors()}
+}
+
 // Terminal is one emulated screen. It is not safe for concurrent use: one
 // goroutine writes and takes snapshots; snapshots may be handed to others.
 type Terminal struct {
-	opts       Options
+	opts       termOptions
+	colors     *Colors // nil: none set (the headless defaults)
 	cols, rows int
 
 	main, alt *screen // alt is nil until the alternate screen is first entered (issue 12, memory)
@@ -94,7 +114,8 @@ func New(cols, rows int, opts Options) *Terminal {
 	if opts.ScrollbackLines == 0 {
 		opts.ScrollbackLines = DefaultScrollbackLines
 	}
-	t := &Terminal{opts: opts, cols: cols, rows: rows}
+	t := &Terminal{opts: opts.term(), cols: cols, rows: rows}
+	t.SetColors(opts.Colors)
 	t.sb.max = max(opts.ScrollbackLines, 0)
 	t.main = newScreen(cols, rows)
 	t.scr = t.main

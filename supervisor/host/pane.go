@@ -1,7 +1,8 @@
 // A pane as the host holds it: its run (nil for a pane known only from
 // agents.json), its raw ring, its vtgrid screen, its attention state and the
-// waiters for its changes. The run's reader goroutine is the only writer of
-// ring and screen (pane.Write); everything else reads under pane.mu.
+// waiters for its changes. Output reaches ring and screen through pane.Write
+// (output.go), on the run's reader goroutine or a parse goroutine, under
+// pane.mu; everything else reads under pane.mu.
 
 package host
 
@@ -22,6 +23,7 @@ type pane struct {
 	h       *Server
 	id      string
 	ring    *Ring
+	out     outQueue      // output read and not yet parsed (output.go)
 	adapter panes.Adapter // attention rules and key options, resolved once
 	specSum [32]byte      // hash of the spawn request, to tell a retry from a nonce reused for another spec
 
@@ -46,6 +48,9 @@ type pane struct {
 	// onTextCheck, when set, runs as a wait matches its regexp against a
 	// screen: a test seam that proves the match runs outside mu.
 	onTextCheck atomic.Pointer[func()]
+	// onParse, when set, runs on the parse goroutine before each batch it
+	// takes from the output queue: a test seam that holds the parse back.
+	onParse atomic.Pointer[func()]
 }
 
 func newPane(h *Server, rec persist.PaneRecord) *pane {
@@ -71,28 +76,6 @@ func (p *pane) newTerm(cols, rows int, colors vtgrid.Colors) *vtgrid.Terminal {
 		Event:           p.onTermEvent,
 		Colors:          colors,
 	})
-}
-
-// Write takes output from the run's reader goroutine: ring and screen under
-// the pane lock, so a screen frame's Seq is exactly the output it shows
-// (raw subscribers read the ring under its own lock only), then the answers
-// to the program's queries. It never blocks on a client.
-func (p *pane) Write(b []byte) (int, error) {
-	p.mu.Lock()
-	_, _ = p.ring.Write(b) // never fails
-	p.followSizeLocked()
-	_, _ = p.term.Write(b) // never fails
-	replies := p.replies
-	p.replies = nil
-	run := p.run
-	p.lastOut = time.Now()
-	p.updateAttentionLocked()
-	p.broadcastLocked()
-	p.mu.Unlock()
-	if len(replies) > 0 && run != nil {
-		_, _ = run.WriteInput(replies) // best effort: a child that never reads its input loses the answer
-	}
-	return len(b), nil
 }
 
 // followSizeLocked resizes the screen to the PTY's size when a client

@@ -7,15 +7,17 @@ package host
 //
 // Byte seq lives at offset seq % limit of the ring, stored in chunks of
 // ringChunk bytes allocated as the output first reaches them, so an idle
-// shell holds a few KiB and not the whole limit (issue 12's memory goal).
+// shell holds a few hundred bytes and not the whole limit (issue 12's memory goal).
 // The first chunk starts at ringMinChunk and doubles while the output first
 // fills it; the others are allocated whole. A byte never moves once written (the ring used to double
 // one buffer up to the limit, copying what it held at each step).
 
 import "sync"
 
-// ringMinChunk is the first allocation of a ring's storage.
-const ringMinChunk = 4 << 10
+// ringMinChunk is the first allocation of a ring's storage: an idle
+// shell's prompt fits (4 KiB was a sixth of an idle pane's heap), and
+// doubling to a full chunk copies less than a chunk once.
+const ringMinChunk = 256
 
 // ringChunk is the size of a full chunk.
 const ringChunk = 64 << 10

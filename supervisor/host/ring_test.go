@@ -79,6 +79,17 @@ func TestFreshRingHoldsLittleBackingStorage(t *testing.T) {
 	}
 }
 
+// TestAShellPromptCostsTheRingLittle: a ring's first allocation was 4
+// KiB, a sixth of an idle shell pane's heap for a prompt of a few bytes
+// (issue 12). It now starts at a few hundred bytes and doubles.
+func TestAShellPromptCostsTheRingLittle(t *testing.T) {
+	r := NewRing(8 << 20)
+	r.Write([]byte("scale> "))
+	if c := r.held(); c > 512 {
+		t.Fatalf("ring after a 7-byte prompt holds %d bytes; want at most 512", c)
+	}
+}
+
 // TestGrowingRingKeepsEveryByteAndSeq proves growth in steps loses no byte
 // and moves no sequence number: after each write of varied size, the ring
 // holds exactly the newest min(limit, written) bytes, at their seqs.

@@ -231,6 +231,7 @@ func (p *pane) readTmux(l *tmuxLink) {
 			_, _ = p.Write(buf[:n]) // never fails
 		}
 		if err != nil {
+			p.Flush() // done means the output is on the screen
 			close(l.done)
 			return
 		}

@@ -1,0 +1,139 @@
+// A pane's output path: the run's reader goroutine hands each chunk it
+// read to pane.Write. A small chunk with nothing queued before it (an
+// echo, a prompt) is parsed there and then, with no goroutine hop; a
+// bigger one (a flood hands over about 4 KiB per read) is queued for a
+// parse goroutine that exists only while output is queued, so during a
+// flood the reader reads the PTY on one core while the screen is parsed on
+// the other (issue 12), and an idle pane holds neither the goroutine nor
+// the queue's buffers.
+//
+// Whoever parses writes the ring and the screen together, under the pane
+// lock: the ring's end is always the output the screen shows, so a screen
+// frame's seq is exact and a subscriber replaying the ring from it sees
+// every byte once. The queue is bounded: a reader that gets ahead of the
+// parse by outQueueMax waits, and so does the program writing the output
+// (nothing is dropped). The reader calls Flush before it parks or stops
+// (supervisor.Flusher), so a drained run's exit, and a frozen run's
+// handover, come after its last byte is parsed.
+
+package host
+
+import (
+	"sync"
+	"time"
+)
+
+// outParseInline is the largest chunk parsed on the reader's goroutine.
+const outParseInline = 1 << 10
+
+// outQueueMax bounds the output queued for the parse goroutine.
+const outQueueMax = 128 << 10
+
+// outParseMax bounds the output parsed under one hold of the pane lock,
+// so a request that takes it (a list, a snapshot) waits a millisecond or
+// two at most, whatever the stream.
+const outParseMax = 32 << 10
+
+// outBufs recycles the queue's buffers between panes and floods.
+var outBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// outQueue is output read and not yet parsed.
+type outQueue struct {
+	mu      sync.Mutex
+	cond    sync.Cond // room in pending, or parsing over; on mu
+	pending *[]byte   // appended by the reader; nil while empty
+	parsing bool      // a parse goroutine runs: set while pending holds bytes
+}
+
+// Write takes output from the run's reader goroutine and never fails. It
+// blocks only while outQueueMax bytes wait for the parse; never on a
+// client.
+func (p *pane) Write(b []byte) (int, error) {
+	q := &p.out
+	q.mu.Lock()
+	if !q.parsing && len(b) <= outParseInline && p.mu.TryLock() {
+		q.mu.Unlock()
+		p.parseLocked(b)
+		return len(b), nil
+	}
+	for q.parsing && q.pending != nil && len(*q.pending) >= outQueueMax {
+		q.wait()
+	}
+	if q.pending == nil {
+		q.pending = outBufs.Get().(*[]byte)
+	}
+	*q.pending = append(*q.pending, b...)
+	if !q.parsing {
+		q.parsing = true
+		go p.parseQueued()
+	}
+	q.mu.Unlock()
+	return len(b), nil
+}
+
+// Flush returns once every chunk given to Write is parsed
+// (supervisor.Flusher): the reader calls it before it parks or returns.
+func (p *pane) Flush() {
+	q := &p.out
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for q.parsing {
+		q.wait()
+	}
+}
+
+// wait waits on q.cond; q.mu is held.
+func (q *outQueue) wait() {
+	if q.cond.L == nil { // the zero outQueue is ready to use
+		q.cond.L = &q.mu
+	}
+	q.cond.Wait()
+}
+
+// parseQueued is the parse goroutine: it takes everything queued, parses
+// it, and returns once the queue is empty.
+func (p *pane) parseQueued() {
+	q := &p.out
+	var buf *[]byte
+	for {
+		q.mu.Lock()
+		if buf != nil {
+			*buf = (*buf)[:0]
+			outBufs.Put(buf)
+		}
+		buf, q.pending = q.pending, nil
+		if buf == nil {
+			q.parsing = false
+		}
+		q.cond.Broadcast() // room for the reader, or the end for Flush
+		q.mu.Unlock()
+		if buf == nil {
+			return
+		}
+		if hook := p.onParse.Load(); hook != nil {
+			(*hook)()
+		}
+		for b := *buf; len(b) > 0; b = b[min(len(b), outParseMax):] {
+			p.mu.Lock()
+			p.parseLocked(b[:min(len(b), outParseMax)])
+		}
+	}
+}
+
+// parseLocked puts b in the ring and the screen under the pane lock, which
+// it releases, then writes the screen's answers to the program's queries.
+func (p *pane) parseLocked(b []byte) {
+	_, _ = p.ring.Write(b) // never fails
+	p.followSizeLocked()
+	_, _ = p.term.Write(b) // never fails
+	replies := p.replies
+	p.replies = nil
+	run := p.run
+	p.lastOut = time.Now()
+	p.updateAttentionLocked()
+	p.broadcastLocked()
+	p.mu.Unlock()
+	if len(replies) > 0 && run != nil {
+		_, _ = run.WriteInput(replies) // best effort: a child that never reads its input loses the answer
+	}
+}

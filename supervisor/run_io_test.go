@@ -1,0 +1,106 @@
+package supervisor
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+
+	"clowder/persist"
+	"clowder/supervisor/internal/testproc"
+)
+
+// TestAnIdleRunHoldsNoReadBuffer: each run's reader allocated its read
+// buffer (8 KiB, 32 KiB before that) for the run's whole life, a fifth of
+// an idle shell pane's heap (issue 12). A reader now takes a buffer only
+// once its file is readable and gives it back after the chunk: runs
+// waiting for output hold none. The heap profile's in-use bytes allocated
+// under readLoop are counted with every run idle.
+func TestAnIdleRunHoldsNoReadBuffer(t *testing.T) {
+	o := newOracle(t)
+	defer func(rate int) { runtime.MemProfileRate = rate }(runtime.MemProfileRate)
+	runtime.MemProfileRate = 1
+	sp := NewSpawner(Options{CgroupMode: persist.CgroupOff})
+	const runs = 10
+	for i := range runs {
+		out := testproc.NewSyncBuffer()
+		spec := fakeSpec(o, out, "lines")
+		spec.PaneID += "-" + string(rune('a'+i))
+		start(t, sp, spec)
+		out.WaitContains(t, "READY")
+	}
+	if held := inUseUnder("supervisor.(*Run).readLoop"); held >= readChunk {
+		t.Fatalf("%d idle runs hold %d bytes allocated by their readers (a read buffer is %d)", runs, held, readChunk)
+	}
+}
+
+// inUseUnder is the heap in use, as of a fresh GC, allocated with fn on
+// the stack.
+func inUseUnder(fn string) int64 {
+	for range 3 { // the profile is as of the last GC but one; the first also empties sync.Pools' victim caches
+		runtime.GC()
+	}
+	var recs []runtime.MemProfileRecord
+	n, _ := runtime.MemProfile(nil, true)
+	for {
+		recs = make([]runtime.MemProfileRecord, n+50)
+		var ok bool
+		if n, ok = runtime.MemProfile(recs, true); ok {
+			recs = recs[:n]
+			break
+		}
+	}
+	var held int64
+	for _, r := range recs {
+		frames := runtime.CallersFrames(r.Stack())
+		for f, more := frames.Next(); ; f, more = frames.Next() {
+			if strings.HasSuffix(f.Function, fn) {
+				held += r.InUseBytes()
+				break
+			}
+			if !more {
+				break
+			}
+		}
+	}
+	return held
+}
+
+// TestAnIdleRunHoldsTwoGoroutines: a run's reader and its exit waiter.
+// A third goroutine per run only waited for the readers to return to
+// close drained (a stack per pane, issue 12); the last reader closes it.
+func TestAnIdleRunHoldsTwoGoroutines(t *testing.T) {
+	o := newOracle(t)
+	sp := NewSpawner(Options{CgroupMode: persist.CgroupOff})
+	const runs = 10
+	for i := range runs {
+		out := testproc.NewSyncBuffer()
+		spec := fakeSpec(o, out, "lines")
+		spec.PaneID += "-" + string(rune('a'+i))
+		start(t, sp, spec)
+		out.WaitContains(t, "READY")
+	}
+	if n := goroutinesIn("clowder/supervisor.(*Run)."); n > 2*runs {
+		t.Fatalf("%d idle runs hold %d goroutines in their Run", runs, n)
+	}
+}
+
+// goroutinesIn counts the goroutines with a function whose name starts
+// with prefix on their stack.
+func goroutinesIn(prefix string) int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	count := 0
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "\n"+prefix) {
+			count++
+		}
+	}
+	return count
+}

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
 )
 
 // trickyStrings are strings whose JSON has every kind of escape.

@@ -155,8 +155,22 @@ func appendJSONVersion(dst []byte, v Version) []byte {
 // jsonScan reads one JSON value in the form encoding/json writes. Each
 // method reports false for anything outside that form.
 type jsonScan struct {
-	b []byte
-	i int
+	b   []byte
+	i   int
+	src string // b as a string, made on the first string read: strings without escapes are slices of it
+}
+
+// scanJSON starts reading b.
+func scanJSON(b []byte) jsonScan { return jsonScan{b: b} }
+
+// slice is b[start:end] as a string: one copy of the body for all its
+// strings, instead of one allocation (of its own size class, so often a
+// fresh page) each.
+func (s *jsonScan) slice(start, end int) string {
+	if s.src == "" {
+		s.src = string(s.b)
+	}
+	return s.src[start:end]
 }
 
 // ws skips white space.
@@ -243,7 +257,7 @@ func (s *jsonScan) str() (string, bool) {
 	for s.i < len(s.b) {
 		switch c := s.b[s.i]; {
 		case c == '"':
-			v := string(s.b[start:s.i])
+			v := s.slice(start, s.i)
 			s.i++
 			return v, true
 		case c == '\\':

@@ -239,8 +239,8 @@ func TestCLIBodiesNeedNoReflectionCache(t *testing.T) {
 		t.Fatalf("re-exec said %q", out)
 	}
 	t.Logf("first use: %d allocations", n)
-	if n > 120 {
-		t.Fatalf("the first hello, welcome, list, pane list and capture of a process allocate %d times; want the messages alone (under 120)", n)
+	if n > 80 {
+		t.Fatalf("the first hello, welcome, list, pane list and capture of a process allocate %d times; want the messages alone (at most 80)", n)
 	}
 }
 

@@ -31,7 +31,7 @@ func (h HelloReq) appendJSON(dst []byte) []byte {
 }
 
 func (h *HelloReq) decodeJSON(b []byte) bool {
-	s := jsonScan{b: b}
+	s := scanJSON(b)
 	ok := s.object(func(key string) (ok bool) {
 		switch key {
 		case "min":
@@ -68,7 +68,7 @@ func (w WelcomeReply) appendJSON(dst []byte) []byte {
 }
 
 func (w *WelcomeReply) decodeJSON(b []byte) bool {
-	s := jsonScan{b: b}
+	s := scanJSON(b)
 	ok := s.object(func(key string) (ok bool) {
 		switch key {
 		case "version":
@@ -114,7 +114,7 @@ func (s *jsonScan) int() (int, bool) {
 func (OKReply) appendJSON(dst []byte) []byte { return append(dst, '{', '}') }
 
 func (r *OKReply) decodeJSON(b []byte) bool {
-	s := jsonScan{b: b}
+	s := scanJSON(b)
 	return s.object(func(key string) bool { return s.unknown(key, "") }) && s.end()
 }
 
@@ -126,7 +126,7 @@ func (e ErrorReply) appendJSON(dst []byte) []byte {
 }
 
 func (e *ErrorReply) decodeJSON(b []byte) bool {
-	s := jsonScan{b: b}
+	s := scanJSON(b)
 	ok := s.object(func(key string) (ok bool) {
 		switch key {
 		case "code":
@@ -152,7 +152,7 @@ func (r ListReq) appendJSON(dst []byte) []byte {
 }
 
 func (r *ListReq) decodeJSON(b []byte) bool {
-	s := jsonScan{b: b}
+	s := scanJSON(b)
 	ok := s.object(func(key string) (ok bool) {
 		if key != "panes" {
 			return s.unknown(key, "panes")
@@ -179,7 +179,7 @@ func (r CaptureReq) appendJSON(dst []byte) []byte {
 }
 
 func (r *CaptureReq) decodeJSON(b []byte) bool {
-	s := jsonScan{b: b}
+	s := scanJSON(b)
 	ok := s.object(func(key string) (ok bool) {
 		switch key {
 		case "pane":
@@ -199,7 +199,7 @@ func (r *CaptureReq) decodeJSON(b []byte) bool {
 }
 
 func (r *PaneListReply) decodeJSON(b []byte) bool {
-	s := jsonScan{b: b}
+	s := scanJSON(b)
 	ok := s.object(func(key string) (ok bool) {
 		if key != "panes" {
 			return s.unknown(key, "panes")

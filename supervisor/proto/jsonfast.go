@@ -69,9 +69,15 @@ func appendJSONString(dst []byte, s string) []byte {
 
 // jsonSafe reports whether the ASCII byte b needs no escape in
 // encoding/json's HTML-safe output.
-func jsonSafe(b byte) bool {
-	return b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&'
-}
+func jsonSafe(b byte) bool { return jsonSafeSet[b] }
+
+// jsonSafeSet is jsonSafe as a table, for speed.
+var jsonSafeSet = func() (t [utf8.RuneSelf]bool) {
+	for b := range t {
+		t[b] = b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&'
+	}
+	return t
+}()
 
 // appendJSONEscape appends the escape of the ASCII byte b.
 func appendJSONEscape(dst []byte, b byte) []byte {
@@ -108,48 +114,51 @@ func appendJSONStrings(dst []byte, list []string) []byte {
 	return append(dst, ']')
 }
 
-// jsonObject writes one JSON object field by field, with the commas.
-type jsonObject struct {
-	b    []byte
-	more bool
-}
+// The field appenders below write one field of an object that dst ends
+// inside of (after its '{' or a previous field), with the comma; an object
+// is append(dst, '{'), its fields, then append(dst, '}'). They are plain
+// functions of the slice, so nothing is stored through a pointer.
 
-// openJSON starts an object on dst.
-func openJSON(dst []byte) jsonObject { return jsonObject{b: append(dst, '{')} }
-
-// key starts the field name.
-func (o *jsonObject) key(name string) {
-	if o.more {
-		o.b = append(o.b, ',')
+// jsonKey appends the comma if a field came before, and "name":.
+func jsonKey(dst []byte, name string) []byte {
+	if len(dst) > 0 && dst[len(dst)-1] != '{' {
+		dst = append(dst, ',')
 	}
-	o.more = true
-	o.b = append(append(append(o.b, '"'), name...), '"', ':')
+	return append(append(append(dst, '"'), name...), '"', ':')
 }
 
-func (o *jsonObject) str(name, v string) { o.key(name); o.b = appendJSONString(o.b, v) }
-func (o *jsonObject) int(name string, v int64) {
-	o.key(name)
-	o.b = strconv.AppendInt(o.b, v, 10)
-}
-func (o *jsonObject) bool(name string, v bool) { o.key(name); o.b = strconv.AppendBool(o.b, v) }
-func (o *jsonObject) strs(name string, v []string) {
-	o.key(name)
-	o.b = appendJSONStrings(o.b, v)
-}
-func (o *jsonObject) version(name string, v Version) {
-	o.key(name)
-	o.b = appendJSONVersion(o.b, v)
+func jsonStr(dst []byte, name, v string) []byte { return appendJSONString(jsonKey(dst, name), v) }
+
+func jsonInt(dst []byte, name string, v int64) []byte {
+	return strconv.AppendInt(jsonKey(dst, name), v, 10)
 }
 
-// close ends the object and returns the bytes.
-func (o *jsonObject) close() []byte { return append(o.b, '}') }
+func jsonUint(dst []byte, name string, v uint64) []byte {
+	return strconv.AppendUint(jsonKey(dst, name), v, 10)
+}
 
-// appendJSONVersion appends v as {"major":M,"minor":N}.
-func appendJSONVersion(dst []byte, v Version) []byte {
-	o := openJSON(dst)
-	o.int("major", int64(v.Major))
-	o.int("minor", int64(v.Minor))
-	return o.close()
+func jsonBool(dst []byte, name string, v bool) []byte {
+	return strconv.AppendBool(jsonKey(dst, name), v)
+}
+
+func jsonStrs(dst []byte, name string, v []string) []byte {
+	return appendJSONStrings(jsonKey(dst, name), v)
+}
+
+// jsonStrOmit writes a string field unless it is empty (omitempty).
+func jsonStrOmit(dst []byte, name, v string) []byte {
+	if v == "" {
+		return dst
+	}
+	return jsonStr(dst, name, v)
+}
+
+// jsonVersion writes v as {"major":M,"minor":N}.
+func jsonVersion(dst []byte, name string, v Version) []byte {
+	dst = append(jsonKey(dst, name), '{')
+	dst = jsonUint(dst, "major", uint64(v.Major))
+	dst = jsonUint(dst, "minor", uint64(v.Minor))
+	return append(dst, '}')
 }
 
 // jsonScan reads one JSON value in the form encoding/json writes. Each

@@ -271,3 +271,22 @@ func firstUseAllocs() uint64 {
 	runtime.ReadMemStats(&after)
 	return after.Mallocs - before.Mallocs
 }
+
+// BenchmarkPaneListEncode is the host's side of a 100-pane ls: the
+// hand-written JSON against encoding/json's (warm) reflection.
+func BenchmarkPaneListEncode(b *testing.B) {
+	list := PaneListReply{}
+	for range 100 {
+		list.Panes = append(list.Panes, samplePane())
+	}
+	b.Run("hand", func(b *testing.B) {
+		for b.Loop() {
+			_ = list.appendJSON(nil)
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		for b.Loop() {
+			_, _ = json.Marshal(list)
+		}
+	})
+}

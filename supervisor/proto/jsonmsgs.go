@@ -10,24 +10,25 @@ package proto
 
 import (
 	"math"
+	"strconv"
 
 	"clowder/persist"
 )
 
 func (h HelloReq) appendJSON(dst []byte) []byte {
-	o := openJSON(dst)
-	o.version("min", h.Min)
-	o.version("max", h.Max)
+	dst = append(dst, '{')
+	dst = jsonVersion(dst, "min", h.Min)
+	dst = jsonVersion(dst, "max", h.Max)
 	if len(h.Caps) > 0 {
-		o.strs("caps", h.Caps)
+		dst = jsonStrs(dst, "caps", h.Caps)
 	}
 	if h.Client != "" {
-		o.str("client", h.Client)
+		dst = jsonStr(dst, "client", h.Client)
 	}
 	if h.Pid != 0 {
-		o.int("pid", int64(h.Pid))
+		dst = jsonInt(dst, "pid", int64(h.Pid))
 	}
-	return o.close()
+	return append(dst, '}')
 }
 
 func (h *HelloReq) decodeJSON(b []byte) bool {
@@ -53,18 +54,18 @@ func (h *HelloReq) decodeJSON(b []byte) bool {
 }
 
 func (w WelcomeReply) appendJSON(dst []byte) []byte {
-	o := openJSON(dst)
-	o.version("version", w.Version)
+	dst = append(dst, '{')
+	dst = jsonVersion(dst, "version", w.Version)
 	if len(w.Caps) > 0 {
-		o.strs("caps", w.Caps)
+		dst = jsonStrs(dst, "caps", w.Caps)
 	}
 	if w.Host != "" {
-		o.str("host", w.Host)
+		dst = jsonStr(dst, "host", w.Host)
 	}
 	if w.Pid != 0 {
-		o.int("pid", int64(w.Pid))
+		dst = jsonInt(dst, "pid", int64(w.Pid))
 	}
-	return o.close()
+	return append(dst, '}')
 }
 
 func (w *WelcomeReply) decodeJSON(b []byte) bool {
@@ -119,10 +120,10 @@ func (r *OKReply) decodeJSON(b []byte) bool {
 }
 
 func (e ErrorReply) appendJSON(dst []byte) []byte {
-	o := openJSON(dst)
-	o.str("code", string(e.Code))
-	o.str("message", e.Message)
-	return o.close()
+	dst = append(dst, '{')
+	dst = jsonStr(dst, "code", string(e.Code))
+	dst = jsonStr(dst, "message", e.Message)
+	return append(dst, '}')
 }
 
 func (e *ErrorReply) decodeJSON(b []byte) bool {
@@ -144,11 +145,11 @@ func (e *ErrorReply) decodeJSON(b []byte) bool {
 }
 
 func (r ListReq) appendJSON(dst []byte) []byte {
-	o := openJSON(dst)
+	dst = append(dst, '{')
 	if len(r.Panes) > 0 {
-		o.strs("panes", r.Panes)
+		dst = jsonStrs(dst, "panes", r.Panes)
 	}
-	return o.close()
+	return append(dst, '}')
 }
 
 func (r *ListReq) decodeJSON(b []byte) bool {
@@ -164,18 +165,18 @@ func (r *ListReq) decodeJSON(b []byte) bool {
 }
 
 func (r CaptureReq) appendJSON(dst []byte) []byte {
-	o := openJSON(dst)
-	o.str("pane", r.Pane)
+	dst = append(dst, '{')
+	dst = jsonStr(dst, "pane", r.Pane)
 	if r.ANSI {
-		o.bool("ansi", r.ANSI)
+		dst = jsonBool(dst, "ansi", r.ANSI)
 	}
 	if r.Scrollback != 0 {
-		o.int("scrollback", int64(r.Scrollback))
+		dst = jsonInt(dst, "scrollback", int64(r.Scrollback))
 	}
 	if r.TextBody {
-		o.bool("text_body", r.TextBody)
+		dst = jsonBool(dst, "text_body", r.TextBody)
 	}
-	return o.close()
+	return append(dst, '}')
 }
 
 func (r *CaptureReq) decodeJSON(b []byte) bool {
@@ -196,6 +197,80 @@ func (r *CaptureReq) decodeJSON(b []byte) bool {
 		return ok
 	})
 	return ok && s.end()
+}
+
+func (r PaneListReply) appendJSON(dst []byte) []byte {
+	if dst == nil {
+		dst = make([]byte, 0, 64+len(r.Panes)*paneJSONSize)
+	}
+	dst = append(dst, '{')
+	dst = jsonKey(dst, "panes")
+	if r.Panes == nil {
+		dst = append(dst, "null"...)
+		return append(dst, '}')
+	}
+	dst = append(dst, '[')
+	for i := range r.Panes {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = r.Panes[i].appendJSON(dst)
+	}
+	dst = append(dst, ']')
+	return append(dst, '}')
+}
+
+// paneJSONSize is about the JSON size of a pane, to size a list's buffer
+// once.
+const paneJSONSize = 512
+
+// appendJSON appends p as encoding/json writes it.
+func (p *PaneInfo) appendJSON(dst []byte) []byte {
+	dst = append(dst, '{')
+	dst = jsonStr(dst, "id", p.ID)
+	dst = jsonStr(dst, "name", p.Name)
+	dst = jsonStr(dst, "kind", p.Kind)
+	dst = jsonStrOmit(dst, "adapter", p.Adapter)
+	dst = jsonStr(dst, "state", p.State)
+	dst = jsonStr(dst, "attention", p.Attention)
+	dst = jsonInt(dst, "pid", int64(p.Pid))
+	dst = jsonUint(dst, "pid_start", p.PidStart)
+	dst = jsonStrOmit(dst, "boot_id", p.BootID)
+	dst = jsonInt(dst, "exit_code", int64(p.ExitCode))
+	dst = jsonStrOmit(dst, "exit_signal", p.ExitSignal)
+	dst = jsonStr(dst, "exit_reason", p.ExitReason)
+	dst = jsonStr(dst, "cwd", p.Cwd)
+	dst = jsonStrOmit(dst, "cwd_now", p.CwdNow)
+	dst = jsonStrs(dst, "argv", p.Argv)
+	dst = jsonUint(dst, "cols", uint64(p.Cols))
+	dst = jsonUint(dst, "rows", uint64(p.Rows))
+	dst = jsonStrOmit(dst, "title", p.Title)
+	dst = jsonInt(dst, "created_ms", p.CreatedMS)
+	dst = jsonUint(dst, "seq", p.Seq)
+	dst = jsonStrOmit(dst, "containment", p.Containment)
+	dst = jsonStrOmit(dst, "containment_fallback", p.ContainmentFallback)
+	if w := p.Worktree; w != nil {
+		dst = append(jsonKey(dst, "worktree"), '{')
+		dst = jsonStr(dst, "repo", w.Repo)
+		dst = jsonStr(dst, "path", w.Path)
+		dst = jsonStr(dst, "branch", w.Branch)
+		dst = jsonStr(dst, "base", w.Base)
+		dst = append(dst, '}')
+	}
+	dst = jsonStrOmit(dst, "session", p.Session)
+	dst = jsonStrOmit(dst, "note", p.Note)
+	if len(p.Survivors) > 0 {
+		dst = jsonKey(dst, "survivors")
+		dst = append(dst, '[')
+		for i, pid := range p.Survivors {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = strconv.AppendInt(dst, int64(pid), 10)
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}')
 }
 
 func (r *PaneListReply) decodeJSON(b []byte) bool {

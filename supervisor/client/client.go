@@ -204,7 +204,10 @@ func (c *Client) Close() error {
 	if reader {
 		<-c.done
 	} else {
-		c.stopped() // no reader will run; a call reading inline fails on the closed socket
+		// No reader will fail the calls that wait (one reading inline
+		// fails on the closed socket, but one about to read sees c.err).
+		c.shutdown(ErrClientClosed)
+		c.stopped()
 	}
 	if next != nil {
 		err = errors.Join(err, next.Close())

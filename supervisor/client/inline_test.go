@@ -4,6 +4,7 @@ package client
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"strings"
 	"testing"
@@ -97,4 +98,24 @@ func TestClientInlineCallSeesTheHostHangUp(t *testing.T) {
 		}
 	})
 	within(t, "Done", func() { <-c.Done() })
+}
+
+// TestClientCloseFailsACallAboutToReadInline: a call that was sent but
+// had not started reading its reply when Close ran (no reader goroutine
+// to fail it) fails at once instead of waiting for its deadline.
+func TestClientCloseFailsACallAboutToReadInline(t *testing.T) {
+	c, _ := clientPair(t)
+	id, ch, err := c.register()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	within(t, "the call after Close", func() {
+		_, _, err := c.await(context.Background(), context.Background(), 0, id, ch, proto.ListReq{})
+		if !errors.Is(err, ErrClientClosed) {
+			t.Errorf("err = %v, want ErrClientClosed", err)
+		}
+	})
 }

@@ -205,7 +205,7 @@ func TestEncodeWithAdapterShiftEnter(t *testing.T) {
 
 func TestEncodeEveryNamedKeyInEveryModeIsNonEmpty(t *testing.T) {
 	modes := []vtgrid.Modes{legacy, decckm, deckpam, mok1, mok2, kitty1, kittyAll, kittyAllText}
-	for _, n := range keyNames {
+	for _, n := range keyNames() {
 		for _, mod := range []Mod{0, ModShift, ModAlt, ModCtrl, ModCtrl | ModAlt | ModShift} {
 			for _, m := range modes {
 				k := Key{Code: n.code, Mod: mod}

@@ -7,6 +7,7 @@ package panes
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -103,19 +104,20 @@ type keyName struct {
 	names []string
 }
 
-// keyNames is the table of tmux key names.
-var keyNames = buildKeyNames()
+// keyNames is the table of tmux key names, built on first use: most
+// processes (an ls, a capture) never name a key.
+var keyNames = sync.OnceValue(buildKeyNames)
 
 // namedKeys maps each accepted spelling, lower-cased, to its code.
-var namedKeys = func() map[string]Code {
+var namedKeys = sync.OnceValue(func() map[string]Code {
 	m := make(map[string]Code)
-	for _, n := range keyNames {
+	for _, n := range keyNames() {
 		for _, s := range n.names {
 			m[strings.ToLower(s)] = n.code
 		}
 	}
 	return m
-}()
+})
 
 func buildKeyNames() []keyName {
 	t := []keyName{
@@ -144,7 +146,7 @@ func buildKeyNames() []keyName {
 
 // codeName is the canonical name of a code, or the character itself.
 func codeName(c Code) string {
-	for _, n := range keyNames {
+	for _, n := range keyNames() {
 		if n.code == c {
 			return n.names[0]
 		}
@@ -172,7 +174,7 @@ func ParseKey(s string) (Key, error) {
 	if strings.EqualFold(rest, "BTab") {
 		return Key{Code: KeyTab, Mod: mods | ModShift}, nil
 	}
-	code, ok := namedKeys[strings.ToLower(rest)]
+	code, ok := namedKeys()[strings.ToLower(rest)]
 	if !ok {
 		r, size := utf8.DecodeRuneInString(rest)
 		if size != len(rest) || r == utf8.RuneError || unicode.IsControl(r) {

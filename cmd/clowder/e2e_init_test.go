@@ -40,3 +40,29 @@ func TestE2EPackageInitIsCheap(t *testing.T) {
 		t.Fatalf("no init trace of clowder's packages in:\n%s", out)
 	}
 }
+
+// maxLazyInitAllocs bounds the allocations of the init of a package whose
+// tables a one-shot command does not use (panes: its small maps are about
+// 30; a regular expression compiled at init is about 30 more).
+const maxLazyInitAllocs = 64
+
+// TestE2EKeyNamesAreBuiltOnFirstUse pins issue 12 (CLI cost): panes built
+// its table of key names (with fmt.Sprintf) and their lower-cased map at
+// init, 158 allocations in every process, though only send-keys and the
+// TUI name keys: 2% of an ls's CPU. They are built on first use.
+func TestE2EKeyNamesAreBuiltOnFirstUse(t *testing.T) {
+	e := newE2E(t)
+	cmd := exec.Command(e.bin, "--version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("clowder --version: %v\n%s", err, out)
+	}
+	m := regexp.MustCompile(`(?m)^init clowder/panes @.*?, (\d+) allocs`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("no init trace of clowder/panes in:\n%s", out)
+	}
+	if n, _ := strconv.Atoi(string(m[1])); n > maxLazyInitAllocs {
+		t.Errorf("clowder/panes allocates %d times at init; at most %d: build its tables and regexps on first use", n, maxLazyInitAllocs)
+	}
+}

@@ -26,8 +26,10 @@ func main() {
 }
 
 // run executes one command line and returns the process exit code.
-func run(args []string, a *app) int {
-	root := newRoot(a)
+func run(args []string, a *app) int { return execute(newRootFor(a, args), args, a) }
+
+// execute runs args on the tree under root.
+func execute(root *cobra.Command, args []string, a *app) int {
 	root.SetArgs(args)
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
@@ -90,8 +92,41 @@ func errorLine(err error) string {
 	return shortLine(safe(strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", "; ")), " ")))
 }
 
-// newRoot builds the command tree.
+// newRoot builds the whole command tree.
 func newRoot(a *app) *cobra.Command {
+	root := bareRoot(a)
+	for _, c := range subcommands {
+		root.AddCommand(c.make(a))
+	}
+	return root
+}
+
+// newRootFor builds the tree a command line needs: when its first word
+// names a subcommand, the root and that subcommand alone (with its own
+// subcommands), since nothing else of the tree is seen; otherwise (no
+// subcommand, a flag first, help, completion, a typo to suggest for) the
+// whole tree. Building all 21 commands with their flags, and cobra's
+// completion command, was a tenth of an `ls`'s CPU
+// (bench/profiles/cli.md).
+func newRootFor(a *app, args []string) *cobra.Command {
+	if len(args) == 0 {
+		return newRoot(a)
+	}
+	for _, c := range subcommands {
+		if c.name == args[0] {
+			root := bareRoot(a)
+			root.AddCommand(c.make(a))
+			// The completion command is for the whole tree, which
+			// `clowder completion` builds.
+			root.CompletionOptions.DisableDefaultCmd = true
+			return root
+		}
+	}
+	return newRoot(a)
+}
+
+// bareRoot is the root command without its subcommands.
+func bareRoot(a *app) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "clowder",
 		Short:         "run AI coding agents side by side in one keyboard-driven terminal",
@@ -101,8 +136,18 @@ func newRoot(a *app) *cobra.Command {
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.RunE = runTUI(a)
-	root.AddCommand(newDemo(), newNew(a), newLs(a), newCapture(a), newLog(a), newPoll(a),
-		newSendKeys(a), newPaste(a), newSubmit(a), newWait(a), newKill(a), newRm(a), newRename(a), newRespawn(a),
-		newLand(a), newDiscard(a), newExec(a), newHost(a), newAttach(a), newHook(a), newAdopt(a))
 	return root
+}
+
+// subcommands are the root's subcommands by name, in the order help lists
+// them; TestCLISubcommandsAreNamedAsTheyAreBuilt keeps the names right.
+var subcommands = []struct {
+	name string
+	make func(*app) *cobra.Command
+}{
+	{"demo", func(*app) *cobra.Command { return newDemo() }}, {"new", newNew}, {"ls", newLs},
+	{"capture", newCapture}, {"log", newLog}, {"poll", newPoll}, {"send-keys", newSendKeys},
+	{"paste", newPaste}, {"submit", newSubmit}, {"wait", newWait}, {"kill", newKill}, {"rm", newRm},
+	{"rename", newRename}, {"respawn", newRespawn}, {"land", newLand}, {"discard", newDiscard},
+	{"exec", newExec}, {"host", newHost}, {"attach", newAttach}, {"hook", newHook}, {"adopt", newAdopt},
 }

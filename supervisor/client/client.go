@@ -1,9 +1,14 @@
 // This file is the client side of protocol v1 (docs/protocol.md): a Client
-// owns one FrameConn, sends requests with atomically allocated ids, and runs
-// one reader goroutine that hands each reply to the call waiting on its id
-// and each push to its subscription (sub.go). The typed request
-// helpers are in calls.go; dialing and starting a host on demand in
-// start.go.
+// owns one FrameConn, sends requests with atomically allocated ids, and
+// hands each reply to the call waiting on its id and each push to its
+// subscription (sub.go). The typed request helpers are in calls.go;
+// dialing and starting a host on demand in start.go.
+//
+// Who reads: while no subscription, Done or concurrent call needs the
+// connection read in the background, a call reads its reply itself
+// (inline.go): a one-shot CLI command then runs on one goroutine, with no
+// hand-off between threads. Once something needs it, one reader goroutine
+// reads from then on.
 //
 // Goroutines: the reader is owned by the Client; it exits when the
 // connection fails or Close closes it, and then fails every pending call
@@ -59,11 +64,16 @@ type Client struct {
 	next    *Client // the connection made after this one was lost (retry.go); nil for none
 	closed  bool    // Close ran: no new connection is made
 
+	raw      readableConn // the socket, on which a call can wait for its reply (inline.go); nil: the reader runs from the start
+	inline   bool         // a call reads frames itself now (under mu)
+	readerOn bool         // the reader goroutine reads, or will once the inline call is done (under mu)
+
 	redial   redialer    // makes a new connection the way this one was made; nil: none (retry.go)
 	retry    atomic.Bool // RetryAcrossHostLoss was called
 	redialMu sync.Mutex  // one reconnection at a time
 
-	done      chan struct{} // closed when the reader has stopped
+	done      chan struct{} // closed when reading has stopped for good
+	doneOnce  sync.Once
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -76,7 +86,7 @@ type result struct {
 }
 
 // New runs the handshake on conn (hello with Caps, as client
-// program name) and starts the reader. closer closes the transport under
+// program name). closer closes the transport under
 // conn; the Client owns it from now on, also on error. The context bounds
 // the handshake only if closer can be closed to interrupt it, which it
 // then is.
@@ -95,7 +105,13 @@ func New(ctx context.Context, conn proto.FrameConn, closer io.Closer, name strin
 		pending: map[uint32]chan result{}, subs: map[uint32]*Subscription{},
 		done: make(chan struct{})}
 	c.nextID.Store(1) // id 1 was the hello
-	go c.readLoop()
+	if rc, ok := closer.(readableConn); ok && inlineReads {
+		c.raw = rc
+	} else {
+		c.mu.Lock()
+		c.startReaderLocked()
+		c.mu.Unlock()
+	}
 	return c, nil
 }
 
@@ -155,10 +171,18 @@ func (c *Client) HasCap(cap string) bool {
 }
 
 // Done is closed when the connection has ended (Close, or the host went
-// away); Err then says why.
-func (c *Client) Done() <-chan struct{} { return c.done }
+// away); Err then says why. Watching it starts the reader, which notices
+// the end while no call is made.
+func (c *Client) Done() <-chan struct{} {
+	c.mu.Lock()
+	c.startReaderLocked()
+	c.mu.Unlock()
+	return c.done
+}
 
-// Err returns why the connection ended, or nil while it is up.
+// Err returns why the connection ended, or nil while it is up as far as
+// the last read saw (an idle connection with no reader, see Done, learns
+// of its end on its next call).
 func (c *Client) Err() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -174,9 +198,17 @@ func (c *Client) Close() error {
 	}
 	next := c.next
 	c.closed = true
+	reader := c.readerOn
 	c.mu.Unlock()
 	err := c.closeConn()
-	<-c.done
+	if reader {
+		<-c.done
+	} else {
+		// No reader will fail the calls that wait (one reading inline
+		// fails on the closed socket, but one about to read sees c.err).
+		c.shutdown(ErrClientClosed)
+		c.stopped()
+	}
 	if next != nil {
 		err = errors.Join(err, next.Close())
 	}
@@ -243,6 +275,17 @@ func (c *Client) send(parent context.Context, id uint32, ch chan result, req pro
 		// A frame the kernel did not take whole never reached the host whole.
 		return nil, nil, fmt.Errorf("send %s: %w: %w: %w", req.MsgType(), ErrNotExecuted, ErrConnectionLost, err)
 	}
+	return c.await(parent, ctx, d, id, ch, req)
+}
+
+// await waits for the reply to request id on ch, within ctx (the
+// request's deadline d, if its own, or the caller's parent context),
+// reading it itself when nobody else reads (inline.go).
+func (c *Client) await(parent, ctx context.Context, d time.Duration, id uint32, ch chan result, req proto.Message) (proto.Message, []*os.File, error) {
+	if c.claimInline() {
+		c.readUntil(ctx, ch)
+		c.releaseInline()
+	}
 	select {
 	case r := <-ch:
 		return r.msg, filesOf(r.fds), r.err
@@ -284,25 +327,46 @@ func filesOf(fds []int) []*os.File {
 	return files
 }
 
-// readLoop is the reader goroutine: it runs until ReadFrame fails.
-func (c *Client) readLoop() {
-	defer close(c.done)
-	for {
-		f, err := c.conn.ReadFrame()
-		if err != nil {
-			c.shutdown(err)
-			return
-		}
-		switch {
-		case f.Flags&proto.FlagReply != 0:
-			c.dispatchReply(f)
-		case f.Flags&proto.FlagPush != 0:
-			c.dispatchPush(f)
-		default:
-			proto.CloseFds(f.Fds) // neither reply nor push: nothing of ours
-		}
+// startReaderLocked makes the reader goroutine read from now on: at once,
+// or when the call reading inline is done. c.mu is held.
+func (c *Client) startReaderLocked() {
+	if c.readerOn {
+		return
+	}
+	c.readerOn = true
+	if !c.inline {
+		go c.readLoop()
 	}
 }
+
+// readLoop is the reader goroutine: it runs until ReadFrame fails.
+func (c *Client) readLoop() {
+	defer c.stopped()
+	for c.readOne() {
+	}
+}
+
+// readOne reads one frame and hands it on; false when the connection has
+// ended.
+func (c *Client) readOne() bool {
+	f, err := c.conn.ReadFrame()
+	if err != nil {
+		c.shutdown(err)
+		return false
+	}
+	switch {
+	case f.Flags&proto.FlagReply != 0:
+		c.dispatchReply(f)
+	case f.Flags&proto.FlagPush != 0:
+		c.dispatchPush(f)
+	default:
+		proto.CloseFds(f.Fds) // neither reply nor push: nothing of ours
+	}
+	return true
+}
+
+// stopped closes done: reading has stopped for good.
+func (c *Client) stopped() { c.doneOnce.Do(func() { close(c.done) }) }
 
 // dispatchReply hands a reply to the call waiting on its id.
 func (c *Client) dispatchReply(f proto.Frame) {
@@ -400,6 +464,7 @@ func (c *Client) addSub(s *Subscription) error {
 		return c.err
 	}
 	c.subs[s.id] = s
+	c.startReaderLocked() // pushes come whether or not a call waits
 	return nil
 }
 

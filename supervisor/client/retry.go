@@ -229,7 +229,7 @@ func (c *Client) ended(ctx context.Context) bool {
 	t := time.NewTimer(reconnectWait)
 	defer t.Stop()
 	select {
-	case <-c.done:
+	case <-c.Done():
 		return true
 	case <-ctx.Done():
 		return true // the caller sees ctx's error on its next call

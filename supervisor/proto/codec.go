@@ -56,7 +56,8 @@ var msgBodies = map[MsgType]func() Message{
 }
 
 // EncodeMessage returns m's body bytes: binary for output chunks, screen
-// frames and history rows, JSON for every other type.
+// frames and history rows, JSON for every other type (written by hand,
+// without reflection, for the bodies of jsonmsgs.go).
 func EncodeMessage(m Message) ([]byte, error) {
 	if b, ok := m.(binaryAppender); ok {
 		body, err := b.appendBody(nil)
@@ -64,6 +65,9 @@ func EncodeMessage(m Message) ([]byte, error) {
 			return nil, fmt.Errorf("encode %s body: %w", m.MsgType(), err)
 		}
 		return body, nil
+	}
+	if a, ok := m.(jsonAppender); ok {
+		return a.appendJSON(nil), nil // jsonfast.go: no reflection
 	}
 	body, err := json.Marshal(m)
 	if err != nil {
@@ -90,6 +94,12 @@ func DecodeMessage(t MsgType, body []byte) (Message, error) {
 	}
 	if len(body) == 0 {
 		return m, nil
+	}
+	if d, ok := m.(jsonDecoder); ok {
+		if d.decodeJSON(body) {
+			return m, nil // jsonfast.go: no reflection
+		}
+		m = mk() // not the form encoding/json writes: let it decide
 	}
 	if err := json.Unmarshal(body, m); err != nil {
 		return nil, fmt.Errorf("decode %s body: %w", t, err)

@@ -27,8 +27,10 @@ type Lockfile struct {
 // is not inherited by children (Go opens files close-on-exec), so agents
 // the host spawns never keep it alive. A path that is not a regular file
 // of this user's (a planted symlink, whose target the pid would
-// overwrite) is refused with OpenPrivate's *RefusedError.
-func Lock(path string) (*Lockfile, error) {
+// overwrite) is refused with OpenPrivate's *RefusedError. The file
+// records the pid and can (what the holder does for others, Advertise)
+// in one write.
+func Lock(path string, can ...string) (*Lockfile, error) {
 	f, err := OpenPrivate("host lock", path, os.O_RDWR|os.O_CREATE)
 	if err != nil {
 		return nil, err
@@ -41,7 +43,7 @@ func Lock(path string) (*Lockfile, error) {
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
 	l := &Lockfile{path: path, f: f}
-	if err := l.writePID(); err != nil {
+	if err := l.writePID(can...); err != nil {
 		_ = f.Close() // best effort: releases the lock we just took
 		return nil, fmt.Errorf("lock %s: record pid: %w", path, err)
 	}
@@ -51,15 +53,16 @@ func Lock(path string) (*Lockfile, error) {
 // writePID replaces the file's content with this process's pid, and a
 // line for each of what the holder can do (Advertise).
 func (l *Lockfile) writePID(can ...string) error {
-	if err := l.f.Truncate(0); err != nil {
-		return err
-	}
 	text := strconv.Itoa(os.Getpid()) + "\n"
 	for _, c := range can {
 		text += c + "\n"
 	}
-	_, err := l.f.WriteAt([]byte(text), 0)
-	return err
+	// Written over the old content, then cut to its length: a reader
+	// never finds a rewritten file empty.
+	if _, err := l.f.WriteAt([]byte(text), 0); err != nil {
+		return err
+	}
+	return l.f.Truncate(int64(len(text)))
 }
 
 // Advertise records in the lock file, after the pid, what its holder can
@@ -72,7 +75,7 @@ func (l *Lockfile) Advertise(can ...string) error {
 }
 
 // CanRelisten is what a host advertises when SIGUSR1 makes it listen on
-// its socket path again (an older host would die of the signal).
+// its socket path again (an older host ignores the signal).
 const CanRelisten = "relisten-on-sigusr1"
 
 // Holder is what a held lock's file says of the process holding it.

@@ -48,7 +48,7 @@ func fakeHost() int {
 	}
 	ready := os.NewFile(3, "ready") // the pipe of EnvReadyFD, as the real host
 	defer ready.Close()
-	lock, err := persist.Lock(paths.LockFile())
+	lock, err := persist.Lock(paths.LockFile(), persist.CanRelisten) // as the real host: at once
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fake host:", err)
 		fmt.Fprintln(ready, HostBusy)

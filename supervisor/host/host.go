@@ -106,6 +106,7 @@ type Server struct {
 	ln          *net.UnixListener // the listening socket, kept across an upgrade
 	lock        *persist.Lockfile // the host lock, kept across an upgrade
 	stateLock   *persist.Lockfile // the state dir's lock (lockStateDir), taken again after an upgrade
+	afterLock   func()            // tests: runs once both locks are held, before the host listens
 
 	beforeRequest func(proto.Message) // tests only: runs before each request's handler
 	spawnStep     func(step string)   // tests only: runs at each step of a spawn (spawnSteps)
@@ -194,7 +195,7 @@ func (h *Server) listen(ctx context.Context) (*net.UnixListener, *persist.Lockfi
 	if err := p.EnsureStateDir(); err != nil {
 		return nil, nil, err
 	}
-	lock, err := persist.Lock(p.LockFile())
+	lock, err := persist.Lock(p.LockFile(), persist.CanRelisten)
 	if err != nil {
 		return nil, nil, fmt.Errorf("start host: %w", err)
 	}
@@ -202,7 +203,9 @@ func (h *Server) listen(ctx context.Context) (*net.UnixListener, *persist.Lockfi
 		_ = lock.Close() // best effort: the state dir's error is the one to report
 		return nil, nil, err
 	}
-	h.advertise(lock)
+	if h.afterLock != nil {
+		h.afterLock()
+	}
 	if err := supervisor.StartSubreaper(); err != nil {
 		h.log.Printf("subreaper unavailable, escaped grandchildren are reaped by init: %v", err)
 	}

@@ -2,6 +2,7 @@ package host
 
 import (
 	"os"
+	"slices"
 	"testing"
 
 	"clowder/persist"
@@ -29,5 +30,22 @@ func TestHostListensAgainWhenItsSocketIsRemoved(t *testing.T) {
 	if in := th.dial().info(p.ID); in.State != "running" {
 		t.Fatalf("through the new socket the pane is %+v", in)
 	}
+	th.dial().call(&proto.ListReq{})
+}
+
+// Regression: the host wrote its pid into its lock, then what it can do
+// (relisten) in a second write after the state dir's lock; a client
+// racing the start (lock held, no socket yet) read a pid without it, took
+// the host for an older one stranded without its socket, and failed.
+func TestAStartingHostsLockSaysAtOnceThatItCanListenAgain(t *testing.T) {
+	th := newTestHost(t)
+	th.serve(persist.DefaultConfig(), func(h *Server) {
+		h.afterLock = func() {
+			holder, held := persist.LockHolder(th.paths.LockFile())
+			if !held || holder.PID != os.Getpid() || !slices.Contains(holder.Can, persist.CanRelisten) {
+				t.Errorf("the lock of a starting host reads %+v (held %v)", holder, held)
+			}
+		}
+	})
 	th.dial().call(&proto.ListReq{})
 }

@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
 
@@ -38,6 +39,8 @@ type mailbox struct {
 	// later. Other panes' frames and everything else go at once, so an
 	// echo never waits for another pane's flood (issue 12). Under mu.
 	paced map[string]time.Time
+	// filed, when set (tests), is called by putFrame before it files.
+	filed func()
 }
 
 // streamEnd says a stream ended: pane "" is the events stream; token tells
@@ -72,6 +75,9 @@ func (b *mailbox) signal() {
 
 // putFrame files a frame, merged into any still pending for its pane.
 func (b *mailbox) putFrame(pane string, f *proto.ScreenFrame) {
+	if b.filed != nil {
+		b.filed()
+	}
 	b.mu.Lock()
 	b.frames[pane] = mergeFrames(b.frames[pane], f)
 	b.mu.Unlock()
@@ -212,16 +218,54 @@ func (b *mailbox) handled(m mailMsg) {
 	}
 }
 
+// handing is a Stream that can hand its pushes to a client.Handler on
+// the client's reader goroutine (client.Subscription.Hand).
+type handing interface {
+	Hand(client.Handler)
+}
+
+// follow files everything s delivers, until its end: a real subscription
+// hands its pushes to the mailbox from the client's reader goroutine (no
+// goroutine between the socket and the mailbox: issue 12), any other
+// stream gets a watcher goroutine. pane is "" for the events stream.
+func (b *mailbox) follow(s Stream, pane string, token int) {
+	if h, ok := s.(handing); ok {
+		h.Hand(streamSink{b: b, pane: pane, token: token})
+		return
+	}
+	go b.watch(s, pane, token) // ends when the stream's channel closes
+}
+
+// streamSink files one stream's pushes and its end (client.Handler).
+type streamSink struct {
+	b     *mailbox
+	pane  string
+	token int
+}
+
+// Push files a frame or an event.
+func (k streamSink) Push(m proto.Message) { k.b.file(k.pane, m) }
+
+// End files the stream's end.
+func (k streamSink) End(err error) {
+	k.b.putEnd(streamEnd{pane: k.pane, token: k.token, err: err})
+}
+
+// file files one push of pane's stream.
+func (b *mailbox) file(pane string, m proto.Message) {
+	switch v := m.(type) {
+	case *proto.ScreenFrame:
+		b.putFrame(pane, v)
+	case *proto.PaneEvent:
+		b.putEvent(*v)
+	}
+}
+
 // watch files everything a stream delivers until its channel closes. pane
 // is "" for the events stream. It runs on its own goroutine.
 func (b *mailbox) watch(s Stream, pane string, token int) {
 	for m := range s.C() {
-		switch v := m.(type) {
-		case *proto.ScreenFrame:
-			b.putFrame(pane, v)
-		case *proto.PaneEvent:
-			b.putEvent(*v)
-		}
+		b.file(pane, m)
 	}
 	b.putEnd(streamEnd{pane: pane, token: token, err: s.Err()})
 }

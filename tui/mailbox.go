@@ -39,6 +39,14 @@ type mailbox struct {
 	// later. Other panes' frames and everything else go at once, so an
 	// echo never waits for another pane's flood (issue 12). Under mu.
 	paced map[string]time.Time
+	// typed holds the panes input was written to since their last
+	// delivery (typedTo). Their next small frame, the echo, skips the cost
+	// gap: the gap keeps a program that repaints a line a thousand times a
+	// second from taking the TUI's time, but an echo comes once per key
+	// typed, and waiting for the gap's timer cost an echo up to a
+	// millisecond (the runtime sleeps at least that long) in one
+	// delivery out of four or ten when keys came fast (issue 12). Under mu.
+	typed map[string]bool
 	// filed, when set (tests), is called by putFrame before it files.
 	filed func()
 }
@@ -62,7 +70,8 @@ type mailMsg struct {
 func newMailbox() *mailbox {
 	return &mailbox{frames: map[string]*proto.ScreenFrame{},
 		ready: make(chan struct{}, 1), done: make(chan struct{}),
-		pace: pacer{clock: realClock{}, period: framePeriod}, paced: map[string]time.Time{}}
+		pace: pacer{clock: realClock{}, period: framePeriod}, paced: map[string]time.Time{},
+		typed: map[string]bool{}}
 }
 
 // signal wakes the waiter without blocking.
@@ -82,6 +91,14 @@ func (b *mailbox) putFrame(pane string, f *proto.ScreenFrame) {
 	b.frames[pane] = mergeFrames(b.frames[pane], f)
 	b.mu.Unlock()
 	b.signal()
+}
+
+// typedTo records that input was written to pane: its next small frame
+// is delivered without waiting for the cost gap.
+func (b *mailbox) typedTo(pane string) {
+	b.mu.Lock()
+	b.typed[pane] = true
+	b.mu.Unlock()
 }
 
 // putEvent files a pane event.
@@ -153,8 +170,12 @@ func (b *mailbox) due() time.Duration {
 	}
 	now := b.pace.clock.Now()
 	soonest := time.Duration(-1)
-	for pane := range b.frames {
-		d := max(gap, b.paced[pane].Sub(now))
+	for pane, f := range b.frames {
+		g := gap
+		if b.typed[pane] && len(f.Lines) <= bigRows {
+			g = 0 // an echo
+		}
+		d := max(g, b.paced[pane].Sub(now))
 		if soonest < 0 || d < soonest {
 			soonest = d
 		}
@@ -174,6 +195,7 @@ func (b *mailbox) deliver() mailMsg {
 		if !now.Before(b.paced[pane]) {
 			m.frames[pane] = f
 			delete(b.frames, pane)
+			delete(b.typed, pane)
 		}
 	}
 	left := len(b.frames) > 0

@@ -37,7 +37,8 @@
 //     that touches the Model. It ends on a tea.QuitMsg (detach, kill-all,
 //     a signal), when Run's context ends, or when a Cmd panics.
 //   - The input loop (ultraviolet's TerminalReader, the decoder bubbletea
-//     wraps, started by eventLoop.readInput): reads the terminal and
+//     wraps, started by eventLoop.readInput; on Linux its read waits in
+//     the runtime's poller, pollinput_linux.go): reads the terminal and
 //     decodes keys, mouse, pastes and focus into messages for the event
 //     loop. The loop's end cancels its read and waits for it.
 //   - Cmds (the loop runs each on a goroutine of its own, a batch's Cmds

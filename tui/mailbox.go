@@ -112,6 +112,7 @@ func (b *mailbox) putEvent(e proto.PaneEvent) {
 // putEnd files the end of a stream.
 func (b *mailbox) putEnd(e streamEnd) {
 	b.mu.Lock()
+	delete(b.typed, e.pane) // a pane that left keeps no mark
 	b.ended = append(b.ended, e)
 	b.mu.Unlock()
 	b.signal()

@@ -465,3 +465,16 @@ func TestAnEchoOfTypedInputSkipsTheCostGap(t *testing.T) {
 		t.Errorf("the untyped frame after the gap: %#v", f)
 	}
 }
+
+// The marks of typed input do not outlive a pane's stream: a pane that
+// left (or subscribed again) keeps no entry in the mailbox.
+func TestAStreamsEndDropsItsPanesTypedMark(t *testing.T) {
+	b := newMailbox()
+	b.typedTo("p1")
+	b.putEnd(streamEnd{pane: "p1", token: 1})
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.typed) != 0 {
+		t.Errorf("typed marks left after the stream's end: %v", b.typed)
+	}
+}

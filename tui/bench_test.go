@@ -96,3 +96,24 @@ func BenchmarkTerminalDrawsAFloodedPane(b *testing.B) {
 		term.draw(f)
 	}
 }
+
+// BenchmarkUpdateTypesAKey is the TUI's own work for a typed key (issue
+// 12): Update routes a plain key press, encodes it for the focused pane and
+// writes it to the pane's master (a pipe here, drained as cat would).
+func BenchmarkUpdateTypesAKey(b *testing.B) {
+	m, h := newTestModel(b, []proto.PaneInfo{running("p1", "one"), running("p2", "two")}, nil)
+	h.mu.Lock()
+	streams := append([]*fakeStream(nil), h.streams...)
+	h.mu.Unlock()
+	for _, s := range streams {
+		if s.r != nil {
+			go func() { _, _ = io.Copy(io.Discard, s.r) }() // ends when the model closes the master
+		}
+	}
+	key := tea.KeyPressMsg{Code: 'a', Text: "a"}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m.Update(key)
+	}
+}

@@ -37,7 +37,8 @@
 //     that touches the Model. It ends on a tea.QuitMsg (detach, kill-all,
 //     a signal), when Run's context ends, or when a Cmd panics.
 //   - The input loop (ultraviolet's TerminalReader, the decoder bubbletea
-//     wraps, started by eventLoop.readInput): reads the terminal and
+//     wraps, started by eventLoop.readInput; on Linux its read waits in
+//     the runtime's poller, pollinput_linux.go): reads the terminal and
 //     decodes keys, mouse, pastes and focus into messages for the event
 //     loop. The loop's end cancels its read and waits for it.
 //   - Cmds (the loop runs each on a goroutine of its own, a batch's Cmds
@@ -48,14 +49,18 @@
 //     clipTimeout. One of them is the mailbox's wait, one at a time, which
 //     returns when the mailbox signals or is closed, at most once per
 //     display refresh (pace.go).
-//   - Host frames: one watcher per open stream (mailbox.watch, started by
-//     Update when a subscription is answered) files frames, events and the
-//     stream's end into the mailbox (mutex; frames merged per pane) and
-//     signals a capacity-1 channel; it never touches the model. It ends
-//     when its stream's channel closes: Update closes a pane's stream when
-//     it subscribes again or the pane leaves, Model.Close closes them all
-//     once the program has ended, and the host may end one (a subscriber
-//     that fell behind, a lost connection).
+//   - Host frames: no goroutine of the TUI's own. When a subscription is
+//     answered, Update hands its stream to the mailbox (mailbox.follow,
+//     client.Subscription.Hand), and from then on the client's reader
+//     goroutine, which decodes each frame off the socket, files frames,
+//     events and the stream's end into the mailbox itself (mutex; frames
+//     merged per pane) and signals a capacity-1 channel that the event
+//     loop selects on; it never touches the model. Update closes a pane's
+//     stream when it subscribes again or the pane leaves, Model.Close
+//     closes them all once the program has ended, and the host may end one
+//     (a subscriber that fell behind, a lost connection); each files its
+//     end once. A stream that cannot hand over (the tests' fakes) gets a
+//     watcher goroutine (mailbox.watch) that ends when its channel closes.
 //   - Input queues: one drainer per pane queue (inputqueue.go, started by
 //     newInputQueue from Update, for a pane or a spawn in flight) delivers
 //     what Update could not write at once, in order, to the master or
@@ -87,7 +92,7 @@
 //     same Host, and another hands the held masters back (escrow.go);
 //     both are bounded by callTimeout.
 //
-// Frames from the watchers coalesce in the mailbox, so a flood in one pane
+// Frames coalesce in the mailbox, so a flood in one pane
 // is one Update and one render per display refresh, and the first frame
 // after a quiet spell (an echo) goes at once, whatever other panes do
 // (pacing is per pane); nothing ticks while idle (a

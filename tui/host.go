@@ -140,3 +140,7 @@ func (s subStream) C() <-chan proto.Message { return s.s.C }
 func (s subStream) Master() *os.File        { return s.s.Master }
 func (s subStream) Err() error              { return s.s.Err() }
 func (s subStream) Close() error            { return s.s.Close() }
+
+// Hand makes h the consumer of the stream's pushes, called on the
+// client's reader goroutine (mailbox.follow).
+func (s subStream) Hand(h client.Handler) { s.s.Hand(h) }

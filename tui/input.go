@@ -100,10 +100,23 @@ func (m *Model) sendKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if text != "" {
 		q.send(panes.EncodeText(text, modes))
-		return nil
+	} else {
+		q.send(panes.EncodeWith(key, modes, enc))
 	}
-	q.send(panes.EncodeWith(key, modes, enc))
+	m.noteTyped()
 	return nil
+}
+
+// noteTyped tells the mailbox that input went to the focused pane, so
+// that its echo is not held by the cost gap (mailbox.typedTo). A pane
+// still spawning has no frames to hold.
+func (m *Model) noteTyped() {
+	if m.typingTo != nil {
+		return
+	}
+	if p := m.focused(); p != nil {
+		m.mail.typedTo(p.id)
+	}
 }
 
 // pasteText pastes into the pane that has the keyboard, bracketed if it
@@ -123,6 +136,7 @@ func (m *Model) pasteText(text string) tea.Cmd {
 		b, _ = panes.Paste(text, modes, panes.PasteOptions{Raw: true})
 	}
 	q.send(b)
+	m.noteTyped()
 	return nil
 }
 

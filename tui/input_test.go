@@ -159,3 +159,25 @@ func readAsync(s *fakeStream, n int) <-chan string {
 	}()
 	return ch
 }
+
+// A typed key marks the focused pane in the mailbox, so that its echo
+// skips the cost gap (TestAnEchoOfTypedInputSkipsTheCostGap); so does a
+// paste.
+func TestTypingMarksTheFocusedPaneForItsEcho(t *testing.T) {
+	m, _ := newTestModel(t, []proto.PaneInfo{running("p1", "one"), running("p2", "two")}, nil)
+	id := m.focused().id
+	m.Update(tea.KeyPressMsg{Code: 'a', Text: "a"})
+	m.mail.mu.Lock()
+	typed := m.mail.typed[id]
+	delete(m.mail.typed, id)
+	m.mail.mu.Unlock()
+	if !typed {
+		t.Fatalf("a key typed into %s did not mark it", id)
+	}
+	m.Update(tea.PasteMsg{Content: "pasted"})
+	m.mail.mu.Lock()
+	defer m.mail.mu.Unlock()
+	if !m.mail.typed[id] {
+		t.Errorf("a paste into %s did not mark it", id)
+	}
+}

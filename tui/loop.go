@@ -11,8 +11,9 @@ package tui
 // race, as under Program), QuitMsg to end. Nothing in it ticks: idle, every
 // goroutine sleeps on a read or a channel (docs/adr/0002).
 //
-// Goroutines: the input reader (ultraviolet's, two goroutines: the read
-// and the decoder) runs until the loop ends, which cancels the read and
+// Goroutines: the input reader (ultraviolet's, two goroutines: the read,
+// which waits in the runtime's poller on a description of the terminal of
+// its own (pollinput_linux.go), and the decoder) runs until the loop ends, which cancels the read and
 // waits for it (at most inputStopWait); each Cmd's goroutine ends when its
 // Cmd returns and its message is handed over or the loop has ended.
 
@@ -156,9 +157,9 @@ func plausibleSize(w, h int) bool {
 // the returned stop is called, which cancels the read and waits for the
 // reader to end. term is the TERM the decoder reads keys for.
 func (l *eventLoop) readInput(in io.Reader, term string) (stop func(), err error) {
-	cr, err := uv.NewCancelReader(in)
+	cr, closeIn, err := inputReader(in)
 	if err != nil {
-		return nil, fmt.Errorf("read the terminal: %w", err)
+		return nil, err
 	}
 	rd := uv.NewTerminalReader(cr, term)
 	ctx, cancel := context.WithCancel(l.ctx)
@@ -173,7 +174,28 @@ func (l *eventLoop) readInput(in io.Reader, term string) (stop func(), err error
 		cancel()
 		cr.Cancel()
 		l.drainUntil(done, inputStopWait)
+		closeIn()
 	}, nil
+}
+
+// canceler is a reader whose pending Read Cancel ends.
+type canceler interface {
+	io.Reader
+	Cancel() bool
+}
+
+// inputReader is how the terminal is read: through the runtime's poller
+// where it can be (pollinput_linux.go), else through ultraviolet's cancel
+// reader. closeIn releases what it opened, once the reading has stopped.
+func inputReader(in io.Reader) (canceler, func(), error) {
+	if p, ok := openPollInput(in); ok {
+		return p, func() { _ = p.Close() }, nil // best effort: a second description of the terminal
+	}
+	cr, err := uv.NewCancelReader(in)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read the terminal: %w", err)
+	}
+	return cr, func() {}, nil
 }
 
 // drainUntil discards messages until done is closed or d has passed: the

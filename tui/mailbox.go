@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
 
@@ -38,6 +39,16 @@ type mailbox struct {
 	// later. Other panes' frames and everything else go at once, so an
 	// echo never waits for another pane's flood (issue 12). Under mu.
 	paced map[string]time.Time
+	// typed holds the panes input was written to since their last
+	// delivery (typedTo). Their next small frame, the echo, skips the cost
+	// gap: the gap keeps a program that repaints a line a thousand times a
+	// second from taking the TUI's time, but an echo comes once per key
+	// typed, and waiting for the gap's timer cost an echo up to a
+	// millisecond (the runtime sleeps at least that long) in one
+	// delivery out of four or ten when keys came fast (issue 12). Under mu.
+	typed map[string]bool
+	// filed, when set (tests), is called by putFrame before it files.
+	filed func()
 }
 
 // streamEnd says a stream ended: pane "" is the events stream; token tells
@@ -59,7 +70,8 @@ type mailMsg struct {
 func newMailbox() *mailbox {
 	return &mailbox{frames: map[string]*proto.ScreenFrame{},
 		ready: make(chan struct{}, 1), done: make(chan struct{}),
-		pace: pacer{clock: realClock{}, period: framePeriod}, paced: map[string]time.Time{}}
+		pace: pacer{clock: realClock{}, period: framePeriod}, paced: map[string]time.Time{},
+		typed: map[string]bool{}}
 }
 
 // signal wakes the waiter without blocking.
@@ -72,10 +84,21 @@ func (b *mailbox) signal() {
 
 // putFrame files a frame, merged into any still pending for its pane.
 func (b *mailbox) putFrame(pane string, f *proto.ScreenFrame) {
+	if b.filed != nil {
+		b.filed()
+	}
 	b.mu.Lock()
 	b.frames[pane] = mergeFrames(b.frames[pane], f)
 	b.mu.Unlock()
 	b.signal()
+}
+
+// typedTo records that input was written to pane: its next small frame
+// is delivered without waiting for the cost gap.
+func (b *mailbox) typedTo(pane string) {
+	b.mu.Lock()
+	b.typed[pane] = true
+	b.mu.Unlock()
 }
 
 // putEvent files a pane event.
@@ -89,6 +112,7 @@ func (b *mailbox) putEvent(e proto.PaneEvent) {
 // putEnd files the end of a stream.
 func (b *mailbox) putEnd(e streamEnd) {
 	b.mu.Lock()
+	delete(b.typed, e.pane) // a pane that left keeps no mark
 	b.ended = append(b.ended, e)
 	b.mu.Unlock()
 	b.signal()
@@ -147,8 +171,12 @@ func (b *mailbox) due() time.Duration {
 	}
 	now := b.pace.clock.Now()
 	soonest := time.Duration(-1)
-	for pane := range b.frames {
-		d := max(gap, b.paced[pane].Sub(now))
+	for pane, f := range b.frames {
+		g := gap
+		if b.typed[pane] && len(f.Lines) <= bigRows {
+			g = 0 // an echo
+		}
+		d := max(g, b.paced[pane].Sub(now))
 		if soonest < 0 || d < soonest {
 			soonest = d
 		}
@@ -168,6 +196,7 @@ func (b *mailbox) deliver() mailMsg {
 		if !now.Before(b.paced[pane]) {
 			m.frames[pane] = f
 			delete(b.frames, pane)
+			delete(b.typed, pane)
 		}
 	}
 	left := len(b.frames) > 0
@@ -212,16 +241,54 @@ func (b *mailbox) handled(m mailMsg) {
 	}
 }
 
+// handing is a Stream that can hand its pushes to a client.Handler on
+// the client's reader goroutine (client.Subscription.Hand).
+type handing interface {
+	Hand(client.Handler)
+}
+
+// follow files everything s delivers, until its end: a real subscription
+// hands its pushes to the mailbox from the client's reader goroutine (no
+// goroutine between the socket and the mailbox: issue 12), any other
+// stream gets a watcher goroutine. pane is "" for the events stream.
+func (b *mailbox) follow(s Stream, pane string, token int) {
+	if h, ok := s.(handing); ok {
+		h.Hand(streamSink{b: b, pane: pane, token: token})
+		return
+	}
+	go b.watch(s, pane, token) // ends when the stream's channel closes
+}
+
+// streamSink files one stream's pushes and its end (client.Handler).
+type streamSink struct {
+	b     *mailbox
+	pane  string
+	token int
+}
+
+// Push files a frame or an event.
+func (k streamSink) Push(m proto.Message) { k.b.file(k.pane, m) }
+
+// End files the stream's end.
+func (k streamSink) End(err error) {
+	k.b.putEnd(streamEnd{pane: k.pane, token: k.token, err: err})
+}
+
+// file files one push of pane's stream.
+func (b *mailbox) file(pane string, m proto.Message) {
+	switch v := m.(type) {
+	case *proto.ScreenFrame:
+		b.putFrame(pane, v)
+	case *proto.PaneEvent:
+		b.putEvent(*v)
+	}
+}
+
 // watch files everything a stream delivers until its channel closes. pane
 // is "" for the events stream. It runs on its own goroutine.
 func (b *mailbox) watch(s Stream, pane string, token int) {
 	for m := range s.C() {
-		switch v := m.(type) {
-		case *proto.ScreenFrame:
-			b.putFrame(pane, v)
-		case *proto.PaneEvent:
-			b.putEvent(*v)
-		}
+		b.file(pane, m)
 	}
 	b.putEnd(streamEnd{pane: pane, token: token, err: s.Err()})
 }

@@ -422,3 +422,59 @@ func TestAnEchoIsDrawnWhileABigFrameWaits(t *testing.T) {
 	clk.advance(framePeriod)
 	waitUntil(t, "the big frame drawn at the period's end", func() bool { return strings.Contains(string(log.last()), "cccc") })
 }
+
+// Issue 12: after a small delivery, the next one waited five times what
+// it cost, through a timer the runtime rounds up to a millisecond; when
+// keys came as fast as their echoes (a control-mode client typing), one
+// echo in four to ten waited about 1 ms. The echo of typed input now goes
+// at once; a frame nobody typed for still waits for the gap.
+func TestAnEchoOfTypedInputSkipsTheCostGap(t *testing.T) {
+	b, clk := newMailbox(), newFakeClock()
+	b.pace.clock = clk
+	small := func(seq uint64) *proto.ScreenFrame {
+		return &proto.ScreenFrame{Cols: 80, Rows: 24, Seq: seq, Lines: []proto.FrameRow{{Y: 0}}}
+	}
+	b.putFrame("p1", small(1))
+	first := b.wait().(mailMsg)
+	clk.advance(time.Millisecond) // what applying and drawing it cost: the gap is 5 ms
+	b.handled(first)
+	b.typedTo("p1")
+	b.putFrame("p1", small(2))
+	got := make(chan any, 1)
+	go func() { got <- b.wait() }()
+	select {
+	case m := <-got:
+		if f := m.(mailMsg).frames["p1"]; f == nil || f.Seq != 2 {
+			t.Fatalf("delivered %#v; want the echo", m)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the echo of a typed key waited for the cost gap")
+	}
+	clk.advance(time.Millisecond) // the echo's cost
+	b.handled(mailMsg{frames: map[string]*proto.ScreenFrame{"p1": small(2)}})
+	b.putFrame("p1", small(3)) // output nobody typed for
+	go func() { got <- b.wait() }()
+	clk.waitTimer(t)
+	select {
+	case m := <-got:
+		t.Fatalf("a frame nobody typed for skipped the cost gap: %#v", m)
+	default:
+	}
+	clk.advance(framePeriod)
+	if f := (<-got).(mailMsg).frames["p1"]; f == nil || f.Seq != 3 {
+		t.Errorf("the untyped frame after the gap: %#v", f)
+	}
+}
+
+// The marks of typed input do not outlive a pane's stream: a pane that
+// left (or subscribed again) keeps no entry in the mailbox.
+func TestAStreamsEndDropsItsPanesTypedMark(t *testing.T) {
+	b := newMailbox()
+	b.typedTo("p1")
+	b.putEnd(streamEnd{pane: "p1", token: 1})
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.typed) != 0 {
+		t.Errorf("typed marks left after the stream's end: %v", b.typed)
+	}
+}

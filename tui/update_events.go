@@ -36,7 +36,7 @@ func (m *Model) onEvents(msg eventsMsg) tea.Cmd {
 	}
 	m.events = msg.stream
 	m.eventsToken++
-	go m.mail.watch(msg.stream, "", m.eventsToken) // ends when the stream's channel closes
+	m.mail.follow(msg.stream, "", m.eventsToken) // until the stream ends
 	if !msg.again {
 		return nil
 	}

@@ -333,7 +333,7 @@ func (m *Model) onSubscribed(msg subscribedMsg) tea.Cmd {
 	if !p.state.gone() {
 		m.queueOf(p).setMaster(p.master) // nil: through the host
 	}
-	go m.mail.watch(msg.stream, p.id, p.token) // ends when the stream's channel closes
+	m.mail.follow(msg.stream, p.id, p.token) // until the stream ends
 	return nil
 }
 

@@ -13,6 +13,11 @@
 //     *SlowConsumerError naming the seq to resubscribe from, and the client
 //     unsubscribes on the host. Nothing is ever silently skipped.
 //
+// A consumer that cannot be slow (it only files what it gets, as the TUI's
+// mailbox does) takes the pushes without the pump: Hand makes a Handler
+// the consumer, called by the reader goroutine itself, so a screen frame
+// crosses no goroutine between the socket and the consumer.
+//
 // The host may end a subscription itself with an error frame (an events
 // subscriber that fell too far behind, code dropped); Err then wraps
 // ErrSubscriptionDropped, and the consumer subscribes again and lists the
@@ -57,6 +62,20 @@ func (e *SlowConsumerError) Error() string {
 		e.Sub, MaxQueuedBytes>>20, MaxQueuedPushes, e.ResumeSeq)
 }
 
+// Handler receives a subscription's pushes on the client's reader
+// goroutine itself, with no goroutine between the socket and the consumer
+// (Subscription.Hand). Both methods are called under the subscription's
+// lock: they must not block, nor call the Subscription or the Client.
+type Handler interface {
+	// Push gets each push, in arrival order (screen frames are not
+	// coalesced here: the handler merges them if it wants).
+	Push(proto.Message)
+	// End is called once, after the last Push: when the host ended the
+	// subscription, Close was called, or the connection was lost. err is
+	// what Err returns.
+	End(err error)
+}
+
 // Subscription is an open subscribe or events request. C delivers
 // *OutputChunk, *ScreenFrame and *PaneEvent pushes in arrival order (screen
 // frames coalesced) and is closed when the subscription ends: the host sent
@@ -77,6 +96,10 @@ type Subscription struct {
 	out  chan proto.Message
 	wake chan struct{} // capacity 1: "the queue changed"
 	stop chan struct{} // closed by Close or when abandoned
+	// handed is closed by Hand: the pump puts back what it holds and
+	// stops; pumped is closed when the pump has stopped.
+	handed chan struct{}
+	pumped chan struct{}
 
 	mu       sync.Mutex
 	queue    []proto.Message
@@ -86,13 +109,17 @@ type Subscription struct {
 	ended    bool
 	err      error
 	stopped  bool
-	open     bool // the host holds the subscription open
+	open     bool    // the host holds the subscription open
+	handing  bool    // Hand was called: the pump takes nothing more
+	handler  Handler // set by Hand: the reader delivers to it directly
+	finished bool    // the handler's End was called
 }
 
 // newSubscription makes a subscription for request id and starts its pump.
 func newSubscription(c *Client, id uint32, fromSeq uint64) *Subscription {
 	s := &Subscription{id: id, c: c, out: make(chan proto.Message), wake: make(chan struct{}, 1),
-		stop: make(chan struct{}), screenAt: -1, nextSeq: fromSeq}
+		stop: make(chan struct{}), handed: make(chan struct{}), pumped: make(chan struct{}),
+		screenAt: -1, nextSeq: fromSeq}
 	s.C = s.out
 	go s.pump() // exits when the subscription ends and is drained, or on stop
 	return s
@@ -120,6 +147,7 @@ func (s *Subscription) Close() error {
 	s.stopped, s.ended, s.queue = true, true, nil
 	open := s.open
 	s.open = false
+	s.finishLocked()
 	s.mu.Unlock()
 	if !first {
 		return nil
@@ -181,6 +209,11 @@ func (s *Subscription) push(m proto.Message) {
 		s.mu.Unlock()
 		return
 	}
+	if s.handler != nil { // no queue, no pump: straight to the consumer
+		s.handler.Push(m)
+		s.mu.Unlock()
+		return
+	}
 	s.enqueue(m)
 	var over error
 	if s.bytes > MaxQueuedBytes || len(s.queue) > MaxQueuedPushes {
@@ -202,6 +235,7 @@ func (s *Subscription) fail(err error) {
 		s.ended, s.err = true, err
 	}
 	s.queue, s.screenAt, s.bytes, s.open = nil, -1, 0, false
+	s.finishLocked()
 	s.mu.Unlock()
 	s.c.dropSub(s.id)
 	if open {
@@ -243,6 +277,7 @@ func (s *Subscription) end(err error) {
 	if !s.ended {
 		s.ended, s.err = true, err
 	}
+	s.finishLocked()
 	s.mu.Unlock()
 	s.signal()
 }
@@ -258,6 +293,7 @@ func (s *Subscription) signal() {
 // pump is the delivery goroutine: it hands queued pushes to C and closes C
 // when the subscription has ended and the queue is empty, or on stop.
 func (s *Subscription) pump() {
+	defer close(s.pumped)
 	defer close(s.out)
 	for {
 		m, ok := s.next()
@@ -268,15 +304,72 @@ func (s *Subscription) pump() {
 		case s.out <- m:
 		case <-s.stop:
 			return
+		case <-s.handed:
+			s.putBack(m)
+			return
 		}
 	}
+}
+
+// putBack returns m, which the pump took but did not deliver, to the head
+// of the queue.
+func (s *Subscription) putBack(m proto.Message) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.queue = append([]proto.Message{m}, s.queue...)
+	if s.screenAt >= 0 {
+		s.screenAt++
+	}
+	if c, ok := m.(*proto.OutputChunk); ok {
+		s.bytes += len(c.Data)
+	}
+}
+
+// Hand makes h the subscription's consumer in place of C: what is queued
+// goes to h at once, in order, and every later push goes to h from the
+// client's reader goroutine as it arrives, so no goroutine stands between
+// the socket and h (issue 12: one hop fewer for every screen frame). C is
+// closed and must not be read once Hand was called. Nothing is queued from
+// then on, so the queue bounds no longer apply: h must keep up on its own
+// (merging screen frames, as the TUI's mailbox does). If the subscription
+// has already ended, h gets End at once. Call it at most once.
+func (s *Subscription) Hand(h Handler) {
+	s.mu.Lock()
+	again := s.handing
+	s.handing = true
+	s.mu.Unlock()
+	if again {
+		return
+	}
+	close(s.handed)
+	<-s.pumped // the pump has put back what it held
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.handler = h
+	if !s.stopped {
+		for _, m := range s.queue {
+			h.Push(m)
+		}
+	}
+	s.queue, s.screenAt, s.bytes = nil, -1, 0
+	s.finishLocked()
+}
+
+// finishLocked calls the handler's End once the subscription has ended;
+// s.mu is held.
+func (s *Subscription) finishLocked() {
+	if s.handler == nil || !s.ended || s.finished {
+		return
+	}
+	s.finished = true
+	s.handler.End(s.err)
 }
 
 // next waits for the next queued push; false means deliver no more.
 func (s *Subscription) next() (proto.Message, bool) {
 	for {
 		s.mu.Lock()
-		if s.stopped {
+		if s.stopped || s.handing {
 			s.mu.Unlock()
 			return nil, false
 		}
@@ -293,6 +386,8 @@ func (s *Subscription) next() (proto.Message, bool) {
 		select {
 		case <-s.wake:
 		case <-s.stop:
+			return nil, false
+		case <-s.handed:
 			return nil, false
 		}
 	}

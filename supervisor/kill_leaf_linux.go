@@ -14,7 +14,6 @@ package supervisor
 import (
 	"os"
 	"strconv"
-	"strings"
 )
 
 // leafTable reads the processes the tree's rules can reach, and the pids
@@ -93,26 +92,13 @@ func strayChildren() []int {
 // process forked or exiting meanwhile may be missed, as by any scan.
 func taskChildren(pid int) []int {
 	dir := procRoot + "/" + strconv.Itoa(pid) + "/task"
-	d, err := os.Open(dir)
-	if err != nil {
-		return nil
-	}
-	tids, err := d.Readdirnames(-1)
-	_ = d.Close() // best effort: read only
+	tids, err := readDirNames(dir)
 	if err != nil {
 		return nil
 	}
 	var out []int
 	for _, tid := range tids {
-		b, err := os.ReadFile(dir + "/" + tid + "/children")
-		if err != nil {
-			continue // the thread ended; its children moved to another
-		}
-		for _, f := range strings.Fields(string(b)) {
-			if c, err := strconv.Atoi(f); err == nil {
-				out = append(out, c)
-			}
-		}
+		out, _ = appendChildren(out, dir+"/"+tid+"/children") // a thread ended: its children moved to another
 	}
 	return out
 }

@@ -30,7 +30,7 @@ func TestLadderOfARunInALeafScansNoProcessTable(t *testing.T) {
 			o := newOracle(t)
 			sp := spawnerFor(t, persist.CgroupRequired)
 			out := testproc.NewSyncBuffer()
-			before := procScans.Load()
+			before, looks := procScans.Load(), treeLooks.Load()
 			r := start(t, sp, fakeSpec(o, out, tc.mode))
 			var e Exit
 			if tc.kill {
@@ -48,6 +48,11 @@ func TestLadderOfARunInALeafScansNoProcessTable(t *testing.T) {
 			}
 			if n := procScans.Load() - before; n != 0 {
 				t.Errorf("the run's start, ladder and exit scanned all of /proc %d times, want 0", n)
+			}
+			// A run that ended by itself with nothing left: one look
+			// finds the tree empty, and nothing is looked for again.
+			if n := treeLooks.Load() - looks; !tc.kill && n != 1 {
+				t.Errorf("the ladder of a run that simply exited looked at its tree %d times, want 1", n)
 			}
 		})
 	}

@@ -10,6 +10,7 @@ package supervisor
 import (
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -44,6 +45,7 @@ func newProcTree(paneID string, leader Identity, pgid, sid int, cg *cgroupLeaf) 
 // refresh rescans the process table and returns the live members. Without a
 // process-table scan (non-Linux) it returns nil and errNoProcScan.
 func (t *procTree) refresh() ([]procInfo, error) {
+	treeLooks.Add(1)
 	procs, inCgroup, err := t.snapshot()
 	if err != nil {
 		return nil, err
@@ -61,6 +63,9 @@ func (t *procTree) refresh() ([]procInfo, error) {
 	}
 	return live, nil
 }
+
+// treeLooks counts the looks of every tree at its members, for tests.
+var treeLooks atomic.Int64
 
 // snapshot is the process table the membership rules look at, and the
 // pids in the run's cgroup leaf: for an owned run with a leaf, the part

@@ -323,10 +323,7 @@ func (p *pane) exited(e supervisor.Exit) {
 	p.mu.Unlock()
 	p.h.log.Printf("%s (%s) exited: %s", p.id, info.Name, e)
 	p.h.events.publish(proto.PaneEvent{Kind: proto.EventExited, Pane: p.id, Info: &info})
-	p.h.background(func() { // OnExit must not wait on the run; the registry write may take a while
-		p.h.saveRegistry()
-		p.h.armIdle()
-	})
+	p.h.saveRegistrySoon(p.h.armIdle) // OnExit must not wait on the run; the registry write may take a while
 }
 
 // kill runs the kill ladder on the pane's tree and waits for its end. An

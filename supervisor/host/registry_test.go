@@ -423,3 +423,31 @@ func TestExitsInABurstShareOneRegistrySave(t *testing.T) {
 		t.Fatalf("%d exits in a burst wrote agents.json %d times, want once", n, got)
 	}
 }
+
+// Issue 12 (spawn): a pane's default name ("sh", "sh-2", ...) was found
+// by trying each candidate against every pane, name by name under each
+// pane's lock: n² looks for the n-th shell, 15% of a spawn's CPU at 300
+// panes. The names in use are read once.
+func TestAFreeNameLooksAtEachPaneOnce(t *testing.T) {
+	th := startHost(t)
+	h := th.host
+	const n = 60
+	for i := 1; i <= n; i++ {
+		name := "sh"
+		if i > 1 {
+			name = "sh-" + strconv.Itoa(i)
+		}
+		h.adoptRecord(persist.PaneRecord{ID: "p" + strconv.Itoa(i), Name: name, Kind: persist.KindShell, State: persist.StateExited})
+	}
+	h.mu.Lock()
+	before := nameLooks.Load()
+	got := h.freeNameLocked("sh")
+	looks := nameLooks.Load() - before
+	h.mu.Unlock()
+	if got != "sh-"+strconv.Itoa(n+1) {
+		t.Fatalf("free name %q, want sh-%d", got, n+1)
+	}
+	if looks > n {
+		t.Fatalf("finding a free name among %d panes looked at a pane's name %d times, want at most %d", n, looks, n)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -191,6 +192,7 @@ func defaultName(req *proto.SpawnReq) string {
 
 func (h *Server) nameTakenLocked(name string) bool {
 	for _, p := range h.panes {
+		nameLooks.Add(1)
 		if p.name() == name {
 			return true
 		}
@@ -198,10 +200,20 @@ func (h *Server) nameTakenLocked(name string) bool {
 	return false
 }
 
+// nameLooks counts the panes' names looked at, for tests.
+var nameLooks atomic.Int64
+
 // freeNameLocked returns base, or base-2, base-3... whichever is free.
+// The names in use are read once: trying each candidate against every
+// pane made the n-th shell's name cost n² looks (issue 12).
 func (h *Server) freeNameLocked(base string) string {
+	taken := make(map[string]bool, len(h.panes))
+	for _, p := range h.panes {
+		nameLooks.Add(1)
+		taken[p.name()] = true
+	}
 	name := base
-	for i := 2; h.nameTakenLocked(name); i++ {
+	for i := 2; taken[name]; i++ {
 		name = base + "-" + strconv.Itoa(i)
 	}
 	return name

@@ -69,7 +69,8 @@ var treeLooks atomic.Int64
 
 // snapshot is the process table the membership rules look at, and the
 // pids in the run's cgroup leaf: for an owned run with a leaf, the part
-// of the table they can reach (kill_leaf.go); otherwise all of /proc.
+// of the table they can reach (kill_leaf_linux.go); otherwise all of
+// /proc.
 func (t *procTree) snapshot() (procTable, map[int]bool, error) {
 	if t.cg != nil && !t.adopted {
 		if procs, inLeaf, err := t.leafTable(); err == nil {

@@ -91,8 +91,8 @@ func checkArgs(field string, args []string) error {
 		return overLimit(field, int64(len(args)), maxArgItems, countUnit("items"))
 	}
 	for i, a := range args {
-		if err := checkLen(fmt.Sprintf("%s[%d]", field, i), a, maxArgItem); err != nil {
-			return err
+		if len(a) > maxArgItem { // the name is formatted only for the error: every save checks every argv
+			return checkLen(fmt.Sprintf("%s[%d]", field, i), a, maxArgItem)
 		}
 	}
 	return nil

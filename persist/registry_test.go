@@ -1,6 +1,7 @@
 package persist
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -252,4 +253,122 @@ func TestSavePreservingBackupLeavesBakAlone(t *testing.T) {
 		t.Fatalf("agents.json = %+v, %v; want the last save", r, err)
 	}
 	assertNames(t, dir, AgentsFileName, AgentsFileName+BackupSuffix)
+}
+
+// Issue 12: every save read agents.json back and parsed all of it to
+// refuse a newer schema, a third of a save's CPU, and a spawn saves
+// twice. A save whose target is still the file this process wrote last
+// does not read it.
+func TestSaveDoesNotReadBackTheFileItWroteLast(t *testing.T) {
+	path := filepath.Join(t.TempDir(), AgentsFileName)
+	r := registryOf(3)
+	if err := r.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	before := refuseReads.Load()
+	for range 3 {
+		if err := r.Save(path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := refuseReads.Load() - before; n != 0 {
+		t.Errorf("3 saves over the file this process wrote read it back %d times, want 0", n)
+	}
+}
+
+// The other side of the test above: a file anyone else put there since
+// our last write (a newer clowder's rename, even of the same size; an
+// edit in place; a chmod) is read and checked as before.
+func TestSaveChecksAFileChangedSinceItsOwnWrite(t *testing.T) {
+	newerSameSize := func(t *testing.T, path string) string {
+		t.Helper()
+		old := readFile(t, path)
+		s := strings.Replace(old, `"schema_version": 1`, `"schema_version": 9`, 1)
+		if len(s) != len(old) {
+			t.Fatal("the newer file must have the old one's size")
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(t *testing.T, path string)
+		want   string
+	}{
+		{"renamed over, same size", func(t *testing.T, path string) {
+			writeFile(t, path+".new", newerSameSize(t, path))
+			if err := os.Rename(path+".new", path); err != nil {
+				t.Fatal(err)
+			}
+		}, "schema_version 9"},
+		{"rewritten in place", func(t *testing.T, path string) {
+			writeFile(t, path, `{"schema_version": 9}`)
+		}, "schema_version 9"},
+		{"made writable by others", func(t *testing.T, path string) {
+			if err := os.Chmod(path, 0o666); err != nil {
+				t.Fatal(err)
+			}
+		}, "lets other users change it"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), AgentsFileName)
+			if err := registryOf(2).Save(path); err != nil {
+				t.Fatal(err)
+			}
+			tc.change(t, path)
+			before := readFile(t, path)
+			err := registryOf(3).Save(path)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("save over a changed file: %v, want an error with %q", err, tc.want)
+			}
+			if got := readFile(t, path); got != before {
+				t.Errorf("the refused save changed the file to %q", got)
+			}
+		})
+	}
+}
+
+// indentJSON must write exactly what json.MarshalIndent did, so that
+// agents.json and layout.json read the same to people and to every
+// clowder, older or newer (issue 12: the standard indenter was 30% of a
+// save's CPU).
+func TestIndentJSONIsMarshalIndentByteForByte(t *testing.T) {
+	values := []any{
+		sampleRegistry(), registryOf(100), &Registry{Panes: []PaneRecord{}}, &Registry{},
+		map[string]any{"": "", "a\"b": `x\"y\\`, "{[:,]}": []any{"{", "}", "[", "]", ":", ",", `\`, "\u2028<&>"}},
+		[]any{[]any{}, map[string]any{}, []any{[]any{[]any{}}}, nil, true, 1.5e300, -0.0, "é\x01\n"},
+		"top-level string", 42, nil,
+	}
+	for i, v := range values {
+		want, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		compact, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := indentJSON(nil, compact); string(got) != string(want) {
+			t.Errorf("value %d:\n got %s\nwant %s", i, got, want)
+		}
+	}
+}
+
+// FuzzIndentJSON holds indentJSON to json.Indent on any valid JSON in
+// compact form.
+func FuzzIndentJSON(f *testing.F) {
+	for _, s := range []string{`{}`, `[]`, `{"a":[1,{"b":"c\"]"}],"d":{}}`, `"\\"`, `[[],[{}],null]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var compact, want bytes.Buffer
+		if json.Compact(&compact, b) != nil {
+			return
+		}
+		if err := json.Indent(&want, compact.Bytes(), "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		if got := indentJSON(nil, compact.Bytes()); string(got) != want.String() {
+			t.Errorf("indentJSON(%q):\n got %q\nwant %q", compact.Bytes(), got, want.String())
+		}
+	})
 }

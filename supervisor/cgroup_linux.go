@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -29,15 +31,12 @@ type cgroupLeaf struct {
 
 // cgroupParentDir resolves the directory under which leaves are created:
 // configured when set, else <cgroup2 mount>/<our own cgroup>/clowder.
+// The mount is read once (cgroupFacts); our own cgroup at each call.
 func cgroupParentDir(configured string) (string, error) {
 	if configured != "" {
 		return configured, nil
 	}
-	info, err := os.ReadFile("/proc/self/mountinfo")
-	if err != nil {
-		return "", fmt.Errorf("find cgroup2 mount: %w", err)
-	}
-	mount, root, err := findCgroup2Mount(info)
+	mount, root, err := cgroup2Mount()
 	if err != nil {
 		return "", err
 	}
@@ -47,6 +46,74 @@ func cgroupParentDir(configured string) (string, error) {
 	}
 	own := strings.TrimPrefix(ownCgroup2Path(self), root)
 	return filepath.Join(mount, own, "clowder"), nil
+}
+
+// cgroupFacts keeps what making a leaf needs and what changes only with
+// the machine's mounts: the cgroup2 mount (a read of the whole mount
+// table), and the parent directory last made and checked to be a
+// cgroup2 directory. Every spawn found both again (issue 12). A leaf
+// that cannot be made with them drops them (forgetCgroupFacts) and is
+// tried once more with facts read afresh.
+var cgroupFacts struct {
+	mu          sync.Mutex
+	mount, root string // the cgroup2 mount point and its root; "" until read
+	ready       string // the parent known to exist as a cgroup2 directory
+}
+
+// mountinfoReads counts the reads of /proc/self/mountinfo, for tests.
+var mountinfoReads atomic.Int64
+
+// cgroup2Mount is the cgroup2 mount point and root, read once.
+func cgroup2Mount() (mount, root string, err error) {
+	cgroupFacts.mu.Lock()
+	defer cgroupFacts.mu.Unlock()
+	if cgroupFacts.mount != "" {
+		return cgroupFacts.mount, cgroupFacts.root, nil
+	}
+	mountinfoReads.Add(1)
+	info, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return "", "", fmt.Errorf("find cgroup2 mount: %w", err)
+	}
+	if mount, root, err = findCgroup2Mount(info); err == nil {
+		cgroupFacts.mount, cgroupFacts.root = mount, root
+	}
+	return mount, root, err
+}
+
+// forgetCgroupFacts drops what cgroupFacts kept.
+func forgetCgroupFacts() {
+	cgroupFacts.mu.Lock()
+	defer cgroupFacts.mu.Unlock()
+	cgroupFacts.mount, cgroupFacts.root, cgroupFacts.ready = "", "", ""
+}
+
+// cgroupParentReady reports whether a leaves' parent was made and checked.
+func cgroupParentReady() bool {
+	cgroupFacts.mu.Lock()
+	defer cgroupFacts.mu.Unlock()
+	return cgroupFacts.ready != ""
+}
+
+// readyParent makes parent and checks that it is a cgroup2 directory,
+// unless that was done already for this parent.
+func readyParent(parent string) error {
+	cgroupFacts.mu.Lock()
+	done := cgroupFacts.ready == parent
+	cgroupFacts.mu.Unlock()
+	if done {
+		return nil
+	}
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fmt.Errorf("create cgroup parent: %w", err)
+	}
+	if _, err := os.Stat(filepath.Join(parent, "cgroup.procs")); err != nil {
+		return fmt.Errorf("cgroup parent %s is not a cgroup2 directory: %w", parent, err)
+	}
+	cgroupFacts.mu.Lock()
+	cgroupFacts.ready = parent
+	cgroupFacts.mu.Unlock()
+	return nil
 }
 
 // findCgroup2Mount returns the mount point and mount root of the first
@@ -92,11 +159,8 @@ func ownCgroup2Path(procSelfCgroup []byte) string {
 
 // newCgroupLeaf creates parent/name and opens it for CLONE_INTO_CGROUP.
 func newCgroupLeaf(parent, name string) (*cgroupLeaf, error) {
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return nil, fmt.Errorf("create cgroup parent: %w", err)
-	}
-	if _, err := os.Stat(filepath.Join(parent, "cgroup.procs")); err != nil {
-		return nil, fmt.Errorf("cgroup parent %s is not a cgroup2 directory: %w", parent, err)
+	if err := readyParent(parent); err != nil {
+		return nil, err
 	}
 	path := filepath.Join(parent, name)
 	if err := os.Mkdir(path, 0o755); err != nil {

@@ -114,3 +114,50 @@ func TestDeadLeavesFindsEveryDeadHostsLeaf(t *testing.T) {
 		t.Fatalf("the live host's leaf: %v", err)
 	}
 }
+
+// Issue 12 (spawn): every spawn read /proc/self/mountinfo (the whole
+// mount table) to find the cgroup2 mount again, and made and checked the
+// leaves' parent again. The mount is read once; this process's own
+// cgroup, a short file, is still read at each spawn, so a host moved to
+// another cgroup puts its next leaves under it.
+func TestLeavesReadTheMountTableOnce(t *testing.T) {
+	sp := spawnerFor(t, persist.CgroupRequired)
+	forgetCgroupFacts()
+	before := mountinfoReads.Load()
+	for i := range 3 {
+		leaf, err := sp.newLeaf(fmt.Sprintf("once%d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := leaf.remove(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := mountinfoReads.Load() - before; n != 1 {
+		t.Fatalf("3 leaves read /proc/self/mountinfo %d times, want 1", n)
+	}
+}
+
+// The facts kept are dropped when they no longer work: with a stale
+// cgroup2 mount remembered (a directory that is no cgroup, and a parent
+// in it made earlier), the next leaf is made where the mount is now, and
+// the failure is not reported.
+func TestLeafIsMadeWhereTheCgroupMountIsNow(t *testing.T) {
+	sp := spawnerFor(t, persist.CgroupRequired)
+	want, err := cgroupParentDir("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := t.TempDir()
+	cgroupFacts.mu.Lock()
+	cgroupFacts.mount, cgroupFacts.root, cgroupFacts.ready = stale, "/", filepath.Join(stale, "clowder")
+	cgroupFacts.mu.Unlock()
+	leaf, err := sp.newLeaf("moved")
+	if err != nil {
+		t.Fatalf("leaf after the mount moved: %v", err)
+	}
+	defer leaf.remove()
+	if filepath.Dir(leaf.path) != want {
+		t.Fatalf("leaf made in %s, want %s", filepath.Dir(leaf.path), want)
+	}
+}

@@ -17,6 +17,8 @@ var errNoCgroups = errors.New("cgroups are Linux-only")
 func cgroupParentDir(string) (string, error)            { return "", errNoCgroups }
 func newCgroupLeaf(string, string) (*cgroupLeaf, error) { return nil, errNoCgroups }
 func (c *cgroupLeaf) closeDir()                         {}
+func forgetCgroupFacts()                                {}
+func cgroupParentReady() bool                           { return false }
 func (c *cgroupLeaf) kill() error                       { return errNoCgroups }
 func (c *cgroupLeaf) populated() (bool, error)          { return false, errNoCgroups }
 func (c *cgroupLeaf) procs() ([]int, error)             { return nil, errNoCgroups }

@@ -27,25 +27,32 @@ type KillReport struct {
 // ladder runs the kill ladder: first (default SIGHUP+SIGTERM) and SIGCONT,
 // the given grace, then SIGKILL for at most killWait until the tree is
 // empty.
+//
+// Once a look finds the tree empty, it is not looked at again: nothing of
+// it is left to start anything (a run that simply exited, with nothing
+// left behind, was looked at three times: issue 12).
 func (t *procTree) ladder(first syscall.Signal, grace, killWait time.Duration) KillReport {
-	if !t.empty() {
+	gone := t.empty()
+	if !gone {
 		if first == 0 {
 			t.signalAll(syscall.SIGHUP, syscall.SIGTERM, syscall.SIGCONT)
 		} else {
 			t.signalAll(first, syscall.SIGCONT)
 		}
-		waitUntil(grace, t.empty)
+		gone = waitUntil(grace, t.empty)
 	}
 	var rep KillReport
-	if !t.empty() {
+	if !gone {
 		rep.Forced = true
-		waitUntil(killWait, func() bool {
+		gone = waitUntil(killWait, func() bool {
 			t.forceKill()
 			return t.empty()
 		})
 	}
 	rep.Escaped = t.escapedSeen()
-	rep.Survivors = t.survivors()
+	if !gone {
+		rep.Survivors = t.survivors()
+	}
 	return rep
 }
 

@@ -10,6 +10,7 @@ package supervisor
 import (
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -44,14 +45,15 @@ func newProcTree(paneID string, leader Identity, pgid, sid int, cg *cgroupLeaf) 
 // refresh rescans the process table and returns the live members. Without a
 // process-table scan (non-Linux) it returns nil and errNoProcScan.
 func (t *procTree) refresh() ([]procInfo, error) {
-	procs, err := listProcs()
+	treeLooks.Add(1)
+	procs, inCgroup, err := t.snapshot()
 	if err != nil {
 		return nil, err
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.prune(procs)
-	t.addMembers(procs)
+	t.addMembers(procs, inCgroup)
 	t.addDescendants(procs)
 	var live []procInfo
 	for _, p := range t.tracked {
@@ -60,6 +62,26 @@ func (t *procTree) refresh() ([]procInfo, error) {
 		}
 	}
 	return live, nil
+}
+
+// treeLooks counts the looks of every tree at its members, for tests.
+var treeLooks atomic.Int64
+
+// snapshot is the process table the membership rules look at, and the
+// pids in the run's cgroup leaf: for an owned run with a leaf, the part
+// of the table they can reach (kill_leaf_linux.go); otherwise all of
+// /proc.
+func (t *procTree) snapshot() (procTable, map[int]bool, error) {
+	if t.cg != nil && !t.adopted {
+		if procs, inLeaf, err := t.leafTable(); err == nil {
+			return procs, inLeaf, nil
+		}
+	}
+	procs, err := listProcs()
+	if err != nil {
+		return nil, nil, err
+	}
+	return procs, t.cgroupPids(), nil
 }
 
 // prune forgets tracked pids that are gone or now name another process.
@@ -75,8 +97,7 @@ func (t *procTree) prune(procs procTable) {
 
 // addMembers adds processes of the group, the session, the cgroup, and
 // orphans of ours that share a tracked group or session.
-func (t *procTree) addMembers(procs procTable) {
-	inCgroup := t.cgroupPids()
+func (t *procTree) addMembers(procs procTable, inCgroup map[int]bool) {
 	groups, sessions := t.trackedGroups()
 	self := os.Getpid()
 	pinned := t.leaderLive(procs)

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -115,23 +114,50 @@ func MarkLeftoverChildren(keep []int) {
 
 // childPids lists this process's children from /proc/self/task/*/children
 // (each thread lists the children it forked or was given as a subreaper).
-// Without that file (a kernel without CONFIG_PROC_CHILDREN) it falls back
-// to a scan of all of /proc.
+// Without those files (a kernel without CONFIG_PROC_CHILDREN) it falls
+// back to a scan of all of /proc. It lists /proc/self/task and reads each
+// thread's file by name: a glob would list each thread's own directory
+// too (issue 12).
 func (t *childTable) childPids() ([]int, error) {
-	files, err := filepath.Glob(procRoot + "/self/task/*/children")
-	if err != nil || len(files) == 0 {
+	tids, err := readDirNames(procRoot + "/self/task")
+	if err != nil {
 		return t.scanChildPids()
 	}
 	var pids []int
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			continue // the thread exited; its children moved to another one
+	found := false
+	for _, tid := range tids {
+		var err error
+		if pids, err = appendChildren(pids, procRoot+"/self/task/"+tid+"/children"); err == nil {
+			found = true
 		}
-		for _, field := range strings.Fields(string(b)) {
-			if pid, err := strconv.Atoi(field); err == nil {
-				pids = append(pids, pid)
-			}
+	}
+	if !found {
+		return t.scanChildPids()
+	}
+	return pids, nil
+}
+
+// readDirNames lists the names in dir.
+func readDirNames(dir string) ([]string, error) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = d.Close() }() // best effort: read only
+	return d.Readdirnames(-1)
+}
+
+// appendChildren appends the pids listed in a task's children file. An
+// error means the file could not be read (the thread ended, or the
+// kernel has no such file).
+func appendChildren(pids []int, file string) ([]int, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return pids, err
+	}
+	for _, field := range strings.Fields(string(b)) {
+		if pid, err := strconv.Atoi(field); err == nil {
+			pids = append(pids, pid)
 		}
 	}
 	return pids, nil

@@ -118,3 +118,29 @@ func TestLeftoverChildrenOfAnEarlierImageAreReaped(t *testing.T) {
 		t.Fatalf("Wait of the kept child = %v; the reaper stole its status", err)
 	}
 }
+
+// Issue 12 (cold start): childPids globbed /proc/self/task/*/children,
+// and a glob lists every directory on its way: each thread's whole
+// /proc/self/task/TID/ (some 50 entries, each looked up by the kernel),
+// at every SIGCHLD and, since the ladders look for re-parented children,
+// at every look of a ladder (a fifth of the host's CPU for a cold `new --
+// true`). It lists /proc/self/task alone and reads each thread's file.
+func TestChildPidsListsOnlyTheTaskDirectory(t *testing.T) {
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := children.childPids(); err != nil {
+		t.Fatal(err)
+	}
+	allocs := testing.AllocsPerRun(20, func() {
+		if _, err := children.childPids(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	// A read of one small file is a few allocations; a directory's
+	// listing of 50 names is at least 50.
+	if limit := 8 + 8*float64(len(tasks)); allocs > limit {
+		t.Fatalf("childPids makes %.0f allocations with %d threads; at most %.0f", allocs, len(tasks), limit)
+	}
+}

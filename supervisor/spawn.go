@@ -205,10 +205,25 @@ func (sp *Spawner) containment(paneID string) (*cgroupLeaf, Containment, error) 
 	return nil, c, nil
 }
 
+// newLeaf makes the run's leaf with the cgroup facts kept from earlier
+// spawns, and once more with facts read afresh should that fail where a
+// leaf was made before (a cgroup2 mount moved, a parent removed).
 func (sp *Spawner) newLeaf(paneID string) (*cgroupLeaf, error) {
+	name := sp.leafName(paneID)
+	worked := cgroupParentReady()
+	leaf, err := sp.leafIn(name)
+	if err != nil && worked {
+		forgetCgroupFacts()
+		leaf, err = sp.leafIn(name)
+	}
+	return leaf, err
+}
+
+// leafIn makes the leaf name under the parent.
+func (sp *Spawner) leafIn(name string) (*cgroupLeaf, error) {
 	parent, err := cgroupParentDir(sp.opts.CgroupParent)
 	if err != nil {
 		return nil, err
 	}
-	return newCgroupLeaf(parent, sp.leafName(paneID))
+	return newCgroupLeaf(parent, name)
 }

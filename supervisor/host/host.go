@@ -18,6 +18,7 @@ import (
 	"net"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"clowder/panes"
@@ -88,6 +89,7 @@ type Server struct {
 	bgDone      bool           // Serve is waiting for bg: background work runs inline
 	events      eventHub
 	regMu       sync.Mutex    // serialises registry writes
+	regSoon     atomic.Bool   // a background save waits for regMu and has not read the panes yet
 	regIssue    string        // what went wrong with agents.json, for host status
 	regLoad     string        // what went wrong loading it at start; stays in regIssue
 	regReadOnly bool          // agents.json could not be loaded as ours: never overwrite it

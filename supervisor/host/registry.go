@@ -11,6 +11,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"clowder/persist"
 	"clowder/supervisor/proto"
@@ -123,6 +124,32 @@ func paneNumber(id string) int {
 func (h *Server) saveRegistry() {
 	h.regMu.Lock()
 	defer h.regMu.Unlock()
+	h.saveRegistryLocked()
+}
+
+// saveRegistrySoon saves agents.json from the background, then calls
+// then. A request that comes while an earlier one still waits for its
+// turn shares that save, which has not looked at the panes yet: 100
+// shells ending at once (a host stop) wrote the file 100 times, one after
+// the other, each with every record and two fsyncs (issue 12).
+func (h *Server) saveRegistrySoon(then func()) {
+	if h.regSoon.Swap(true) {
+		return // the waiting save will see this change
+	}
+	h.background(func() {
+		h.regMu.Lock()
+		h.regSoon.Store(false) // from here on, a change needs a save of its own
+		h.saveRegistryLocked()
+		h.regMu.Unlock()
+		then()
+	})
+}
+
+// regSaves counts the writes of agents.json, for tests.
+var regSaves atomic.Int64
+
+// saveRegistryLocked is saveRegistry with regMu held.
+func (h *Server) saveRegistryLocked() {
 	h.mu.Lock()
 	reg := &persist.Registry{SchemaVersion: persist.RegistryVersion}
 	for _, p := range h.panes {
@@ -138,6 +165,7 @@ func (h *Server) saveRegistry() {
 		save = reg.SavePreservingBackup
 	}
 	err := save(h.opts.Paths.AgentsFile())
+	regSaves.Add(1)
 	if err != nil {
 		h.log.Printf("save agents.json: %v", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -191,6 +192,7 @@ func defaultName(req *proto.SpawnReq) string {
 
 func (h *Server) nameTakenLocked(name string) bool {
 	for _, p := range h.panes {
+		nameLooks.Add(1)
 		if p.name() == name {
 			return true
 		}
@@ -198,10 +200,20 @@ func (h *Server) nameTakenLocked(name string) bool {
 	return false
 }
 
+// nameLooks counts the panes' names looked at, for tests.
+var nameLooks atomic.Int64
+
 // freeNameLocked returns base, or base-2, base-3... whichever is free.
+// The names in use are read once: trying each candidate against every
+// pane made the n-th shell's name cost n² looks (issue 12).
 func (h *Server) freeNameLocked(base string) string {
+	taken := make(map[string]bool, len(h.panes))
+	for _, p := range h.panes {
+		nameLooks.Add(1)
+		taken[p.name()] = true
+	}
 	name := base
-	for i := 2; h.nameTakenLocked(name); i++ {
+	for i := 2; taken[name]; i++ {
 		name = base + "-" + strconv.Itoa(i)
 	}
 	return name
@@ -323,10 +335,7 @@ func (p *pane) exited(e supervisor.Exit) {
 	p.mu.Unlock()
 	p.h.log.Printf("%s (%s) exited: %s", p.id, info.Name, e)
 	p.h.events.publish(proto.PaneEvent{Kind: proto.EventExited, Pane: p.id, Info: &info})
-	p.h.background(func() { // OnExit must not wait on the run; the registry write may take a while
-		p.h.saveRegistry()
-		p.h.armIdle()
-	})
+	p.h.saveRegistrySoon(p.h.armIdle) // OnExit must not wait on the run; the registry write may take a while
 }
 
 // kill runs the kill ladder on the pane's tree and waits for its end. An

@@ -97,3 +97,22 @@ func TestE2ETrial2UpgradeTwiceSplitsTheImageAgain(t *testing.T) {
 	e.must("kill", flood)
 	e.must("wait", flood, "--exit", "--timeout", "30s")
 }
+
+// TestE2ETrial2AgentShellWithAScriptRunsItInTheShell pins a trial bug:
+// `new --shell -- SCRIPT` runs `$SHELL -c SCRIPT`, but the same shell
+// named as an adapter, `new --agent shell -- SCRIPT`, still ran `$SHELL
+// SCRIPT`, which reads a script file named SCRIPT: "echo hi: No such file
+// or directory", exit 127. Both spellings now run the script.
+func TestE2ETrial2AgentShellWithAScriptRunsItInTheShell(t *testing.T) {
+	e := newE2E(t)
+	id := strings.TrimSpace(e.must("new", "--agent", "shell", "--", "echo agent-shell-ran; exit 3"))
+	e.must("wait", id, "--exit", "--timeout", "30s")
+	p := e.pane(id)
+	if p.ExitCode != 3 || !strings.Contains(e.must("capture", id), "agent-shell-ran") {
+		t.Fatalf("new --agent shell -- SCRIPT: exit %d, screen %q; want the script's exit 3 and its output", p.ExitCode, e.must("capture", id))
+	}
+	_, stderr, code := e.run("new", "--agent", "shell", "--", "echo", "two words")
+	if code != 2 || !strings.Contains(stderr, "--agent shell") {
+		t.Errorf("new --agent shell -- with two words: exit %d, stderr %q; want exit 2 naming --agent shell", code, stderr)
+	}
+}

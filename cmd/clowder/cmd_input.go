@@ -86,6 +86,9 @@ func newSubmit(a *app) *cobra.Command {
 		Args:              usage(exactArgs(2, "a PANE and a TEXT"), paneOperand),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := submitTimeout(cmd, wait, timeout); err != nil {
+				return err // before stdin is read: nothing is lost
+			}
 			text, err := textArg(a, args[1:])
 			if err != nil {
 				return err
@@ -94,13 +97,7 @@ func newSubmit(a *app) *cobra.Command {
 				return err
 			}
 			req := proto.PasteReq{Pane: args[0], Text: text, Submit: true}
-			if timeout <= 0 && (wait || cmd.Flags().Changed("timeout")) {
-				return usagef("--timeout %s: --wait needs a positive timeout, like 30s", timeout)
-			}
 			if wait {
-				if timeout <= 0 {
-					return usagef("--timeout %s: --wait needs a positive timeout, like 30s", timeout)
-				}
 				req.WaitMS, _ = millis("timeout", timeout) // positive: never fails
 			}
 			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
@@ -111,6 +108,20 @@ func newSubmit(a *app) *cobra.Command {
 	c.Flags().BoolVar(&wait, "wait", false, "return once the program took the text; fail if it did not")
 	c.Flags().DurationVar(&timeout, "timeout", 30*time.Second, "with --wait: how long to wait for a sign")
 	return c
+}
+
+// submitTimeout refuses a --timeout that is not positive, given or (with
+// --wait) taken by default. The line blames --wait only when it was given:
+// `submit P T --timeout 0` alone used to say "--wait needs a positive
+// timeout" of a flag the user never typed (a trial bug).
+func submitTimeout(cmd *cobra.Command, wait bool, timeout time.Duration) error {
+	switch {
+	case timeout > 0 || !(wait || cmd.Flags().Changed("timeout")):
+		return nil
+	case wait:
+		return usagef("--timeout %s: --wait needs a positive timeout, like 30s", timeout)
+	}
+	return usagef("--timeout %s: give a positive duration, like 30s (it bounds --wait)", timeout)
 }
 
 // textArg is the TEXT operand, or stdin when it is "-" or absent.

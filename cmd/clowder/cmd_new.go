@@ -217,7 +217,11 @@ func (o *newOpts) command(req *proto.SpawnReq, cfg persist.Config, a *app, args 
 	name := o.agent
 	switch {
 	case o.shell && len(args) > 0:
-		return shellScript(req, ads, args)
+		return shellScript(req, ads, "--shell", args)
+	case o.agent == panes.AdapterShell && len(args) > 0:
+		// the shell adapter by name takes a SCRIPT as --shell does: given
+		// to the shell as its argument, it would be read as a file
+		return shellScript(req, ads, "--agent shell", args)
 	case o.shell || (o.agent == "" && len(args) == 0):
 		name = panes.AdapterShell
 	case o.agent == "":
@@ -249,13 +253,14 @@ func (o *newOpts) command(req *proto.SpawnReq, cfg persist.Config, a *app, args 
 // pane: the shell's own argument is a script file, so `bash ls` would
 // read a file named ls. It takes one word: joining several would lose
 // their quoting (`ls 'a b'`), so that is refused, showing the one word.
-func shellScript(req *proto.SpawnReq, ads *panes.Adapters, args []string) error {
+// flag is how the shell was asked for (--shell, --agent shell).
+func shellScript(req *proto.SpawnReq, ads *panes.Adapters, flag string, args []string) error {
 	words := strings.Join(args, " ")
 	switch {
 	case strings.HasPrefix(args[0], "-"):
-		return usagef("--shell -- %s: a SCRIPT cannot start with '-'; to give the shell options, run it as a command: clowder new -- \"$SHELL\" %s", cut(words), cut(words))
+		return usagef("%s -- %s: a SCRIPT cannot start with '-'; to give the shell options, run it as a command: clowder new -- \"$SHELL\" %s", flag, cut(words), cut(words))
 	case len(args) > 1:
-		return usagef("--shell runs one SCRIPT with $SHELL -c, not %d words; quote them as one: clowder new --shell -- %s (or, with no shell, clowder new -- %s)", len(args), cut(shellQuote(words)), cut(words))
+		return usagef("%s runs one SCRIPT with $SHELL -c, not %d words; quote them as one: clowder new %s -- %s (or, with no shell, clowder new -- %s)", flag, len(args), flag, cut(shellQuote(words)), cut(words))
 	}
 	ad, err := ads.Get(panes.AdapterShell)
 	if err != nil {

@@ -27,7 +27,7 @@ type waitOpts struct {
 func newWait(a *app) *cobra.Command {
 	var o waitOpts
 	c := &cobra.Command{
-		Use:   "wait PANE [--exit | --idle D | --needs-input | --text RE] [--timeout D]",
+		Use:   "wait PANE [--exit] [--idle D] [--needs-input] [--text RE] [--timeout D]",
 		Short: "wait until the pane exits, goes quiet, needs input or shows text (default --exit)",
 		Long: "Wait until the first of the given conditions holds (default: --exit). Exits 0 when\n" +
 			"one is met, 1 with a message on --timeout. --text is a Go regexp matched against\n" +

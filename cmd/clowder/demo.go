@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -44,9 +46,35 @@ func demoRecording(file string) (assets.Recording, error) {
 	if file == "" {
 		return assets.Demo(), nil
 	}
-	data, err := os.ReadFile(file)
+	data, err := readRecording(file)
 	if err != nil {
-		return assets.Recording{}, fmt.Errorf("read recording: %w", err)
+		return assets.Recording{}, fmt.Errorf("read recording %s: %w", file, err)
 	}
 	return assets.Recording{Name: file, Cols: 120, Rows: 40, Data: data}, nil
+}
+
+// maxRecording bounds a --file recording: the built-in one is 50 KB, a
+// long session's raw output a few MB.
+const maxRecording = 64 << 20
+
+// readRecording reads a recording that must be a regular file of at most
+// maxRecording bytes: a fifo would hang demo and /dev/zero would fill
+// the memory (a trial bug).
+func readRecording(file string) ([]byte, error) {
+	fi, err := os.Stat(file)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errors.New("not a regular file; give a file of raw terminal output")
+	}
+	if fi.Size() > maxRecording {
+		return nil, fmt.Errorf("%d bytes, over the %d a recording can have; give a shorter one", fi.Size(), maxRecording)
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = f.Close() }() // best effort: read only
+	return io.ReadAll(io.LimitReader(f, maxRecording))
 }

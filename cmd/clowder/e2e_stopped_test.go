@@ -53,7 +53,7 @@ func stopProcess(t *testing.T, e *e2eEnv, pid int) {
 			_ = syscall.Kill(pid, syscall.SIGCONT)
 		}
 	})
-	e.eventually(30*time.Second, fmt.Sprintf("every thread of pid %d stopped", pid), func() bool { return allStopped(pid) })
+	e.eventually(60*time.Second, fmt.Sprintf("every thread of pid %d stopped", pid), func() bool { return allStopped(pid) })
 }
 
 // allStopped reports whether every thread of pid is stopped (state T):

@@ -206,10 +206,7 @@ func TestE2EAdoptTmuxZombiePane(t *testing.T) {
 	id := adopt(t, e, o)
 	server, _ := strconv.Atoi(strings.TrimSpace(o.run("display-message", "-p", "-t", "work", "#{pid}")))
 	leader := o.pid()
-	if err := syscall.Kill(server, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = syscall.Kill(server, syscall.SIGCONT) }) // before the server is killed
+	stopProcess(t, e, server) // resumed before the server is killed
 	if err := syscall.Kill(leader, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -224,12 +221,7 @@ func TestE2EAdoptTmuxZombiePane(t *testing.T) {
 
 // procState is the state letter of pid in /proc/PID/stat, "" if gone.
 func procState(pid int) string {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return ""
-	}
-	rest := string(b[strings.LastIndexByte(string(b), ')')+1:])
-	if f := strings.Fields(rest); len(f) > 0 {
+	if f := statFields("/proc/" + strconv.Itoa(pid) + "/stat"); len(f) > 0 {
 		return f[0]
 	}
 	return ""

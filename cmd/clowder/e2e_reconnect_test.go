@@ -238,14 +238,16 @@ func TestE2EHostKilledUnderARequestAnswersAfterARestart(t *testing.T) {
 	}
 	wait := e.start("wait", id, "--exit", "--timeout", "5m")
 	e.eventually(30*time.Second, "the wait connected", func() bool { return connected(wait.cmd.Process.Pid) })
-	if err := syscall.Kill(st.Pid, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
+	stopProcess(t, e, st.Pid) // not just kill(2): a host still running answers ls and capture
 	ls := e.start("ls", "--json")
 	capture := e.start("capture", id)
-	for _, b := range []*bg{ls, capture} {
-		e.eventually(30*time.Second, fmt.Sprintf("%v connected to the stopped host", b.cmd.Args[1:]), func() bool { return connected(b.cmd.Process.Pid) })
-	}
+	seen := map[*bg]bool{} // both watched at once: each gives up on the stopped host after client.HandshakeTimeout
+	e.eventually(30*time.Second, "ls and capture connected to the stopped host", func() bool {
+		for _, b := range []*bg{ls, capture} {
+			seen[b] = seen[b] || connected(b.cmd.Process.Pid)
+		}
+		return seen[ls] && seen[capture]
+	})
 	if err := syscall.Kill(st.Pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

@@ -92,7 +92,7 @@ func BenchmarkTerminalDrawsAFloodedPane(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		f := &drawing{cells: canvases[i%2], dmg: damage{rows: rows}, view: tea.View{Cursor: tea.NewCursor(0, 47)}}
-		term.copyCells(f)
-		term.draw(f)
+		term.encode(f)
+		term.write(f)
 	}
 }

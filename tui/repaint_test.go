@@ -80,3 +80,25 @@ func TestAChangeBesidesScreensRendersWhole(t *testing.T) {
 		t.Errorf("a change besides screens drew only %+v", last)
 	}
 }
+
+// Issue 12: a pane's title (OSC 0/2) is not drawn anywhere, yet its event
+// made the whole view render, and the terminal compare every cell: a
+// program that sets its title as it prints (the bench's mixed stream, a
+// shell prompt) cost a full repaint per frame. It repaints only the rows
+// its frame changed now.
+func TestATitleChangeRepaintsOnlyTheChangedRows(t *testing.T) {
+	m, _ := newTestModel(t, []proto.PaneInfo{running("p1", "one"), running("p2", "two")}, nil)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	rec := &drawRecorder{}
+	m.draw = rec.draw
+	p := m.panes["p1"]
+	m.Update(mailMsg{frames: map[string]*proto.ScreenFrame{"p1": echoFrame("p1", p.size.W, p.size.H, 0, "x")}})
+	m.Update(mailMsg{frames: map[string]*proto.ScreenFrame{"p1": echoFrame("p1", p.size.W, p.size.H, 0, "xy")},
+		events: []proto.PaneEvent{{Kind: proto.EventTitle, Pane: "p1", Title: "vim"}}})
+	if last := rec.dmg[len(rec.dmg)-1]; last.all || len(last.rows) != 1 {
+		t.Errorf("a frame with a title change drew %+v, want its one row", last)
+	}
+	if p.info.Title != "vim" {
+		t.Errorf("title %q, want vim", p.info.Title)
+	}
+}

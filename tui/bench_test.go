@@ -96,3 +96,31 @@ func BenchmarkTerminalDrawsAFloodedPane(b *testing.B) {
 		term.write(f)
 	}
 }
+
+// BenchmarkRepaintAFloodedPane is Update's share of a coloured flood
+// (issue 12): each iteration applies a partial frame that changes every
+// row of a 158x46 pane, in truecolor runs, and repaints those rows.
+func BenchmarkRepaintAFloodedPane(b *testing.B) {
+	m, _ := newTestModel(b, []proto.PaneInfo{running("p1", "one")}, nil)
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	m.draw = func(tea.View, *lipgloss.Canvas, damage) {}
+	p := m.panes["p1"]
+	cols, rows := p.size.W, p.size.H
+	m.Update(mailMsg{frames: map[string]*proto.ScreenFrame{"p1": floodFrame("p1", cols, rows, 0)}})
+	frames := make([]*proto.ScreenFrame, 4)
+	for i := range frames {
+		f := floodFrame("p1", cols, rows, i+1)
+		f.Full = false
+		for _, l := range f.Lines {
+			for x := range l.Cells {
+				l.Cells[x].Fg = proto.RGBColor(uint8(x/8), uint8(i), 200)
+			}
+		}
+		frames[i] = f
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m.Update(mailMsg{frames: map[string]*proto.ScreenFrame{"p1": frames[i%len(frames)]}})
+	}
+}

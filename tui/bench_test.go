@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -122,5 +123,40 @@ func BenchmarkRepaintAFloodedPane(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		m.Update(mailMsg{frames: map[string]*proto.ScreenFrame{"p1": frames[i%len(frames)]}})
+	}
+}
+
+// BenchmarkEchoDraw is the draw step of a keystroke (issue 12, "Update →
+// repaint → terminal write"): Update applies a frame that echoes one key
+// in a pane of the default layout and writes it to a real PTY.
+func BenchmarkEchoDraw(b *testing.B) {
+	ptm, tty, err := pty.Open()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ptm.Close()
+	defer tty.Close()
+	if err := pty.Setsize(ptm, &pty.Winsize{Cols: 160, Rows: 48}); err != nil {
+		b.Fatal(err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, ptm) }() // the outer terminal reads
+	clk := newFakeClock()
+	term, err := startTerminal(tty, tty, tty, []string{"TERM=xterm-256color"}, clk)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer term.close()
+	m, _ := newTestModel(b, []proto.PaneInfo{running("p1", "one"), running("p2", "two")}, nil)
+	m.draw, m.canvasMu = term.show, &term.canvasMu
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	p := m.panes["p1"]
+	cols, rows := p.size.W, p.size.H
+	line := strings.Repeat("x", cols-10)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		f := echoFrame("p1", cols, rows, 5, line[:1+i%len(line)])
+		clk.advance(time.Second) // every echo's turn has come
+		m.Update(mailMsg{frames: map[string]*proto.ScreenFrame{"p1": f}})
 	}
 }

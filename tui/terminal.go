@@ -5,9 +5,9 @@ package tui
 // keyboard enhancements), and drawing. bubbletea's own renderer flushes on a
 // fixed ticker whether or not anything changed; here a frame is drawn as
 // soon as Update built it and nothing runs between frames, so an idle TUI
-// sleeps and an echo is drawn the moment its frame arrives. Drawing uses
-// ultraviolet's cell-diff renderer, the same one bubbletea uses, so only
-// changed cells are written (docs/adr/0002).
+// sleeps and an echo is drawn the moment its frame arrives. Only the rows
+// the frame damaged are compared with what the terminal shows, and only
+// the cells that differ are written (outer.go; docs/adr/0002).
 //
 // Frames are paced (pace.go): after a big one, at most one more per
 // display refresh, the newest; a small one is drawn at once. A small

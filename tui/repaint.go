@@ -72,7 +72,7 @@ func changed(old, new []proto.FrameCell) (span, bool) {
 	if x0 == x1 {
 		return span{}, false
 	}
-	for x1 > x0 && *at(x1-1) == old[x1-1] {
+	for x1 > x0 && *at(x1 - 1) == old[x1-1] {
 		x1--
 	}
 	for x0 > 0 && (at(x0).Width == 0 || old[x0].Width == 0) {

@@ -27,19 +27,19 @@ import (
 // change it. Its methods append to a byte slice and return it; the caller
 // writes it. Not safe for concurrent use (the terminal's drawMu guards it).
 type outer struct {
-	w, h    int
-	cells   []uv.Cell // h rows of w cells, as the terminal shows them
-	pen     uv.Style  // the terminal's SGR state, as the canvas styles it
-	sgr     uv.Style  // pen converted to the profile: what was written
-	x, y    int       // the cursor; x < 0 when unknown (after the last column)
-	profile colorprofile.Profile
+	w, h   int
+	cells  []uv.Cell // h rows of w cells, as the terminal shows them
+	pen    uv.Style  // the terminal's SGR state, as the canvas styles it
+	sgr    uv.Style  // pen converted to the profile: what was written
+	x, y   int       // the cursor; x < 0 when unknown (after the last column)
+	colors palette   // the terminal's colour profile
 }
 
 // newOuter is a terminal of unknown content whose colours are downsampled
 // to what out (the terminal: a tty) and env (TERM, COLORTERM, NO_COLOR)
 // say it takes.
 func newOuter(out io.Writer, env []string) *outer {
-	return &outer{x: -1, profile: colorprofile.Detect(out, env)}
+	return &outer{x: -1, colors: palette{profile: colorprofile.Detect(out, env)}}
 }
 
 // clear makes the terminal w x h of blank cells: the pen reset, the
@@ -212,15 +212,12 @@ func (o *outer) setPen(dst []byte, s uv.Style) []byte {
 	if s == o.pen {
 		return dst
 	}
-	to := s
-	if o.profile != colorprofile.TrueColor {
-		to = uv.ConvertStyle(s, o.profile)
-	}
+	to := o.colors.style(s)
 	o.pen = s
 	if to == o.sgr {
 		return dst
 	}
-	dst = append(dst, uv.StyleDiff(&o.sgr, &to)...)
+	dst = appendSGR(dst, &o.sgr, &to)
 	o.sgr = to
 	return dst
 }

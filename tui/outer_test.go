@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 
@@ -236,5 +237,40 @@ func TestTheTerminalDrawsColours(t *testing.T) {
 	}
 	if diff := sameScreen(vt, f.cells); diff != "" {
 		t.Fatal(diff)
+	}
+}
+
+// The SGR the terminal writes between any two test styles takes an
+// emulator from the one to the other, whatever came before.
+func TestSGRTakesThePenFromAnyStyleToAnother(t *testing.T) {
+	for i, from := range testStyles {
+		for j, to := range testStyles {
+			vt := vtgrid.New(4, 1, vtgrid.Options{})
+			seq := appendSGR(nil, &uv.Style{}, &from)
+			seq = append(seq, 'a')
+			seq = appendSGR(seq, &from, &to)
+			seq = append(seq, 'b')
+			_, _ = vt.Write(seq)
+			snap := vt.Snapshot()
+			if got := snap.Cell(0, 0).Style(); got != vtStyle(from) {
+				t.Errorf("style %d: %+v, want %+v (%q)", i, got, vtStyle(from), seq)
+			}
+			if got := snap.Cell(1, 0).Style(); got != vtStyle(to) {
+				t.Errorf("style %d to %d: %+v, want %+v (%q)", i, j, got, vtStyle(to), seq)
+			}
+		}
+	}
+}
+
+// Colours are downsampled to the outer terminal's profile: truecolor to
+// the 256-colour palette when that is all it takes, as ultraviolet did.
+func TestColoursAreDownsampledToTheProfile(t *testing.T) {
+	p := palette{profile: colorprofile.ANSI256}
+	s := p.style(uv.Style{Fg: ansi.RGBColor{R: 255, G: 0, B: 0}})
+	if _, ok := s.Fg.(ansi.IndexedColor); !ok {
+		t.Errorf("truecolor red in a 256-colour terminal is %T %v", s.Fg, s.Fg)
+	}
+	if again := p.style(uv.Style{Fg: ansi.RGBColor{R: 255, G: 0, B: 0}}); again != s {
+		t.Errorf("the same colour converted twice: %v then %v", s, again)
 	}
 }

@@ -274,3 +274,22 @@ func TestColoursAreDownsampledToTheProfile(t *testing.T) {
 		t.Errorf("the same colour converted twice: %v then %v", s, again)
 	}
 }
+
+// A truecolor flood brings a new colour every few cells, and finding the
+// nearest palette entry is a search: each 15-bit cube is converted once,
+// to the entry its middle is nearest to (issue 12).
+func TestTruecolorIsConvertedOncePerCube(t *testing.T) {
+	for _, profile := range []colorprofile.Profile{colorprofile.ANSI256, colorprofile.ANSI} {
+		p := palette{profile: profile}
+		for _, c := range []ansi.RGBColor{{R: 255}, {G: 200, B: 10}, {R: 100, G: 100, B: 100}, {R: 3, G: 250, B: 128}} {
+			mid := ansi.RGBColor{R: c.R&^7 | 4, G: c.G&^7 | 4, B: c.B&^7 | 4}
+			want := profile.Convert(mid)
+			if got := p.color(c); got != want {
+				t.Errorf("%v in %v: %T %v, want %T %v", c, profile, got, got, want, want)
+			}
+			if got := p.color(c); got != want {
+				t.Errorf("%v in %v the second time: %v, want %v", c, profile, got, want)
+			}
+		}
+	}
+}

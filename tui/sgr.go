@@ -111,10 +111,14 @@ func appendIndexed(dst []byte, base int, i uint8) []byte {
 }
 
 // palette downsamples colours to a profile, remembering each one it did:
-// the nearest palette entry to a truecolor colour is a search.
+// the nearest palette entry to a truecolor colour is a search, and a
+// truecolor flood brings a new colour every few cells. Truecolor is
+// looked up by 5 bits a channel (32768 entries, each converted from the
+// middle of its cube once), well within the palette's own steps.
 type palette struct {
 	profile colorprofile.Profile
 	seen    map[color.Color]color.Color
+	rgb     []uint16 // by 15-bit colour: 0 not yet, else 1+index, plus 256 for a basic colour
 }
 
 // style is s in the profile.
@@ -137,6 +141,9 @@ func (p *palette) color(c color.Color) color.Color {
 	if c == nil {
 		return nil
 	}
+	if rgb, ok := c.(ansi.RGBColor); ok {
+		return p.fromRGB(rgb)
+	}
 	if got, ok := p.seen[c]; ok {
 		return got
 	}
@@ -145,5 +152,27 @@ func (p *palette) color(c color.Color) color.Color {
 	}
 	got := p.profile.Convert(c)
 	p.seen[c] = got
+	return got
+}
+
+// fromRGB is truecolor c in the profile, by its 15-bit cube.
+func (p *palette) fromRGB(c ansi.RGBColor) color.Color {
+	if p.rgb == nil {
+		p.rgb = make([]uint16, 1<<15)
+	}
+	k := int(c.R>>3)<<10 | int(c.G>>3)<<5 | int(c.B>>3)
+	switch v := p.rgb[k]; {
+	case v > 256:
+		return ansi.BasicColor(v - 257)
+	case v > 0:
+		return ansi.IndexedColor(v - 1)
+	}
+	got := p.profile.Convert(ansi.RGBColor{R: c.R&^7 | 4, G: c.G&^7 | 4, B: c.B&^7 | 4})
+	switch g := got.(type) {
+	case ansi.BasicColor:
+		p.rgb[k] = 257 + uint16(g)
+	case ansi.IndexedColor:
+		p.rgb[k] = 1 + uint16(g)
+	}
 	return got
 }

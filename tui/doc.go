@@ -109,7 +109,7 @@
 // inputqueue.go (ordered delivery per pane), mailbox.go, render.go and
 // view.go (drawing), repaint.go (only the rows frames changed),
 // terminal.go (the outer terminal), outer.go (the bytes that change it:
-// the damaged rows' changed cells), pace.go (one frame per display
+// the damaged rows' changed cells) and sgr.go (their pens), pace.go (one frame per display
 // refresh), loop.go (the event loop), layoutfile.go
 // (layout.json), conn.go and host.go (host I/O), escrow.go (reconnecting, and handing
 // the masters back after a lost host), theme.go, clipboard.go

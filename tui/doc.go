@@ -70,16 +70,13 @@
 //     and the terminal commands queued between frames. It encodes the
 //     changed rows of the model's canvas (outer.go) under the terminal's
 //     canvasMu, which Update holds while it paints (repaint.go), writes
-//     them after, and never sees the rest of the model. Drawing is off
-//     the event loop so that a slow terminal never holds up keys to the
-//     panes, except a frame whose turn has come while no draw is under
-//     way: Update's goroutine writes that one itself (terminal.drawNow,
-//     one goroutine hop fewer per keystroke and per flood frame; the
-//     terminal's drawMu keeps one drawer at a time): a small one (an
-//     echo) as it is, a big one only as far as the terminal takes it at
-//     once, through a non-blocking description of the tty of its own
-//     (ttywrite.go), the rest left to this goroutine. Run ends it with
-//     terminal.close after the loop ends, and waits for it.
+//     them after, and never sees the rest of the model. Drawing is off the event loop so that a
+//     slow terminal never holds up keys to the panes, except a small frame
+//     (an echo) whose turn has come while no draw is under way: Update's
+//     goroutine writes that one itself (terminal.drawNow, one goroutine
+//     hop fewer per keystroke; the terminal's drawMu keeps one drawer at a
+//     time). Run ends it with terminal.close after the loop ends, and
+//     waits for it.
 //   - Signals: terminal.followSize (SIGWINCH, as a WindowSizeMsg) and
 //     forwardSignals (SIGHUP, SIGTERM, SIGINT, as signalMsg) send to the
 //     loop; runLoop starts them and closes their done channel when it

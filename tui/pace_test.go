@@ -291,8 +291,7 @@ func (l *goroutineLog) Write(b []byte) (int, error) {
 // goroutine hop (a thread woken, tens of microseconds here) between the
 // host's frame and the terminal write. A small frame shown while the
 // terminal is idle is now written by the goroutine that shows it, before
-// show returns; a big one only when the terminal can be tried without
-// blocking (ttywrite_test.go).
+// show returns; a big one still goes through the terminal's goroutine.
 func TestAnEchoIsWrittenByTheGoroutineThatShowsIt(t *testing.T) {
 	ptm, tty := rawPTY(t)
 	if err := pty.Setsize(ptm, &pty.Winsize{Cols: 80, Rows: 24}); err != nil {

@@ -35,11 +35,9 @@ type terminal struct {
 	in, out *os.File
 	dst     io.Writer // where frames go: out (tests count the writes)
 	saved   *term.State
-	scr     *outer    // what the terminal shows; writes the rows that change (outer.go)
-	body    []byte    // the frame being drawn, before wrap
-	frame   []byte    // the frame's one write: body, wrapped when big
-	tryDst  tryWriter // dst, when it can be written without blocking; nil: it cannot
-	rest    []byte    // what tryDst did not take of the last frame: the loop writes it next
+	scr     *outer // what the terminal shows; writes the rows that change (outer.go)
+	body    []byte // the frame being drawn, before wrap
+	frame   []byte // the frame's one write: body, wrapped when big
 	mouse   tea.MouseMode
 	shown   bool // the cursor is visible
 	pace    pacer
@@ -58,22 +56,8 @@ type terminal struct {
 	done   chan struct{}
 }
 
-// tryWriter is a writer that can also be written without blocking:
-// TryWrite writes what it can at once and returns how much.
-type tryWriter interface {
-	io.Writer
-	TryWrite(b []byte) int
-}
-
 // openTerminal puts the outer terminal in raw mode and in the TUI's modes.
 func openTerminal(in, out *os.File, env []string) (*terminal, error) {
-	if nb := openNonBlocking(out); nb != nil {
-		t, err := startTerminal(in, out, nb, env, realClock{})
-		if err != nil {
-			_ = nb.f.Close() // best effort: not started
-		}
-		return t, err
-	}
 	return startTerminal(in, out, out, env, realClock{})
 }
 
@@ -85,7 +69,6 @@ func startTerminal(in, out *os.File, w io.Writer, env []string, clk clock) (*ter
 	}
 	t := &terminal{in: in, out: out, dst: w, saved: saved, pace: pacer{clock: clk, period: framePeriod},
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
-	t.tryDst, _ = w.(tryWriter)
 	t.scr = newOuter(out, env) // the tty, not the buffer: a buffer is no terminal, and gets no colours
 	cols, rows, _ := term.GetSize(out.Fd())
 	t.body = append(t.body, ansi.SetModeAltScreenSaveCursor...)
@@ -119,11 +102,11 @@ type drawing struct {
 }
 
 // show queues a frame to be drawn; a newer one replaces one not yet drawn,
-// with the rows both changed. A frame whose turn has come is drawn at
-// once if it can be (drawNow). The caller holds canvasMu.
+// with the rows both changed. A small one (an echo) is drawn at once if it
+// can be (drawNow). The caller holds canvasMu.
 func (t *terminal) show(v tea.View, cells *lipgloss.Canvas, d damage) {
 	f := &drawing{cells: cells, dmg: d, view: v}
-	if t.drawNow(f) {
+	if f.small() && t.drawNow(f) {
 		return
 	}
 	t.mu.Lock()
@@ -138,22 +121,17 @@ func (t *terminal) show(v tea.View, cells *lipgloss.Canvas, d damage) {
 	}
 }
 
-// drawNow draws frame f on the caller's goroutine if its turn has come
-// and no other draw is under way, and reports whether it did: the frame
-// then reaches the terminal with no goroutine hop (issue 12). A small one
-// (an echo) is drawn so even while a big frame waits for its period (that
-// one then draws with f's canvas and view, which are newer). A big one is
-// drawn so only when the terminal can be tried without blocking (tryDst):
-// what it does not take at once is left to the terminal's goroutine, so a
-// slow terminal never holds up Update, and keys. The caller holds
-// canvasMu.
+// drawNow draws small frame f on the caller's goroutine if its turn has
+// come and no other draw is under way, and reports whether it did: an
+// echo then reaches the terminal with no goroutine hop (issue 12), even
+// while a big frame waits for its period (that one then draws with f's
+// canvas and view, which are newer). The caller holds canvasMu.
 func (t *terminal) drawNow(f *drawing) bool {
-	big := !f.small()
-	if big && t.tryDst == nil || !t.drawMu.TryLock() {
+	if !t.drawMu.TryLock() {
 		return false
 	}
 	defer t.drawMu.Unlock()
-	if !t.pace.ready(big) || len(t.rest) > 0 {
+	if !t.pace.ready(false) {
 		return false
 	}
 	t.mu.Lock()
@@ -161,35 +139,14 @@ func (t *terminal) drawNow(f *drawing) bool {
 		t.mu.Unlock()
 		return false
 	}
-	if t.next != nil && big {
-		f.dmg, t.next = t.next.dmg.merge(f.dmg), nil // f is drawn in its place
-	} else if t.next != nil {
+	if t.next != nil {
 		t.next.cells, t.next.view = f.cells, f.view
 	}
 	t.mu.Unlock()
 	t.pace.begin()
 	t.encode(f)
-	if big {
-		t.pace.end(t.tryWrite(f) > smallFrame)
-		return true
-	}
 	t.pace.end(t.write(f) > smallFrame)
 	return true
-}
-
-// tryWrite writes the encoded frame as far as the terminal takes it at
-// once, leaves the rest to the loop, and returns the frame's size.
-func (t *terminal) tryWrite(f *drawing) int {
-	t.frame = t.wrap(t.frame[:0], t.body, f.view.Cursor != nil)
-	t.body = t.body[:0]
-	if n := t.tryDst.TryWrite(t.frame); n < len(t.frame) {
-		t.rest = append(t.rest[:0], t.frame[n:]...)
-		select {
-		case t.wake <- struct{}{}:
-		default:
-		}
-	}
-	return len(t.frame)
 }
 
 // small reports whether f changes a few rows at most: an echo, a status
@@ -224,10 +181,6 @@ func (t *terminal) loop() {
 			<-t.pace.clock.After(wait)
 		}
 		t.drawMu.Lock()
-		if len(t.rest) > 0 { // what the terminal did not take of a frame drawNow wrote
-			_, _ = t.dst.Write(t.rest)
-			t.rest = t.rest[:0]
-		}
 		t.canvasMu.Lock()
 		t.mu.Lock()
 		f, cmds := t.next, t.cmds
@@ -351,9 +304,6 @@ func (t *terminal) close() {
 		ansi.PopKittyKeyboard(1)+ansi.ResetModifyOtherKeys+ansi.ShowCursor+ansi.ResetModeAltScreenSaveCursor...)
 	_ = t.flush()                        // best effort: the terminal may be gone
 	_ = term.Restore(t.in.Fd(), t.saved) // best effort, likewise
-	if w, ok := t.dst.(*ttyWriter); ok {
-		_ = w.Close() // best effort: our own description of the terminal
-	}
 }
 
 // followSize tells the loop the terminal's size on every SIGWINCH, until

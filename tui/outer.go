@@ -56,21 +56,31 @@ func (o *outer) clear(dst []byte, w, h int) []byte {
 
 // row writes what differs between row y of cv and the terminal's row y.
 func (o *outer) row(dst []byte, cv *lipgloss.Canvas, y int) []byte {
+	return o.span(dst, cv, y, 0, o.w)
+}
+
+// span writes what differs between cells [lo, hi) of row y of cv and the
+// terminal's: the caller knows nothing else of the row changed.
+func (o *outer) span(dst []byte, cv *lipgloss.Canvas, y, lo, hi int) []byte {
 	w := min(cv.Width(), o.w)
-	if y < 0 || y >= o.h || y >= cv.Height() || w <= 0 {
+	hi = min(hi, w)
+	if y < 0 || y >= o.h || y >= cv.Height() || lo < 0 || lo >= hi {
 		return dst
 	}
 	shown := o.cells[y*o.w : y*o.w+w]
-	x0 := 0
-	for x0 < w && *cv.CellAt(x0, y) == shown[x0] {
+	x0 := lo
+	for x0 < hi && *cv.CellAt(x0, y) == shown[x0] {
 		x0++
 	}
-	if x0 == w {
+	if x0 == hi {
 		return dst
 	}
-	x1 := w - 1
+	x1 := hi - 1
 	for x1 > x0 && *cv.CellAt(x1, y) == shown[x1] {
 		x1--
+	}
+	if cv.CellAt(x1, y).Width > 1 {
+		x1 = min(x1+cv.CellAt(x1, y).Width-1, w-1) // a wide character: its second half too
 	}
 	for x0 > 0 && (cv.CellAt(x0, y).Width == 0 || shown[x0].Width == 0) {
 		x0-- // the second half of a wide character: write it whole
@@ -112,7 +122,8 @@ func (o *outer) put(dst []byte, cv *lipgloss.Canvas, y, x0, x1 int) []byte {
 	}
 	dst = o.moveTo(dst, x0, y)
 	shown := o.cells[y*o.w : y*o.w+o.w]
-	for x := x0; x < x1; {
+	x := x0
+	for x < x1 {
 		c := cv.CellAt(x, y)
 		if c.Width == 0 { // a lone second half: nothing of its own to write
 			shown[x] = *c
@@ -130,8 +141,8 @@ func (o *outer) put(dst []byte, cv *lipgloss.Canvas, y, x0, x1 int) []byte {
 		}
 		x += c.Width
 	}
-	o.x = x1
-	if x1 >= o.w {
+	o.x = x // past a wide character that began before x1
+	if x >= o.w {
 		o.x = -1 // past the last column: where the next cell goes is the terminal's business
 	}
 	return dst

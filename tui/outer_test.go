@@ -293,3 +293,38 @@ func TestTruecolorIsConvertedOncePerCube(t *testing.T) {
 		}
 	}
 }
+
+// Regression: a wide character whose first half was the last cell that
+// changed left the cursor model one column short (the write ended at the
+// span's end, the terminal's cursor past the character), so the next
+// relative move landed one column off.
+func TestTheCursorIsPastAWideCharacterWritten(t *testing.T) {
+	o := newOuter(io.Discard, append([]string{"TTY_FORCE=1"}, trueColorEnv...))
+	vt := vtgrid.New(10, 2, vtgrid.Options{})
+	out := o.clear(nil, 10, 2)
+	cv := lipgloss.NewCanvas(10, 2)
+	cv.SetCell(0, 0, &uv.Cell{Content: "漢", Width: 2})
+	out = o.row(out, cv, 0)
+	cv.SetCell(0, 0, &uv.Cell{Content: "字", Width: 2})
+	out = o.row(out, cv, 0)
+	out = o.moveTo(out, 2, 0)
+	_, _ = vt.Write(out)
+	if x, y, _ := vt.Snapshot().Cursor(); x != 2 || y != 0 {
+		t.Errorf("cursor at (%d, %d), want (2, 0) after %q", x, y, out)
+	}
+}
+
+// The terminal compares only the cells the model says it repainted: an
+// echo's draw reads one cell of its row, not the row.
+func TestTheTerminalReadsOnlyTheDamagedSpan(t *testing.T) {
+	term, log, _ := testTerminal(t)
+	showAndWait(t, term, log, shellFrame("$ "))
+	f := shellFrame("$ a")
+	putText(f.cells, 20, 0, 5, "stale", uv.Style{}) // not in the damage: never painted by the model
+	n := log.count()
+	term.show(f.view, f.cells, damage{rows: []int{0}, cols: [][2]int{{2, 3}}})
+	waitUntil(t, "the echo written", func() bool { return log.count() > n })
+	if got := string(log.last()); got != "a" {
+		t.Errorf("the echo wrote %q, want the one cell of its span", got)
+	}
+}

@@ -13,10 +13,13 @@ import (
 )
 
 // damage is what a frame changed on the canvas: every row, or the rows
-// listed (none when only the cursor moved).
+// listed (none when only the cursor moved). cols, when it has a span per
+// row, narrows each row to the cells [x0, x1) that changed; without it
+// the rows changed whole.
 type damage struct {
 	all  bool
 	rows []int
+	cols [][2]int
 }
 
 // merge adds newer's rows to d's, for a frame drawn in place of one that
@@ -25,7 +28,22 @@ func (d damage) merge(newer damage) damage {
 	if d.all || newer.all {
 		return damage{all: true}
 	}
-	return damage{rows: append(d.rows, newer.rows...)}
+	m := damage{rows: append(d.rows, newer.rows...)}
+	if d.spanned() && newer.spanned() {
+		m.cols = append(d.cols, newer.cols...)
+	}
+	return m
+}
+
+// spanned reports whether cols narrows every row.
+func (d damage) spanned() bool { return len(d.cols) == len(d.rows) }
+
+// span is row i's cells: [x0, x1), or the whole row (0, w).
+func (d damage) span(i, w int) (int, int) {
+	if d.spanned() {
+		return d.cols[i][0], min(d.cols[i][1], w)
+	}
+	return 0, w
 }
 
 // span is the cells [x0, x1) of row y of a pane's screen.
@@ -108,6 +126,7 @@ func (m *Model) repaint() (damage, bool) {
 			if s.y < r.H && s.y < p.scr.rows && s.x0 < r.W {
 				paintCells(cv, r.X+s.x0, r.Y+s.y, min(s.x1, r.W)-s.x0, p.scr.cells[s.y][s.x0:], nil)
 				d.rows = append(d.rows, r.Y+s.y)
+				d.cols = append(d.cols, [2]int{r.X + s.x0, r.X + min(s.x1, r.W)})
 			}
 		}
 	}

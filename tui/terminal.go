@@ -216,8 +216,9 @@ func (t *terminal) encode(f *drawing) {
 			t.body = t.scr.row(t.body, f.cells, y)
 		}
 	default:
-		for _, y := range f.dmg.rows {
-			t.body = t.scr.row(t.body, f.cells, y)
+		for i, y := range f.dmg.rows {
+			x0, x1 := f.dmg.span(i, t.scr.w)
+			t.body = t.scr.span(t.body, f.cells, y, x0, x1)
 		}
 	}
 	t.setMouse(f.view.MouseMode)

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -92,8 +94,8 @@ func BenchmarkTerminalDrawsAFloodedPane(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		f := &drawing{cells: canvases[i%2], dmg: damage{rows: rows}, view: tea.View{Cursor: tea.NewCursor(0, 47)}}
-		term.copyCells(f)
-		term.draw(f)
+		term.encode(f)
+		term.write(f)
 	}
 }
 
@@ -116,4 +118,88 @@ func BenchmarkUpdateTypesAKey(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		m.Update(key)
 	}
+}
+
+// BenchmarkRepaintAFloodedPane is Update's share of a coloured flood
+// (issue 12): each iteration applies a partial frame that changes every
+// row of a 158x46 pane, in truecolor runs, and repaints those rows.
+func BenchmarkRepaintAFloodedPane(b *testing.B) {
+	m, _ := newTestModel(b, []proto.PaneInfo{running("p1", "one")}, nil)
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	m.draw = func(tea.View, *lipgloss.Canvas, damage) {}
+	p := m.panes["p1"]
+	cols, rows := p.size.W, p.size.H
+	m.Update(mailMsg{frames: map[string]*proto.ScreenFrame{"p1": floodFrame("p1", cols, rows, 0)}})
+	frames := make([]*proto.ScreenFrame, 4)
+	for i := range frames {
+		f := floodFrame("p1", cols, rows, i+1)
+		f.Full = false
+		for _, l := range f.Lines {
+			for x := range l.Cells {
+				l.Cells[x].Fg = proto.RGBColor(uint8(x/8), uint8(i), 200)
+			}
+		}
+		frames[i] = f
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m.Update(mailMsg{frames: map[string]*proto.ScreenFrame{"p1": frames[i%len(frames)]}})
+	}
+}
+
+// BenchmarkEchoDraw is the draw step of a keystroke (issue 12, "Update →
+// repaint → terminal write"): Update applies a frame that echoes one key
+// in a pane of the default layout and writes it to a real PTY.
+func BenchmarkEchoDraw(b *testing.B) {
+	ptm, tty, err := pty.Open()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ptm.Close()
+	defer tty.Close()
+	if err := pty.Setsize(ptm, &pty.Winsize{Cols: 160, Rows: 48}); err != nil {
+		b.Fatal(err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, ptm) }() // the outer terminal reads
+	term, err := startTerminal(tty, tty, tty, []string{"TERM=xterm-256color"}, &leapClock{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer term.close()
+	m, _ := newTestModel(b, []proto.PaneInfo{running("p1", "one"), running("p2", "two")}, nil)
+	m.draw, m.canvasMu = term.show, &term.canvasMu
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	p := m.panes["p1"]
+	cols, rows := p.size.W, p.size.H
+	line := strings.Repeat("x", cols-10)
+	frames := make([]*proto.ScreenFrame, len(line))
+	for i := range frames {
+		frames[i] = echoFrame("p1", cols, rows, 5, line[:1+i])
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m.Update(mailMsg{frames: map[string]*proto.ScreenFrame{"p1": frames[i%len(frames)]}})
+	}
+}
+
+// leapClock moves a second each time it is read, so every frame's turn
+// has come: a benchmark draws each one.
+type leapClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *leapClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(time.Second)
+	return c.now
+}
+
+func (c *leapClock) After(time.Duration) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	ch <- c.Now()
+	return ch
 }

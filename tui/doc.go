@@ -72,10 +72,10 @@
 //   - Drawing: terminal.loop (terminal.go, started by openTerminal in Run)
 //     draws the newest frame Update handed over (terminal.show, capacity
 //     1, newest wins, the changed rows of both merged), paced (pace.go),
-//     and the terminal commands queued between frames. It copies the
-//     changed rows out of the model's canvas under the terminal's
-//     canvasMu, which Update holds while it paints (repaint.go), and never
-//     sees the rest of the model. Drawing is off the event loop so that a
+//     and the terminal commands queued between frames. It encodes the
+//     changed rows of the model's canvas (outer.go) under the terminal's
+//     canvasMu, which Update holds while it paints (repaint.go), writes
+//     them after, and never sees the rest of the model. Drawing is off the event loop so that a
 //     slow terminal never holds up keys to the panes, except a small frame
 //     (an echo) whose turn has come while no draw is under way: Update's
 //     goroutine writes that one itself (terminal.drawNow, one goroutine
@@ -113,7 +113,8 @@
 // helpoverlay.go, mouse.go, input.go and keyconv.go (key encoding),
 // inputqueue.go (ordered delivery per pane), mailbox.go, render.go and
 // view.go (drawing), repaint.go (only the rows frames changed),
-// terminal.go (the outer terminal), pace.go (one frame per display
+// terminal.go (the outer terminal), outer.go (the bytes that change it:
+// the damaged rows' changed cells) and sgr.go (their pens), pace.go (one frame per display
 // refresh), loop.go (the event loop), layoutfile.go
 // (layout.json), conn.go and host.go (host I/O), escrow.go (reconnecting, and handing
 // the masters back after a lost host), theme.go, clipboard.go

@@ -111,10 +111,10 @@ type Model struct {
 
 	dirty bool
 	// damaged are the panes whose screens changed since the last render
-	// when nothing else did (dirty false), with the rows that changed:
-	// render repaints only those rows (repaint.go). A pane whose frame
-	// changed only its cursor is here with no rows.
-	damaged map[string][]uint16
+	// when nothing else did (dirty false), with the cells that changed,
+	// row by row: render repaints only those (repaint.go). A pane whose
+	// frame changed only its cursor is here with no spans.
+	damaged map[string][]span
 	// draw shows a new view on the terminal (terminal.show): the cells of
 	// canvas (the rows in damage), and the cursor and mouse mode of the
 	// view, whose Content then stays empty. Nil in tests, which read

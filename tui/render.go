@@ -52,19 +52,39 @@ func cellStyle(c *proto.FrameCell) uv.Style {
 	return s
 }
 
+// styles converts frame cells' styles, remembering the last: a cell
+// mostly has its neighbour's style, and converting a truecolor colour
+// allocates (issue 12: a fifth of the TUI's CPU in a coloured flood).
+type styles struct {
+	ok         bool
+	fg, bg, ul proto.FrameColor
+	attrs      proto.FrameAttr
+	style      uv.Style
+}
+
+// of is c's style.
+func (st *styles) of(c *proto.FrameCell) uv.Style {
+	if !st.ok || c.Fg != st.fg || c.Bg != st.bg || c.UL != st.ul || c.Attrs != st.attrs {
+		st.ok, st.fg, st.bg, st.ul, st.attrs = true, c.Fg, c.Bg, c.UL, c.Attrs
+		st.style = cellStyle(c)
+	}
+	return st.style
+}
+
 // paintCells paints a row of frame cells at (x0, y), at most w cells; a
 // wide character that does not fit is painted as a blank.
 func paintCells(cv *lipgloss.Canvas, x0, y, w int, cells []proto.FrameCell, restyle func(x int, s *uv.Style)) {
 	var cell uv.Cell // one for the row: SetCell copies it, and a cell per column would escape per column
+	var st styles
 	for x := 0; x < w; x++ {
-		fc := blankCell
+		fc := &blankCell
 		if x < len(cells) {
-			fc = cells[x]
+			fc = &cells[x]
 		}
 		if fc.Width == 0 {
 			continue // the continuation of a wide character, painted with it
 		}
-		cell = uv.Cell{Content: fc.Text, Width: int(fc.Width), Style: cellStyle(&fc)}
+		cell = uv.Cell{Content: fc.Text, Width: int(fc.Width), Style: st.of(fc)}
 		if cell.Content == "" || (cell.Width == 2 && x+1 >= w) {
 			cell.Content, cell.Width = " ", 1
 		}

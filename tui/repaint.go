@@ -13,10 +13,13 @@ import (
 )
 
 // damage is what a frame changed on the canvas: every row, or the rows
-// listed (none when only the cursor moved).
+// listed (none when only the cursor moved). cols, when it has a span per
+// row, narrows each row to the cells [x0, x1) that changed; without it
+// the rows changed whole.
 type damage struct {
 	all  bool
 	rows []int
+	cols [][2]int
 }
 
 // merge adds newer's rows to d's, for a frame drawn in place of one that
@@ -25,27 +28,81 @@ func (d damage) merge(newer damage) damage {
 	if d.all || newer.all {
 		return damage{all: true}
 	}
-	return damage{rows: append(d.rows, newer.rows...)}
+	m := damage{rows: append(d.rows, newer.rows...)}
+	if d.spanned() && newer.spanned() {
+		m.cols = append(d.cols, newer.cols...)
+	}
+	return m
 }
 
-// damage records the rows frame f changes on p's screen, or marks the
-// whole view dirty when f replaces the screen (a full or resized frame).
+// spanned reports whether cols narrows every row.
+func (d damage) spanned() bool { return len(d.cols) == len(d.rows) }
+
+// span is row i's cells: [x0, x1), or the whole row (0, w).
+func (d damage) span(i, w int) (int, int) {
+	if d.spanned() {
+		return d.cols[i][0], min(d.cols[i][1], w)
+	}
+	return 0, w
+}
+
+// span is the cells [x0, x1) of row y of a pane's screen.
+type span struct{ y, x0, x1 int }
+
+// damage records the cells frame f changes on p's screen, row by row, or
+// marks the whole view dirty when f replaces the screen (a full or
+// resized frame). It runs before f is applied: a row's span runs from
+// its first to its last cell that differs, so an echo repaints the key,
+// not the row (issue 12).
 func (m *Model) damage(p *pane, f *proto.ScreenFrame) {
 	if f.Full || int(f.Cols) != p.scr.cols || int(f.Rows) != p.scr.rows {
 		m.dirty = true
 		return
 	}
 	if m.damaged == nil {
-		m.damaged = map[string][]uint16{}
+		m.damaged = map[string][]span{}
 	}
-	rows := m.damaged[p.id]
+	spans := m.damaged[p.id]
 	for _, l := range f.Lines {
-		rows = append(rows, l.Y)
+		if int(l.Y) < p.scr.rows {
+			if s, ok := changed(p.scr.cells[l.Y], l.Cells); ok {
+				s.y = int(l.Y)
+				spans = append(spans, s)
+			}
+		}
 	}
-	m.damaged[p.id] = rows
+	m.damaged[p.id] = spans
 }
 
-// repaint paints the damaged rows of the visible panes into the last
+// changed is the span of cells where row new differs from old (new is
+// padded with blanks to old's length), widened to whole wide characters.
+func changed(old, new []proto.FrameCell) (span, bool) {
+	at := func(x int) *proto.FrameCell {
+		if x < len(new) {
+			return &new[x]
+		}
+		return &blankCell
+	}
+	x0, x1 := 0, len(old)
+	for x0 < x1 && *at(x0) == old[x0] {
+		x0++
+	}
+	if x0 == x1 {
+		return span{}, false
+	}
+	for x1 > x0 && *at(x1 - 1) == old[x1-1] {
+		x1--
+	}
+	for x0 > 0 && (at(x0).Width == 0 || old[x0].Width == 0) {
+		x0-- // the second half of a wide character: paint it whole
+	}
+	if at(x1-1).Width == 2 {
+		x1++
+	}
+	return span{x0: x0, x1: min(x1, len(old))}, true
+}
+
+// repaint paints the damaged cells of the visible panes into the last
 // canvas and updates the view's cursor, reporting false when the view must
 // be rendered whole instead.
 func (m *Model) repaint() (damage, bool) {
@@ -56,7 +113,7 @@ func (m *Model) repaint() (damage, bool) {
 	}
 	var d damage
 	for _, gp := range m.geometry().Panes {
-		ys, hit := m.damaged[gp.ID]
+		spans, hit := m.damaged[gp.ID]
 		p := m.panes[gp.ID]
 		if !hit || p == nil {
 			continue
@@ -65,10 +122,11 @@ func (m *Model) repaint() (damage, bool) {
 			return damage{}, false // its notice covers the last row
 		}
 		r := gp.Rect
-		for _, y := range ys {
-			if int(y) < r.H && int(y) < p.scr.rows {
-				paintCells(cv, r.X, r.Y+int(y), r.W, p.scr.cells[y], nil)
-				d.rows = append(d.rows, r.Y+int(y))
+		for _, s := range spans {
+			if s.y < r.H && s.y < p.scr.rows && s.x0 < r.W {
+				paintCells(cv, r.X+s.x0, r.Y+s.y, min(s.x1, r.W)-s.x0, p.scr.cells[s.y][s.x0:], nil)
+				d.rows = append(d.rows, r.Y+s.y)
+				d.cols = append(d.cols, [2]int{r.X + s.x0, r.X + min(s.x1, r.W)})
 			}
 		}
 	}

@@ -5,9 +5,9 @@ package tui
 // keyboard enhancements), and drawing. bubbletea's own renderer flushes on a
 // fixed ticker whether or not anything changed; here a frame is drawn as
 // soon as Update built it and nothing runs between frames, so an idle TUI
-// sleeps and an echo is drawn the moment its frame arrives. Drawing uses
-// ultraviolet's cell-diff renderer, the same one bubbletea uses, so only
-// changed cells are written (docs/adr/0002).
+// sleeps and an echo is drawn the moment its frame arrives. Only the rows
+// the frame damaged are compared with what the terminal shows, and only
+// the cells that differ are written (outer.go; docs/adr/0002).
 //
 // Frames are paced (pace.go): after a big one, at most one more per
 // display refresh, the newest; a small one is drawn at once. A small
@@ -16,17 +16,14 @@ package tui
 // the terminal never shows half a frame.
 
 import (
-	"bytes"
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"sync"
 	"syscall"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
 )
@@ -38,21 +35,19 @@ type terminal struct {
 	in, out *os.File
 	dst     io.Writer // where frames go: out (tests count the writes)
 	saved   *term.State
-	scr     *uv.TerminalRenderer // renders into body
-	body    bytes.Buffer         // what the renderer wrote for the frame being drawn
-	frame   []byte               // the frame's one write: body, wrapped when big
-	buf     uv.ScreenBuffer
-	w, h    int
+	scr     *outer // what the terminal shows; writes the rows that change (outer.go)
+	body    []byte // the frame being drawn, before wrap
+	frame   []byte // the frame's one write: body, wrapped when big
 	mouse   tea.MouseMode
 	shown   bool // the cursor is visible
 	pace    pacer
 
 	// canvasMu guards the model's canvas: the model paints it and calls
-	// show under it, the loop copies the damaged rows out under it.
+	// show under it, the drawer encodes the damaged rows from it under it.
 	canvasMu sync.Mutex
 	// drawMu is held by whoever draws (the loop, or show drawing an echo
-	// itself), and guards the renderer, the buffer and pace. Lock order:
-	// drawMu before canvasMu; show, which holds canvasMu, only tries it.
+	// itself), and guards scr, body, frame and pace. Lock order: drawMu
+	// before canvasMu; show, which holds canvasMu, only tries it.
 	drawMu sync.Mutex
 	mu     sync.Mutex
 	next   *drawing      // the newest frame not yet drawn
@@ -74,15 +69,12 @@ func startTerminal(in, out *os.File, w io.Writer, env []string, clk clock) (*ter
 	}
 	t := &terminal{in: in, out: out, dst: w, saved: saved, pace: pacer{clock: clk, period: framePeriod},
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
-	t.scr = uv.NewTerminalRenderer(&t.body, env)
-	t.scr.SetBackspace(true) // raw mode: one byte moves the cursor back, as after an echo
-	t.w, t.h, _ = term.GetSize(out.Fd())
-	t.buf = uv.NewScreenBuffer(t.w, t.h)
-	t.buf.Method = ansi.GraphemeWidth // as lipgloss's canvas measures
-	t.scr.Resize(t.w, t.h)
-	t.scr.EnterAltScreen()
-	_, _ = t.scr.WriteString(ansi.HideCursor + ansi.SetModeBracketedPaste + ansi.SetModeFocusEvent +
-		ansi.SetModifyOtherKeys2 + ansi.PushKittyKeyboard(1))
+	t.scr = newOuter(out, env) // the tty, not the buffer: a buffer is no terminal, and gets no colours
+	cols, rows, _ := term.GetSize(out.Fd())
+	t.body = append(t.body, ansi.SetModeAltScreenSaveCursor...)
+	t.body = t.scr.clear(t.body, cols, rows)
+	t.body = append(t.body, ansi.HideCursor+ansi.SetModeBracketedPaste+ansi.SetModeFocusEvent+
+		ansi.SetModifyOtherKeys2+ansi.PushKittyKeyboard(1)...)
 	t.setMouse(tea.MouseModeCellMotion)
 	if err := t.flush(); err != nil {
 		_ = term.Restore(in.Fd(), saved) // best effort: already failing
@@ -96,7 +88,7 @@ func startTerminal(in, out *os.File, w io.Writer, env []string, clk clock) (*ter
 func (t *terminal) size() (int, int) {
 	w, h, err := term.GetSize(t.out.Fd())
 	if err != nil {
-		return t.w, t.h
+		return t.scr.w, t.scr.h
 	}
 	return w, h
 }
@@ -151,9 +143,9 @@ func (t *terminal) drawNow(f *drawing) bool {
 		t.next.cells, t.next.view = f.cells, f.view
 	}
 	t.mu.Unlock()
-	t.copyCells(f)
 	t.pace.begin()
-	t.pace.end(t.draw(f) > smallFrame)
+	t.encode(f)
+	t.pace.end(t.write(f) > smallFrame)
 	return true
 }
 
@@ -195,92 +187,54 @@ func (t *terminal) loop() {
 		t.next, t.cmds = nil, ""
 		t.mu.Unlock()
 		if f != nil {
-			t.copyCells(f)
+			t.pace.begin()
+			t.encode(f)
 		}
 		t.canvasMu.Unlock()
 		if cmds != "" {
-			_, _ = t.scr.WriteString(cmds)
-			_ = t.flush() // as in draw
+			_, _ = t.dst.Write([]byte(cmds)) // as in write
 		}
 		if f != nil {
-			t.pace.begin()
-			t.pace.end(t.draw(f) > smallFrame)
+			t.pace.end(t.write(f) > smallFrame)
 		}
 		t.drawMu.Unlock()
 	}
 }
 
-// copyCells copies the frame's changed rows into the terminal's buffer
-// (every row after a resize), which marks only the cells that differ, so
-// the renderer compares only those.
-func (t *terminal) copyCells(f *drawing) {
-	if w, h := t.size(); w != t.w || h != t.h {
-		t.w, t.h = w, h
-		t.buf.Resize(w, h)
-		t.scr.Resize(w, h)
-		t.scr.Erase()
+// encode writes into body what the frame changed on the terminal: the
+// rows it damaged (every row after a resize, which clears the terminal),
+// then the mouse mode and the cursor. The caller holds canvasMu.
+func (t *terminal) encode(f *drawing) {
+	if w, h := t.size(); w != t.scr.w || h != t.scr.h {
+		t.body = t.scr.clear(t.body, w, h)
 		f.dmg = damage{all: true}
 	}
 	switch {
 	case f.cells == nil:
 	case f.dmg.all:
-		f.cells.Draw(t.buf, t.buf.Bounds())
+		for y := range t.scr.h {
+			t.body = t.scr.row(t.body, f.cells, y)
+		}
 	default:
-		for _, y := range f.dmg.rows {
-			t.copyRow(f.cells, y)
+		for i, y := range f.dmg.rows {
+			x0, x1 := f.dmg.span(i, t.scr.w)
+			t.body = t.scr.span(t.body, f.cells, y, x0, x1)
 		}
+	}
+	t.setMouse(f.view.MouseMode)
+	if c := f.view.Cursor; c != nil {
+		t.body = t.scr.moveTo(t.body, c.X, c.Y)
 	}
 }
 
-// copyRow copies row y of cv into the buffer, as Canvas.Draw does, and
-// marks the row changed once: the renderer compares it with the screen
-// anyway, so comparing each cell here too (RenderBuffer.SetCell) only
-// doubled the cost of a flood's rows (issue 12).
-func (t *terminal) copyRow(cv *lipgloss.Canvas, y int) {
-	w := min(cv.Width(), t.w)
-	buf := t.buf.Buffer
-	for x := 0; x < w; {
-		c := cv.CellAt(x, y)
-		if c == nil || c.IsZero() {
-			x++
-			continue
-		}
-		buf.SetCell(x, y, c)
-		x += max(c.Width, 1)
-	}
-	t.buf.TouchLine(0, y, w)
-}
-
-// draw writes what changed since the last frame in one write, and
-// returns its size.
-func (t *terminal) draw(f *drawing) int {
-	v := &f.view
-	t.setMouse(v.MouseMode)
-	t.scr.Render(t.buf.RenderBuffer)
-	if c := v.Cursor; c != nil {
-		t.moveCursor(c.X, c.Y)
-	}
-	_ = t.scr.Flush() // into body
-	t.frame = t.wrap(t.frame[:0], t.body.Bytes(), v.Cursor != nil)
-	t.body.Reset()
+// write writes the encoded frame in one write, and returns its size.
+func (t *terminal) write(f *drawing) int {
+	t.frame = t.wrap(t.frame[:0], t.body, f.view.Cursor != nil)
+	t.body = t.body[:0]
 	if len(t.frame) > 0 {
 		_, _ = t.dst.Write(t.frame) // a terminal that went away ends the program through its input
 	}
 	return len(t.frame)
-}
-
-// moveCursor puts the terminal's cursor at (x, y). The renderer ends an
-// echo's change one cell past the key (it writes the blank after it too)
-// and its MoveTo is always a full cursor position: a backspace or two on
-// the same row is what a terminal needs then.
-func (t *terminal) moveCursor(x, y int) {
-	px, py := t.scr.Position()
-	if py == y && x < px && px-x <= 2 && px < t.w {
-		_, _ = t.scr.WriteString(strings.Repeat("\b", px-x))
-		t.scr.SetPosition(x, y)
-		return
-	}
-	t.scr.MoveTo(x, y)
 }
 
 // smallFrame is the most bytes written without a synchronized update: an
@@ -317,14 +271,13 @@ func cursorMode(show bool) string {
 	return ansi.HideCursor
 }
 
-// flush writes what the renderer holds straight to the terminal.
+// flush writes body as it is straight to the terminal.
 func (t *terminal) flush() error {
-	_ = t.scr.Flush() // into body: cannot fail
-	if t.body.Len() == 0 {
+	if len(t.body) == 0 {
 		return nil
 	}
-	_, err := t.dst.Write(t.body.Bytes())
-	t.body.Reset()
+	_, err := t.dst.Write(t.body)
+	t.body = t.body[:0]
 	return err
 }
 
@@ -333,12 +286,12 @@ func (t *terminal) setMouse(m tea.MouseMode) {
 	if m == t.mouse {
 		return
 	}
-	_, _ = t.scr.WriteString(ansi.ResetModeMouseButtonEvent + ansi.ResetModeMouseAnyEvent)
+	t.body = append(t.body, ansi.ResetModeMouseButtonEvent+ansi.ResetModeMouseAnyEvent...)
 	switch m {
 	case tea.MouseModeCellMotion:
-		_, _ = t.scr.WriteString(ansi.SetModeMouseButtonEvent + ansi.SetModeMouseExtSgr)
+		t.body = append(t.body, ansi.SetModeMouseButtonEvent+ansi.SetModeMouseExtSgr...)
 	case tea.MouseModeAllMotion:
-		_, _ = t.scr.WriteString(ansi.SetModeMouseAnyEvent + ansi.SetModeMouseExtSgr)
+		t.body = append(t.body, ansi.SetModeMouseAnyEvent+ansi.SetModeMouseExtSgr...)
 	}
 	t.mouse = m
 }
@@ -348,9 +301,8 @@ func (t *terminal) close() {
 	close(t.wake)
 	<-t.done
 	t.setMouse(tea.MouseModeNone)
-	_, _ = t.scr.WriteString(ansi.ResetModeMouseExtSgr + ansi.ResetModeFocusEvent + ansi.ResetModeBracketedPaste +
-		ansi.PopKittyKeyboard(1) + ansi.ResetModifyOtherKeys + ansi.ShowCursor)
-	t.scr.ExitAltScreen()
+	t.body = append(t.body, "\x1b[m"+ansi.ResetModeMouseExtSgr+ansi.ResetModeFocusEvent+ansi.ResetModeBracketedPaste+
+		ansi.PopKittyKeyboard(1)+ansi.ResetModifyOtherKeys+ansi.ShowCursor+ansi.ResetModeAltScreenSaveCursor...)
 	_ = t.flush()                        // best effort: the terminal may be gone
 	_ = term.Restore(t.in.Fd(), t.saved) // best effort, likewise
 }

@@ -361,7 +361,7 @@ func (m *Model) onMail(msg mailMsg) tea.Cmd {
 // onPaneEvent applies one event.
 func (m *Model) onPaneEvent(e proto.PaneEvent) tea.Cmd {
 	p := m.panes[e.Pane]
-	m.dirty = true
+	m.dirty = m.dirty || e.Kind != proto.EventTitle // a title is kept, not drawn (issue 12)
 	switch e.Kind {
 	case proto.EventAdded:
 		return m.onAdded(e)

@@ -89,3 +89,24 @@ func TestE2ETUIPassesTheOuterBackground(t *testing.T) {
 		o.waitCount("BG ]11;", n)
 	}
 }
+
+// TestE2ETUIDrawsThePanesColours: the real TUI in a real tmux draws a
+// pane's colours and attributes. The TUI once drew none (its renderer took
+// the colour profile of the buffer it rendered into, not of the terminal),
+// and only in-process tests looked at its output.
+func TestE2ETUIDrawsThePanesColours(t *testing.T) {
+	e, o := tuiEnv(t, 120, 30)
+	e.must("new", "--name", "colours", "--", "/bin/sh", "-c", `printf '\033[31mRED\033[0m \033[1;44mBOLDBLUE\033[0m\n'; exec sleep 600`)
+	o.waitScreen("BOLDBLUE")
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		s := o.run("capture-pane", "-p", "-e", "-t", "0")
+		if strings.Contains(s, "\x1b[31mRED") && strings.Contains(s, "\x1b[1m\x1b[44mBOLDBLUE") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the TUI drew the pane without its colours; the outer screen with its escapes:\n%q", s)
+		}
+		o.waitScreen("BOLDBLUE")
+	}
+}

@@ -197,7 +197,9 @@ func (s *jsonScan) ws() {
 // lit consumes the literal word after white space.
 func (s *jsonScan) lit(word string) bool {
 	s.ws()
-	if !strings.HasPrefix(string(s.b[s.i:]), word) {
+	// Compared in place: string(s.b[s.i:]) as an argument copied the
+	// rest of the body at every literal, quadratic in its size.
+	if len(s.b)-s.i < len(word) || string(s.b[s.i:s.i+len(word)]) != word {
 		return false
 	}
 	s.i += len(word)

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"clowder/persist"
 	"clowder/supervisor/internal/testproc"
@@ -28,9 +29,40 @@ func TestAnIdleRunHoldsNoReadBuffer(t *testing.T) {
 		start(t, sp, spec)
 		out.WaitContains(t, "READY")
 	}
+	// READY reached the sink before its reader gave the buffer back: wait
+	// for every reader to be back in the poller (regression: under load,
+	// the profile caught one reader between the two, 9920 bytes held).
+	waitReadersParked(t, runs)
 	if held := inUseUnder("supervisor.(*Run).readLoop"); held >= readChunk {
 		t.Fatalf("%d idle runs hold %d bytes allocated by their readers (a read buffer is %d)", runs, held, readChunk)
 	}
+}
+
+// waitReadersParked waits until n goroutines run readLoop and every one
+// of them waits in the poller ("IO wait"): the runs are idle.
+func waitReadersParked(t *testing.T, n int) {
+	t.Helper()
+	var readers, parked int
+	if !waitUntil(time.Minute, func() bool { // generous: it only bounds a failure
+		readers, parked = goroutineStates("clowder/supervisor.(*Run).readLoop", "[IO wait")
+		return readers >= n && parked == readers
+	}) {
+		t.Fatalf("%d of %d readers waiting in the poller after a minute", parked, readers)
+	}
+}
+
+// goroutineStates counts the goroutines with fn on their stack, and those
+// of them whose state starts with state.
+func goroutineStates(fn, state string) (with, in int) {
+	for _, g := range strings.Split(allStacks(), "\n\n") {
+		if strings.Contains(g, "\n"+fn+"(") {
+			with++
+			if strings.Contains(strings.SplitN(g, "\n", 2)[0], state) {
+				in++
+			}
+		}
+	}
+	return with, in
 }
 
 // inUseUnder is the heap in use, as of a fresh GC, allocated with fn on
@@ -87,20 +119,23 @@ func TestAnIdleRunHoldsTwoGoroutines(t *testing.T) {
 // goroutinesIn counts the goroutines with a function whose name starts
 // with prefix on their stack.
 func goroutinesIn(prefix string) int {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
 	count := 0
-	for _, g := range strings.Split(string(buf), "\n\n") {
+	for _, g := range strings.Split(allStacks(), "\n\n") {
 		if strings.Contains(g, "\n"+prefix) {
 			count++
 		}
 	}
 	return count
+}
+
+// allStacks is every goroutine's stack, as runtime.Stack prints them.
+func allStacks() string {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return string(buf[:n])
+		}
+		buf = make([]byte, 2*len(buf))
+	}
 }

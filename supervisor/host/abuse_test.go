@@ -59,6 +59,35 @@ func fakeTitles() int {
 	return 0
 }
 
+// fakeRainbow writes rainbowLines(FAKE_LINES) once a key comes (so that
+// the test sizes the pane first), then blocks.
+func fakeRainbow() int {
+	testproc.MakeRaw(0)
+	testproc.MakeRaw(1)
+	if _, err := os.Stdin.Read(make([]byte, 1)); err != nil {
+		return 1
+	}
+	if _, err := os.Stdout.Write(rainbowLines(testproc.EnvInt("FAKE_LINES"))); err != nil {
+		return 1
+	}
+	return testproc.Block()
+}
+
+// rainbowLines is n lines of 25 runs of 10 cells, each run in its own
+// colour: an ANSI capture of them is about 20 bytes per run, while the
+// emulator parses a run from 10 bytes with REP (CSI b), a few times faster
+// than the test stream's random bytes under the race detector.
+func rainbowLines(n int) []byte {
+	b := make([]byte, 0, n*256)
+	for i := 0; i < n; i++ {
+		for r := 0; r < 25; r++ {
+			b = fmt.Appendf(b, "\x1b[3%dm%c\x1b[9b", (i+r)%8, 'a'+(i+r)%26)
+		}
+		b = append(b, "\r\n"...)
+	}
+	return b
+}
+
 // fakeRealHost runs a host in this process, for tests that must limit or
 // measure the host process itself.
 func fakeRealHost() int {
@@ -560,31 +589,48 @@ func (h *eventHub) anyDropped() bool {
 // found: captures with scrollback (megabytes each) pipelined by a client
 // that reads none were all built at once and held until written, and the
 // host grew past 20 GB until the kernel killed it with every pane. Now
-// the host builds a few such replies at a time (one per connection).
+// the host builds a few such replies at a time (one per connection), so
+// the pipelined captures cost it about what one capture costs.
+//
+// The pane holds cheap-to-parse coloured lines (rainbowLines): the test
+// stream's 8 MB of random bytes took the race-built host 20 s to parse
+// alone and over the minute's deadline under the suite's load.
 func TestHostBoundsTheMemoryOfBigRepliesNobodyReads(t *testing.T) {
 	ph := startProcHost(t, "HOST_WRITE_TIMEOUT_MS=2000")
 	c := ph.dial()
-	p := ph.spawnFake(c, "stream", "FAKE_BYTES=8000000")
+	const lines = 10100 // the default scrollback and a screen, full
+	p := ph.spawnFake(c, "rainbow", "FAKE_LINES="+itoa(lines))
 	c.call(&proto.ResizeReq{Pane: p.ID, Cols: 250, Rows: 50})
-	eventually(t, "the stream written", func() bool { return c.info(p.ID).Seq >= 8000000 })
+	c.call(&proto.InputReq{Pane: p.ID, Data: []byte("g")}) // after the resize: lines of 250 cells
+	size := uint64(len(rainbowLines(lines)))
+	eventually(t, "the lines written", func() bool { return c.info(p.ID).Seq >= size })
 	before := usageOf(t, ph.cmd.Process.Pid)
+	big := &proto.CaptureReq{Pane: p.ID, ANSI: true, Scrollback: 10000}
+	one := len(c.call(big).(*proto.CapturedReply).Text) // read: what one capture costs
+	warm := usageOf(t, ph.cmd.Process.Pid)
 	stuck := ph.dial()
-	sent := flood(stuck, MaxConnRequests, &proto.CaptureReq{Pane: p.ID, ANSI: true, Scrollback: 10000})
+	sent := flood(stuck, bigFlood, big)
 	waitFull(t, stuck, 32<<10)
 	if l := ph.dial().call(&proto.ListReq{}).(*proto.PaneListReply); len(l.Panes) != 1 || l.Panes[0].State != "running" {
 		t.Fatalf("ls during the flood: %+v", l.Panes)
 	}
 	waitClosed(t, "the flood to end", sent)
 	after := usageOf(t, ph.cmd.Process.Pid)
-	t.Logf("host process before %d unread captures with scrollback: %v; after: %v", MaxConnRequests, before, after)
-	// Measured here: 21 MiB with the bound, 66 MiB without (with the
-	// trial's 36 MB captures: gigabytes); with the race detector 68 MiB
-	// with it, and without it the host never even filled the socket.
-	limit := 40 << 10 // KiB
-	if testproc.RaceBuild {
-		limit = 128 << 10
-	}
-	if grown := after.peak - before.rss; grown > limit {
-		t.Fatalf("the host grew by %d MiB", grown>>10)
+	t.Logf("host process before a capture of %d bytes: %v; after it: %v; after %d unread ones: %v", one, before, warm, bigFlood, after)
+	// Measured: with the bound, no growth past the peak of the one read
+	// capture (which already holds what building one takes); without it,
+	// 410 MiB (race) and 259 MiB, three times what one capture costs.
+	limit := warm.peak - before.rss
+	if grown := after.peak - warm.peak; grown > limit {
+		t.Fatalf("%d unread captures grew the host by %d MiB, more than one capture costs (%d MiB)", bigFlood, grown>>10, limit>>10)
 	}
 }
+
+// bigFlood is how many captures TestHostBoundsTheMemoryOfBigRepliesNobodyReads
+// pipelines: enough that without the bound they grow the host by hundreds
+// of MiB, and few enough that a host without the bound builds them all
+// within the test's deadlines, so that the test fails on the figure and
+// not on a timeout (with 256, a race-built host without the bound never
+// filled the socket within a minute). With the bound, the host's work
+// does not depend on the count: it builds one and the rest wait.
+const bigFlood = 16

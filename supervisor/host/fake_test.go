@@ -28,6 +28,7 @@ func init() {
 		"argv":        fakeArgv,          // print "ARGV <args>", "CWD <dir>" and "KEEP=<$KEEP>", then block (respawn_test.go)
 		"busy":        fakeBusyOnUSR1,    // READY; after SIGUSR1 a busy spinner every 50 ms (hook_test.go)
 		"burst":       fakeBurst,         // raw mode, READY; on a key, FAKE_BYTES of the test stream at once, then FAKE_OUT (output_test.go)
+		"rainbow":     fakeRainbow,       // raw mode; on a key, rainbowLines(FAKE_LINES), then block (abuse_test.go)
 		"escrow":      fakeEscrow,        // READY; a SIGHUP is written to FAKE_OUT; "got: LINE" per line; exits 3 on "exit" (escrow_test.go)
 	})
 }

@@ -221,9 +221,12 @@ func TestHostEncodesKeysForThePanesModes(t *testing.T) {
 // TestHostRawOutputIsByteExact pins docs/processes.md: a client reading the raw
 // ring from sequence 0 gets exactly what the child wrote. Halfway, the
 // first client vanishes (as if SIGKILLed); a new client continues from the
-// sequence number it had, with no gap and no duplicate.
+// sequence number it had, with no gap and no duplicate. 4 MiB is every
+// byte value thousands of times and far more than the socket and the PTY
+// buffer hold, so the first client dies mid-flood; with 16 MiB, the host
+// parsing it under the race detector took half a minute of the suite.
 func TestHostRawOutputIsByteExact(t *testing.T) {
-	const size = 16 << 20
+	const size = 4 << 20
 	th := startHost(t, func(c *persist.Config) { c.Host.RingBytes = size + 1<<20 })
 	c := th.dial()
 	p := th.spawnFake(c, "stream", "FAKE_BYTES="+itoa(size))
@@ -274,9 +277,11 @@ func readRaw(t *testing.T, c *tclient, pane string, seq uint64, n int) ([]byte, 
 }
 
 // TestHostSlowClientNeverBlocksThePane: a subscriber that never reads does
-// not stop output reaching the ring and another client.
+// not stop output reaching the ring and another client. 4 MiB is far more
+// than the stuck client's socket holds (8 MiB cost 13 s of the suite
+// under the race detector).
 func TestHostSlowClientNeverBlocksThePane(t *testing.T) {
-	const size = 8 << 20
+	const size = 4 << 20
 	th := startHost(t, func(c *persist.Config) { c.Host.RingBytes = size })
 	c := th.dial()
 	stuck := th.dial()

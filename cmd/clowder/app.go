@@ -62,7 +62,7 @@ func (a *app) dial(ctx context.Context) (*client.Client, error) {
 	}
 	c, err := a.dialSocket(ctx, p)
 	if errors.Is(err, client.ErrNoHost) {
-		return nil, fmt.Errorf("no clowder host is running (no socket at %s), so there are no panes; start one with clowder new", p.SocketFile())
+		return nil, noHostError(p) // cmd_recorded.go
 	}
 	return c, err
 }

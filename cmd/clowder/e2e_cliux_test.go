@@ -1,0 +1,54 @@
+//go:build linux
+
+package main
+
+// End-to-end tests of the CLI trial's faults: recorded panes with no host
+// running, usage errors of completion, help and nested commands.
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"clowder/supervisor/proto"
+)
+
+// Regression (CLI trial, the worst new-user trap): after `host stop
+// --force` agents.json still held pane q, yet `ls` printed an empty table,
+// `rm q` said "no clowder host is running ... so there are no panes", and
+// `new --name q` then failed with "a pane is already named q".
+func TestRecordedPaneWithNoHostIsListedRemovedAndItsNameFreed(t *testing.T) {
+	e := newE2E(t)
+	e.must("new", "--name", "q", "--", "sleep", "9")
+	e.must("host", "stop", "--force")
+
+	out, errOut, code := e.run("ls")
+	if code != 0 || !strings.Contains(out, " q ") || !strings.Contains(out, "exited") {
+		t.Fatalf("ls with no host: exit %d, want q listed as exited:\n%s%s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "no clowder host is running") || !strings.Contains(errOut, "clowder host") {
+		t.Fatalf("ls with no host: stderr does not say no host runs and what to do: %q", errOut)
+	}
+	var list []proto.PaneInfo
+	if err := json.Unmarshal([]byte(e.must("ls", "--json")), &list); err != nil || len(list) != 1 || list[0].Name != "q" {
+		t.Fatalf("ls --json with no host: %v %+v, want pane q", err, list)
+	}
+	if _, _, code := e.run("host", "status"); code != 1 {
+		t.Fatalf("ls started a host (host status exit %d, want 1)", code)
+	}
+
+	e.must("rm", "q")
+	e.must("new", "--name", "q", "--", "true")
+}
+
+// With no host and a recorded pane, a command that only talks to a host
+// says what to do, not that there are no panes.
+func TestPaneCommandWithNoHostNamesTheRecordedPanes(t *testing.T) {
+	e := newE2E(t)
+	e.must("new", "--name", "q", "--", "sleep", "9")
+	e.must("host", "stop", "--force")
+	_, errOut, code := e.run("send-keys", "q", "Enter")
+	if code != 1 || strings.Contains(errOut, "there are no panes") || !strings.Contains(errOut, "clowder host") {
+		t.Fatalf("send-keys with no host: exit %d: %q", code, errOut)
+	}
+}

@@ -52,3 +52,40 @@ func TestPaneCommandWithNoHostNamesTheRecordedPanes(t *testing.T) {
 		t.Fatalf("send-keys with no host: exit %d: %q", code, errOut)
 	}
 }
+
+// Regression (CLI trial): `clowder completion foo`, `clowder completion`
+// and `clowder help foo` printed help and exited 0; `clowder host stop
+// extra` said "see clowder stop --help", a command that does not exist.
+// Each is a usage error: exit 2, one line naming the bad word (or the
+// full command path) and the valid choices.
+func TestBadCompletionHelpAndNestedArgsAreUsageErrors(t *testing.T) {
+	e := newE2E(t)
+	for _, tc := range []struct {
+		args []string
+		want []string // in the one line
+	}{
+		{[]string{"completion", "foo"}, []string{`"foo"`, "bash, zsh, fish or powershell"}},
+		{[]string{"completion"}, []string{"completion needs a shell", "bash, zsh, fish or powershell"}},
+		{[]string{"help", "foo"}, []string{`"foo"`, "ls", "host"}},
+		{[]string{"host", "stop", "extra"}, []string{"host stop takes no arguments", "see clowder host stop --help"}},
+		{[]string{"host", "status", "extra"}, []string{"host status takes", "see clowder host status --help"}},
+	} {
+		out, errOut, code := e.run(tc.args...)
+		lines := strings.Split(strings.TrimRight(errOut, "\n"), "\n")
+		if code != 2 || out != "" || len(lines) != 1 {
+			t.Errorf("clowder %q: exit %d, stdout %d bytes, stderr %q; want exit 2 and one line", tc.args, code, len(out), errOut)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(errOut, w) {
+				t.Errorf("clowder %q: %q does not say %q", tc.args, errOut, w)
+			}
+		}
+	}
+	if out, _, code := e.run("help", "ls"); code != 0 || !strings.Contains(out, "clowder ls") {
+		t.Errorf("help ls: exit %d: %q", code, out)
+	}
+	if out, _, code := e.run("completion", "bash"); code != 0 || !strings.Contains(out, "bash completion") {
+		t.Errorf("completion bash: exit %d, %d bytes", code, len(out))
+	}
+}

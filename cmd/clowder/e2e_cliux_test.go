@@ -7,6 +7,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -87,5 +89,28 @@ func TestBadCompletionHelpAndNestedArgsAreUsageErrors(t *testing.T) {
 	}
 	if out, _, code := e.run("completion", "bash"); code != 0 || !strings.Contains(out, "bash completion") {
 		t.Errorf("completion bash: exit %d, %d bytes", code, len(out))
+	}
+}
+
+// Regression (CLI trial): a runtime dir that is a symbolic link was
+// refused with "is not a directory (L---------)", a mode string that says
+// nothing; the line now says it is a symbolic link and what to do.
+func TestSymlinkedRuntimeDirIsNamedASymbolicLink(t *testing.T) {
+	e := newE2E(t)
+	real := filepath.Join(e.dir, "real")
+	if err := os.Mkdir(real, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(e.dir, "run")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Remove(link) }) // before e's cleanup, whose host stop would refuse the link
+	for _, args := range [][]string{{"capture", "p1"}, {"ls"}} {
+		_, errOut, code := e.run(args...)
+		if code != 1 || !strings.Contains(errOut, "is a symbolic link") || strings.Contains(errOut, "L---") ||
+			!strings.Contains(errOut, real) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("clowder %q with a symlinked runtime dir: exit %d, %q; want exit 1 and one line saying it is a symbolic link to %s", args, code, errOut, real)
+		}
 	}
 }

@@ -114,3 +114,50 @@ func TestSymlinkedRuntimeDirIsNamedASymbolicLink(t *testing.T) {
 		}
 	}
 }
+
+// Regression (CLI trial): errors of config.toml and of `host upgrade`
+// that did not say what to do, or said the wrong thing:
+//   - a config over 1 MiB was refused without saying what to do;
+//   - `[keys] zoom = "Zoom"` ended with "to send text as typed, use -l",
+//     send-keys' advice, which means nothing in config.toml;
+//   - `[keys] zoom = "x"` with a typo'd `zoom2 = "x"` reported the clash,
+//     not the unknown action zoom2;
+//   - `host upgrade --binary` with a 10 KB path exited 1, not 2.
+func TestConfigAndUpgradeErrorsSayWhatToDo(t *testing.T) {
+	e := newE2E(t)
+	cfg := filepath.Join(e.dir, "config.toml")
+	for _, tc := range []struct {
+		name, config string
+		args         []string
+		code         int
+		want, not    []string
+	}{
+		{"config over 1 MiB", "#" + strings.Repeat("x", 1<<20) + "\n", []string{"new", "--", "true"}, 1,
+			[]string{"1 MiB", "CLOWDER_CONFIG", "cut it down"}, nil},
+		{"unknown key name in [keys]", "[keys]\nzoom = \"Zoom\"\n", []string{}, 1,
+			[]string{"zoom", `"Zoom"`, "config.toml"}, []string{"-l"}},
+		{"typo'd action sharing a key", "[keys]\nzoom = \"x\"\nzoom2 = \"x\"\n", []string{"new", "--", "true"}, 1,
+			[]string{"zoom2", "unknown action"}, []string{"also zoom"}},
+		{"10 KB upgrade binary", "", []string{"host", "upgrade", "--binary", "/" + strings.Repeat("a", 10<<10)}, 2,
+			[]string{"--binary", "4096"}, nil},
+	} {
+		if err := os.WriteFile(cfg, []byte(tc.config), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, errOut, code := e.run(tc.args...)
+		if code != tc.code || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and one line", tc.name, code, errOut, tc.code)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(errOut, w) {
+				t.Errorf("%s: %q does not say %q", tc.name, errOut, w)
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(errOut, w) {
+				t.Errorf("%s: %q says %q", tc.name, errOut, w)
+			}
+		}
+	}
+}

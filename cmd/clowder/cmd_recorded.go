@@ -91,13 +91,24 @@ func noHostError(p persist.Paths) error {
 }
 
 // withRecordedHost runs fn like withClient, starting a host when none
-// runs but agents.json records panes: rm, rename, land and discard change
-// a recorded pane, which only the host may do.
-func (a *app) withRecordedHost(ctx context.Context, fn func(*client.Client) error) error {
+// runs but agents.json records pane ref (an id or a name): rm, rename,
+// land and discard change a recorded pane, which only the host may do. A
+// ref that names no record starts nothing.
+func (a *app) withRecordedHost(ctx context.Context, ref string, fn func(*client.Client) error) error {
 	p, err := a.paths()
 	if err != nil {
 		return err
 	}
 	recs, _ := recordedPanes(p) // an unreadable file: no host is started, and dial says why
-	return a.withClient(ctx, len(recs) > 0, fn)
+	return a.withClient(ctx, recorded(recs, ref), fn)
+}
+
+// recorded reports whether ref is the id or the name of one of recs.
+func recorded(recs []persist.PaneRecord, ref string) bool {
+	for _, r := range recs {
+		if r.ID == ref || r.Name == ref {
+			return true
+		}
+	}
+	return false
 }

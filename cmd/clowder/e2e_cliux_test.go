@@ -39,6 +39,13 @@ func TestRecordedPaneWithNoHostIsListedRemovedAndItsNameFreed(t *testing.T) {
 		t.Fatalf("ls started a host (host status exit %d, want 1)", code)
 	}
 
+	_, errOut, code = e.run("rm", "nosuch") // names no record: no host is started for it
+	if code != 1 || !strings.Contains(errOut, "agents.json records 1 pane") {
+		t.Fatalf("rm nosuch with no host: exit %d: %q", code, errOut)
+	}
+	if _, _, code := e.run("host", "status"); code != 1 {
+		t.Fatalf("rm of no recorded pane started a host (host status exit %d, want 1)", code)
+	}
 	e.must("rm", "q")
 	e.must("new", "--name", "q", "--", "true")
 }

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -98,6 +100,11 @@ func (c Config) checkKeys() error {
 		actions = append(actions, a)
 	}
 	sort.Strings(actions)
+	// Unknown actions first: a typo'd action (zoom2) that shares a key
+	// with the one meant (zoom) is the typo, not a clash.
+	if err := unknownActions(actions); err != nil {
+		return err
+	}
 	var errs []error
 	for _, action := range actions {
 		if err := c.Keys[action].check(); err != nil {
@@ -105,6 +112,32 @@ func (c Config) checkKeys() error {
 		}
 	}
 	return errors.Join(append(errs, c.keyClashes(actions))...)
+}
+
+// keyActions are the names [keys] takes: the TUI's actions, as
+// tui.Action's String gives them (a tui test keeps the lists equal; persist
+// may not import tui).
+var keyActions = [...]string{
+	"split-right", "split-down", "new-shell", "new-agent", "close", "kill", "respawn",
+	"land", "discard", "rename", "send-keys", "focus-left", "focus-down", "focus-up", "focus-right",
+	"focus-next", "focus-number", "next-attention", "resize-left", "resize-down",
+	"resize-up", "resize-right", "zoom", "swap-next", "swap-prev", "next-preset",
+	"copy-mode", "paste", "help", "detach", "kill-all",
+}
+
+// KeyActions returns the action names config.toml's [keys] takes, in the
+// TUI's order.
+func KeyActions() []string { return slices.Clone(keyActions[:]) }
+
+// unknownActions refuses [keys] names that are no action.
+func unknownActions(actions []string) error {
+	var errs []error
+	for _, a := range actions {
+		if !slices.Contains(keyActions[:], a) {
+			errs = append(errs, fmt.Errorf("keys.%s: unknown action; want one of %s", a, strings.Join(keyActions[:], ", ")))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // keyClashes refuses a key given to two [keys] actions, or to an action

@@ -128,7 +128,9 @@ func keystrokes(names []string) ([]string, error) {
 	for i, n := range names {
 		k, err := panes.ParseKey(n)
 		if err != nil {
-			return nil, err
+			// Not ParseKey's own line, which ends with send-keys'
+			// advice (-l): here the key is a binding in config.toml.
+			return nil, fmt.Errorf("unknown key %q: want %s", n, panes.KeyNameHelp)
 		}
 		out[i] = keystroke(k)
 	}

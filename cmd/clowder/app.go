@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -62,7 +63,7 @@ func (a *app) dial(ctx context.Context) (*client.Client, error) {
 	}
 	c, err := a.dialSocket(ctx, p)
 	if errors.Is(err, client.ErrNoHost) {
-		return nil, fmt.Errorf("no clowder host is running (no socket at %s), so there are no panes; start one with clowder new", p.SocketFile())
+		return nil, noHostError(p) // cmd_recorded.go
 	}
 	return c, err
 }
@@ -160,10 +161,16 @@ func exactArgs(n int, names string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
 			return usagef("%s takes %s (got %d argument%s); see clowder %s --help",
-				cmd.Name(), names, len(args), plural(len(args)), cmd.Name())
+				commandPath(cmd), names, len(args), plural(len(args)), commandPath(cmd))
 		}
 		return nil
 	}
+}
+
+// commandPath is the command's words after "clowder" ("host stop"), so
+// that a nested command's usage error names a command that exists.
+func commandPath(cmd *cobra.Command) string {
+	return strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")
 }
 
 // rangeArgs accepts lo..hi arguments.
@@ -171,7 +178,7 @@ func rangeArgs(lo, hi int, names string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) < lo || len(args) > hi {
 			return usagef("%s takes %s (got %d argument%s); see clowder %s --help",
-				cmd.Name(), names, len(args), plural(len(args)), cmd.Name())
+				commandPath(cmd), names, len(args), plural(len(args)), commandPath(cmd))
 		}
 		return nil
 	}

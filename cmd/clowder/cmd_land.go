@@ -61,7 +61,7 @@ func newEndCommand(a *app, end worktreeEnd, use, short string) *cobra.Command {
 		Args:              usage(exactArgs(1, "one PANE"), paneOperand),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
+			return a.withRecordedHost(cmd.Context(), args[0], func(c *client.Client) error {
 				return a.endWorktree(cmd.Context(), c, args[0], end, kill)
 			})
 		},

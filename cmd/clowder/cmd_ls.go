@@ -37,7 +37,8 @@ func newLs(a *app) *cobra.Command {
 	return c
 }
 
-// listPanes lists every pane; no host running means no panes.
+// listPanes lists every pane; with no host running, the panes agents.json
+// records, as last saved (cmd_recorded.go).
 func listPanes(ctx context.Context, a *app) ([]proto.PaneInfo, error) {
 	p, err := a.paths()
 	if err != nil {
@@ -46,7 +47,7 @@ func listPanes(ctx context.Context, a *app) ([]proto.PaneInfo, error) {
 	c, err := a.dialSocket(ctx, p)
 	if err != nil {
 		if isNoHost(err) {
-			return []proto.PaneInfo{}, nil
+			return a.recordedList(p)
 		}
 		return nil, err
 	}

@@ -79,7 +79,12 @@ func upgradeBinary(a *app, binary string) (string, error) {
 	}
 	path, err := filepath.Abs(binary)
 	if err != nil {
-		return "", fmt.Errorf("--binary %s: %w", binary, err)
+		return "", fmt.Errorf("--binary %s: %w", clip(binary), err)
+	}
+	// A path the host would refuse (over 4096 bytes) is the command
+	// line's fault: a usage error, before any host is asked.
+	if err := (&proto.UpgradeReq{Binary: path}).Validate(); err != nil {
+		return "", usagef("--binary %s: %v; give a shorter path to the binary", clip(binary), err)
 	}
 	return path, nil
 }

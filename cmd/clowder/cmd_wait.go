@@ -179,7 +179,7 @@ func newRm(a *app) *cobra.Command {
 		Args:              usage(exactArgs(1, "one PANE"), paneOperand),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
+			return a.withRecordedHost(cmd.Context(), args[0], func(c *client.Client) error {
 				if worktree {
 					return a.rmWorktree(cmd.Context(), c, args[0]) // cmd_land.go
 				}
@@ -199,7 +199,7 @@ func newRename(a *app) *cobra.Command {
 		Args:              usage(exactArgs(2, "PANE and NAME"), paneOperand, nameOperand),
 		ValidArgsFunction: completePanes(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withClient(cmd.Context(), false, func(c *client.Client) error {
+			return a.withRecordedHost(cmd.Context(), args[0], func(c *client.Client) error {
 				return c.Rename(cmd.Context(), args[0], args[1])
 			})
 		},

@@ -34,6 +34,7 @@ func execute(root *cobra.Command, args []string, a *app) int {
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
+	strictHelpAndCompletion(root) // usage.go
 	err := root.Execute()
 	if err == nil {
 		return 0

@@ -47,7 +47,7 @@ func checkSocketPath(socketPath string) error {
 		return fmt.Errorf("check socket %s: %w", socketPath, err)
 	}
 	if fi.Mode().Type() != fs.ModeSocket {
-		return untrusted("%s is not a socket (%s); remove it", socketPath, fi.Mode().Type())
+		return untrusted("%s is not a socket (it is %s); remove it", socketPath, describeType(fi.Mode()))
 	}
 	if uid := ownerOf(fi); uid != os.Getuid() {
 		return untrusted("socket %s is owned by uid %d, not by you (uid %d), so another user may be posing as your host; remove it",
@@ -66,9 +66,13 @@ func checkRuntimeDir(dir string) error {
 	if err != nil {
 		return fmt.Errorf("check runtime dir %s: %w", dir, err)
 	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return untrusted("runtime dir %s is a symbolic link%s, which another user could point elsewhere; set %s to a real private directory (mode 0700), or replace the link with one",
+			dir, linkTarget(dir), persist.EnvRuntimeDir)
+	}
 	if !fi.IsDir() {
-		return untrusted("runtime dir %s is not a directory (%s); remove it, or set %s to a private directory",
-			dir, fi.Mode().Type(), persist.EnvRuntimeDir)
+		return untrusted("runtime dir %s is not a directory (it is %s); remove it, or set %s to a private directory",
+			dir, describeType(fi.Mode()), persist.EnvRuntimeDir)
 	}
 	if uid := ownerOf(fi); uid != os.Getuid() {
 		return untrusted("runtime dir %s is owned by uid %d, not by you (uid %d), so another user may be posing as your host; remove it, or set %s to a private directory",
@@ -101,4 +105,35 @@ func checkListener(uc *net.UnixConn, socketPath string) error {
 			socketPath, uid, os.Getuid(), socketPath)
 	}
 	return nil
+}
+
+// linkTarget is " to TARGET" for the symbolic link at path, "" when it
+// cannot be read.
+func linkTarget(path string) string {
+	t, err := os.Readlink(path)
+	if err != nil {
+		return ""
+	}
+	return " to " + t
+}
+
+// describeType names a file type for an error line ("a symbolic link"),
+// as persist does for the state dir, rather than a mode string such as
+// "L---------".
+func describeType(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsRegular():
+		return "a regular file"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a fifo"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "of type " + m.Type().String()
 }

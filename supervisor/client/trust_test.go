@@ -144,7 +144,7 @@ func TestClientRefusesAnUntrustedRuntimeDir(t *testing.T) {
 			if err := os.Symlink(dir+".real", dir); err != nil {
 				t.Fatal(err)
 			}
-		}, "not a directory"},
+		}, "is a symbolic link"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

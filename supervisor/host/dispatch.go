@@ -27,7 +27,7 @@ func (c *conn) dispatch(f proto.Frame) {
 	}
 	if err != nil {
 		proto.CloseFds(f.Fds)
-		c.reply(f.ReqID, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: fmt.Sprintf("decode %s: %v", f.Type, err)})
+		c.reply(f.ReqID, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: err.Error()}) // "decode list body: ...": it names the request already
 		return
 	}
 	if e, ok := m.(*proto.EscrowReq); ok {

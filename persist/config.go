@@ -176,7 +176,7 @@ func readConfig(path string) ([]byte, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%s); point %s at a config.toml file", describeType(fi.Mode()), EnvConfig)
+		return nil, fmt.Errorf("not a regular file (%s); point %s at a config.toml file", DescribeType(fi.Mode()), EnvConfig)
 	}
 	if fi.Size() > maxConfigBytes {
 		return nil, fmt.Errorf("%d bytes, over the 1 MiB (%d bytes) a config can have: a config.toml is a few KB, so check that this is the file you mean (%s names another), or cut it down",

@@ -188,7 +188,7 @@ func checkPrivateDir(dir string, uid int) error {
 		return fmt.Errorf("check runtime dir %s: %w", dir, err)
 	}
 	if !fi.IsDir() {
-		return fmt.Errorf("runtime dir %s is not a directory (%s); remove it or set %s", dir, describeType(fi.Mode()), EnvRuntimeDir)
+		return fmt.Errorf("runtime dir %s is not a directory (%s); remove it or set %s", dir, DescribeType(fi.Mode()), EnvRuntimeDir)
 	}
 	if owner, ok := fileOwner(fi); ok && owner != uid {
 		return fmt.Errorf("runtime dir %s is owned by uid %d, not by you (uid %d); remove it or set %s", dir, owner, uid, EnvRuntimeDir)
@@ -199,8 +199,9 @@ func checkPrivateDir(dir string, uid int) error {
 	return nil
 }
 
-// describeType names a non-directory file type for error messages.
-func describeType(m fs.FileMode) string {
+// DescribeType names a file type for an error line ("a fifo"), rather
+// than a mode string such as "L---------".
+func DescribeType(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeSymlink != 0:
 		return "a symlink, which another user could point elsewhere"

@@ -81,7 +81,7 @@ func checkStateFile(what, path string, fi fs.FileInfo, uid int) error {
 		return &RefusedError{What: what, Path: path, Problem: problem, Fix: fix}
 	}
 	if !fi.Mode().IsRegular() {
-		return refuse("is not a regular file ("+describeType(fi.Mode())+")", "move it away")
+		return refuse("is not a regular file ("+DescribeType(fi.Mode())+")", "move it away")
 	}
 	if owner, ok := fileOwner(fi); ok && owner != uid {
 		return refuse(fmt.Sprintf("is owned by uid %d, not by you (uid %d)", owner, uid),
@@ -109,7 +109,7 @@ func checkStateDir(dir string, uid int) error {
 		return &RefusedError{What: "state dir", Path: dir, Problem: problem, Fix: fix}
 	}
 	if !fi.IsDir() {
-		return refuse("is not a directory ("+describeType(fi.Mode())+")", "remove it or set "+EnvStateDir)
+		return refuse("is not a directory ("+DescribeType(fi.Mode())+")", "remove it or set "+EnvStateDir)
 	}
 	if owner, ok := fileOwner(fi); ok && owner != uid {
 		return refuse(fmt.Sprintf("is owned by uid %d, not by you (uid %d)", owner, uid),

@@ -47,7 +47,7 @@ func checkSocketPath(socketPath string) error {
 		return fmt.Errorf("check socket %s: %w", socketPath, err)
 	}
 	if fi.Mode().Type() != fs.ModeSocket {
-		return untrusted("%s is not a socket (it is %s); remove it", socketPath, describeType(fi.Mode()))
+		return untrusted("%s is not a socket (it is %s); remove it", socketPath, persist.DescribeType(fi.Mode()))
 	}
 	if uid := ownerOf(fi); uid != os.Getuid() {
 		return untrusted("socket %s is owned by uid %d, not by you (uid %d), so another user may be posing as your host; remove it",
@@ -72,7 +72,7 @@ func checkRuntimeDir(dir string) error {
 	}
 	if !fi.IsDir() {
 		return untrusted("runtime dir %s is not a directory (it is %s); remove it, or set %s to a private directory",
-			dir, describeType(fi.Mode()), persist.EnvRuntimeDir)
+			dir, persist.DescribeType(fi.Mode()), persist.EnvRuntimeDir)
 	}
 	if uid := ownerOf(fi); uid != os.Getuid() {
 		return untrusted("runtime dir %s is owned by uid %d, not by you (uid %d), so another user may be posing as your host; remove it, or set %s to a private directory",
@@ -115,25 +115,4 @@ func linkTarget(path string) string {
 		return ""
 	}
 	return " to " + t
-}
-
-// describeType names a file type for an error line ("a symbolic link"),
-// as persist does for the state dir, rather than a mode string such as
-// "L---------".
-func describeType(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m.IsRegular():
-		return "a regular file"
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a fifo"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "of type " + m.Type().String()
 }

@@ -444,55 +444,36 @@ func (s *jsonScan) null() bool { return s.peek() == 'n' && s.lit("null") }
 
 // strs reads an array of strings; [] is an empty slice, not nil, as with
 // encoding/json, and null is nil.
-func (s *jsonScan) strs() ([]string, bool) {
+func (s *jsonScan) strs() ([]string, bool) { return scanArray(s, s.str) }
+
+// ints reads an array of ints.
+func (s *jsonScan) ints() ([]int, bool) {
+	return scanArray(s, func() (int, bool) {
+		v, ok := s.number(minInt, maxInt)
+		return int(v), ok
+	})
+}
+
+// scanArray reads an array whose elements elem reads: [] is an empty
+// slice, not nil, as with encoding/json, and null is nil.
+func scanArray[T any](s *jsonScan, elem func() (T, bool)) ([]T, bool) {
 	if s.null() {
 		return nil, true
 	}
 	if !s.lit("[") {
 		return nil, false
 	}
-	out := []string{}
+	out := []T{}
 	if s.peek() == ']' {
 		s.i++
 		return out, true
 	}
 	for {
-		v, ok := s.str()
+		v, ok := elem()
 		if !ok {
 			return nil, false
 		}
 		out = append(out, v)
-		switch s.peek() {
-		case ',':
-			s.i++
-		case ']':
-			s.i++
-			return out, true
-		default:
-			return nil, false
-		}
-	}
-}
-
-// ints reads an array of ints.
-func (s *jsonScan) ints() ([]int, bool) {
-	if s.null() {
-		return nil, true
-	}
-	if !s.lit("[") {
-		return nil, false
-	}
-	out := []int{}
-	if s.peek() == ']' {
-		s.i++
-		return out, true
-	}
-	for {
-		v, ok := s.number(minInt, maxInt)
-		if !ok {
-			return nil, false
-		}
-		out = append(out, int(v))
 		switch s.peek() {
 		case ',':
 			s.i++

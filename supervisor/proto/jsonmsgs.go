@@ -287,33 +287,10 @@ func (r *PaneListReply) decodeJSON(b []byte) bool {
 
 // panes reads an array of PaneInfo.
 func (s *jsonScan) panes() ([]PaneInfo, bool) {
-	if s.null() {
-		return nil, true
-	}
-	if !s.lit("[") {
-		return nil, false
-	}
-	out := []PaneInfo{}
-	if s.peek() == ']' {
-		s.i++
-		return out, true
-	}
-	for {
-		var p PaneInfo
-		if !s.object(func(key string) bool { return s.paneField(&p, key) }) {
-			return nil, false
-		}
-		out = append(out, p)
-		switch s.peek() {
-		case ',':
-			s.i++
-		case ']':
-			s.i++
-			return out, true
-		default:
-			return nil, false
-		}
-	}
+	return scanArray(s, func() (p PaneInfo, ok bool) {
+		ok = s.object(func(key string) bool { return s.paneField(&p, key) })
+		return p, ok
+	})
 }
 
 // paneKeys are PaneInfo's JSON names.

@@ -1,0 +1,66 @@
+//go:build linux
+
+package main
+
+import (
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// stopWhileFrozen freezes the client running in o (SIGSTOP), stops the
+// host with --force (which kills every pane, then exits), and lets the
+// client run again: it meets the lost connection only once every pane's
+// leader is dead, the exact step where it used to start a new host.
+func stopWhileFrozen(t *testing.T, e *e2eEnv, o *outerTmux) {
+	t.Helper()
+	pid := o.pid()
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = syscall.Kill(pid, syscall.SIGCONT) }() // never leave it frozen
+	e.must("host", "stop", "--force")
+	e.eventually(20*time.Second, "the stopped host gone", func() bool { _, up := e.hostInfo(); return !up })
+}
+
+// noHostUntil waits until the screen shows want and fails at once if a
+// host answers meanwhile: the client started one behind the user's back.
+func noHostUntil(t *testing.T, e *e2eEnv, o *outerTmux, want string) {
+	t.Helper()
+	e.eventually(20*time.Second, "the client saying "+want, func() bool {
+		if st, up := e.hostInfo(); up {
+			t.Fatalf("a host (pid %d) was started after host stop --force killed every pane; the screen:\n%s", st.Pid, o.screen())
+		}
+		return strings.Contains(o.screen(), want)
+	})
+	if st, up := e.hostInfo(); up {
+		t.Fatalf("a host (pid %d) was started after host stop --force killed every pane", st.Pid)
+	}
+}
+
+// TestE2ETUIStartsNoHostAfterAForcedStopKilledEveryPane pins the race
+// behind TestE2ETUISIGKILLedDuringAFloodLosesNothing's "processes still
+// alive after host stop --force": the TUI, slow to see its connection end,
+// reconnected after `host stop --force` had killed every pane and started
+// a new host for panes already dead (it checked their leaders only after
+// connecting, which starts a host). The TUI is frozen across the stop;
+// once thawed it says the host stopped and starts none.
+func TestE2ETUIStartsNoHostAfterAForcedStopKilledEveryPane(t *testing.T) {
+	e, o := tuiEnv(t, 120, 40)
+	o.waitScreen("$")
+	stopWhileFrozen(t, e, o)
+	noHostUntil(t, e, o, "no pane runs")
+}
+
+// TestE2EAttachStartsNoHostAfterAForcedStopKilledThePane is the same race
+// for `clowder attach`: thawed after the stop killed its pane, it ends
+// saying so, and no host is started.
+func TestE2EAttachStartsNoHostAfterAForcedStopKilledThePane(t *testing.T) {
+	e := newE2E(t)
+	id := strings.TrimSpace(e.must("new", "--", "sh", "-c", "echo READY; exec cat"))
+	o := startTmux(t, e, 100, 30, "attach", id)
+	o.waitScreen("READY")
+	stopWhileFrozen(t, e, o)
+	noHostUntil(t, e, o, "no host runs")
+}

@@ -105,6 +105,7 @@ type Redialer struct {
 // after c is lost (nil: Reconnect fails).
 func NewRedialer(c *Client, connect func(context.Context) (*Client, error)) *Redialer {
 	r := &Redialer{connect: connect}
+	c.waitForHost()
 	r.cur.Store(c)
 	return r
 }
@@ -158,6 +159,7 @@ func (r *Redialer) Reconnect(ctx context.Context) (swapped bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	c.waitForHost()
 	r.cur.Store(c)
 	_ = old.Close() // best effort: it is already gone
 	return true, nil

@@ -156,7 +156,7 @@ func connect(ctx context.Context, paths persist.Paths, exe string) (*Client, err
 		return c, err
 	}
 	if !mayStart(ctx) {
-		return nil, fmt.Errorf("connect to host at %s: %w", paths.SocketFile(), ErrNoHostNeeded)
+		return nil, fmt.Errorf("connect to host at %s: %w (%w)", paths.SocketFile(), ErrNoHostNeeded, err)
 	}
 	started, err := StartHost(paths, exe)
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 )
 
 // ErrNoHostNeeded is Connect's error under StartOnlyIf when no host runs
-// and need said that none is worth starting.
+// and need said that none is worth starting; it matches ErrNoHost too.
 var ErrNoHostNeeded = errors.New("the host stopped and no pane runs: nothing to hand back, so no host was started (clowder host start starts one)")
 
 // startGuardKey keys the need of StartOnlyIf in a context.
@@ -33,3 +33,13 @@ func mayStart(ctx context.Context) bool {
 	need, ok := ctx.Value(startGuardKey{}).(func() bool)
 	return !ok || need == nil || need()
 }
+
+// never is a need that is never there.
+func never() bool { return false }
+
+// waitForHost makes c's own retries (a request the host did not run, sent
+// again on a new connection: retry.go) wait for a host to answer instead
+// of starting one. A Redialer's owner recovers from a lost host by itself
+// and starts one only when a pane it holds still runs; a retried keystroke
+// or resize must not start one behind its back (after host stop --force).
+func (c *Client) waitForHost() { c.noStart.Store(true) }

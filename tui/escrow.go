@@ -5,8 +5,10 @@ package tui
 // reads it. When the connection ends (the host died, or dropped the TUI
 // after it stopped reading for 30 s), the TUI keeps those copies open, so
 // no agent gets SIGHUP, and typed keys go straight to them. It connects
-// again, starting a host if none runs, hands each master back with an
-// escrow request (the pane's identity and the screen last drawn), closes
+// again, starting a host if none runs and a pane it holds still runs
+// (after `host stop --force` killed every pane it starts none), hands
+// each master back with an escrow request (the pane's identity and the
+// screen last drawn), closes
 // its copies once the host has answered, and subscribes to everything
 // afresh, which redraws every pane. A hand-back the host refuses (the
 // identity does not check) is reported and the copy closed. The

@@ -91,8 +91,10 @@ func HandBack(ctx context.Context, to Escrower, held []Held, each time.Duration)
 
 // Redialer is a connection that outlives its host: after the connection is
 // lost, Reconnect dials again through connect (which starts a host if none
-// runs, as Connect does) and every later Client() is the new connection.
-// The masters that subscriptions of the old connection passed stay open:
+// runs, as Connect does, unless StartOnlyIf on its context says none is
+// needed) and every later Client() is the new connection. A request its
+// connections send again by themselves waits for a host and never starts
+// one: starting one is the owner's call (it holds the panes). The masters that subscriptions of the old connection passed stay open:
 // they are the escrow the caller hands back (HandBack). Safe for
 // concurrent use.
 type Redialer struct {

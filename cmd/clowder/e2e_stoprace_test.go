@@ -3,6 +3,8 @@
 package main
 
 import (
+	"fmt"
+	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -24,17 +26,17 @@ func stopWhileFrozen(t *testing.T, e *e2eEnv, o *outerTmux) {
 	e.eventually(30*time.Second, "the stopped host gone", func() bool { _, up := e.hostInfo(); return !up })
 }
 
-// noHostUntil waits until the screen shows want, failing as soon as a
-// host answers: the client started one behind the user's back.
-func noHostUntil(t *testing.T, e *e2eEnv, o *outerTmux, want string) {
+// noHostUntil waits until done says the client has settled, failing as
+// soon as a host answers: the client started one behind the user's back.
+func noHostUntil(t *testing.T, e *e2eEnv, o *outerTmux, what string, done func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(o.screen(), want) {
+	for !done() {
 		if st, up := e.hostInfo(); up {
 			t.Fatalf("a host (pid %d) was started after host stop --force killed every pane; the screen:\n%s", st.Pid, o.screen())
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the client never said %q; the screen:\n%s", want, o.screen())
+			t.Fatalf("%s: not within 30s; the screen:\n%s", what, o.screen())
 		}
 		time.Sleep(50 * time.Millisecond) // polling a condition with a deadline
 	}
@@ -54,7 +56,7 @@ func TestE2ETUIStartsNoHostAfterAForcedStopKilledEveryPane(t *testing.T) {
 	e, o := tuiEnv(t, 120, 40)
 	o.waitScreen("$")
 	stopWhileFrozen(t, e, o)
-	noHostUntil(t, e, o, "no pane runs")
+	noHostUntil(t, e, o, "the TUI saying no pane runs", func() bool { return strings.Contains(o.screen(), "no pane runs") })
 }
 
 // TestE2EAttachStartsNoHostAfterAForcedStopKilledThePane is the same race
@@ -66,6 +68,15 @@ func TestE2EAttachStartsNoHostAfterAForcedStopKilledThePane(t *testing.T) {
 	id := strings.TrimSpace(e.must("new", "--", "sh", "-c", "echo READY; exec cat"))
 	o := startTmux(t, e, 100, 30, "attach", id)
 	o.waitScreen("READY")
+	attach := o.pid()
 	stopWhileFrozen(t, e, o)
-	noHostUntil(t, e, o, "Pane is dead") // attach ended: on the pane's exit, or on its leader found dead
+	// attach ends: on the pane's exit, or on its leader found dead.
+	noHostUntil(t, e, o, "attach ended", func() bool { return syscall.Kill(attach, 0) != nil || zombie(attach) })
+}
+
+// zombie reports whether pid has exited and awaits its parent's wait.
+func zombie(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	i := strings.LastIndexByte(string(b), ')')
+	return err == nil && i > 0 && len(b) > i+2 && b[i+2] == 'Z'
 }

@@ -132,8 +132,8 @@ func (r *Redialer) Probe(ctx context.Context) (lost bool) {
 	if c.Err() != nil {
 		return true
 	}
-	if _, err := c.HostStatus(ctx); err == nil {
-		return false
+	if _, _, err := c.callOnce(ctx, proto.HostStatusReq{}); err == nil {
+		return false // one round trip on this connection: a retry would wait for a host
 	}
 	t := time.NewTimer(probeGrace)
 	defer t.Stop()

@@ -123,12 +123,21 @@ func (s *session) resume(ctx context.Context, held client.Held) resumed {
 	return resumed{link: l, err: err}
 }
 
+// errLeaderEnded is handOver's refusal when the pane's process ended
+// with its host (a forced stop) and no host runs: nothing to hand back.
+var errLeaderEnded = errors.New("its process ended with its host, and no host runs (no host was started for it)")
+
 // handOver makes sure a host holds the terminal of held: over a new
 // connection (starting a host) it hands the master back; a connection
 // that is still up keeps it. err is a failure to reach a host; refused
-// is the host's refusal.
+// is the host's refusal, or the pane's leader ended with no host running
+// (host stop --force killed it): then no host is started for it.
 func handOver(ctx context.Context, r *client.Redialer, held client.Held) (refused, err error) {
-	swapped, err := r.Reconnect(ctx)
+	need := func() bool { return client.LeaderAlive(held.Req.Pid, held.Req.PidStart) }
+	swapped, err := r.Reconnect(client.StartOnlyIf(ctx, need))
+	if errors.Is(err, client.ErrNoHostNeeded) {
+		return errLeaderEnded, nil
+	}
 	if err != nil || !swapped {
 		return nil, err
 	}
@@ -141,6 +150,8 @@ func handOver(ctx context.Context, r *client.Redialer, held client.Held) (refuse
 // or none.
 func (s *session) onResumed(ctx context.Context, res resumed) error {
 	switch {
+	case errors.Is(res.refused, errLeaderEnded):
+		return fmt.Errorf("attach %s: %w", s.pane, res.refused)
 	case res.refused != nil:
 		return fmt.Errorf("attach %s: the new host did not take the pane's terminal back: %w", s.pane, res.refused)
 	case res.err != nil:
@@ -166,8 +177,8 @@ func (s *session) leave(ctx context.Context) bool {
 		return true
 	}
 	refused, err := handOver(ctx, s.r, s.heldMaster())
-	if err == nil && refused == nil {
-		s.held = false
+	if err == nil && (refused == nil || errors.Is(refused, errLeaderEnded)) {
+		s.held = false // a host holds the terminal, or nothing is left to hang up
 		return true
 	}
 	if err == nil {

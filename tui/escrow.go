@@ -5,8 +5,10 @@ package tui
 // reads it. When the connection ends (the host died, or dropped the TUI
 // after it stopped reading for 30 s), the TUI keeps those copies open, so
 // no agent gets SIGHUP, and typed keys go straight to them. It connects
-// again, starting a host if none runs, hands each master back with an
-// escrow request (the pane's identity and the screen last drawn), closes
+// again, starting a host if none runs and a pane it holds still runs
+// (after `host stop --force` killed every pane it starts none), hands
+// each master back with an escrow request (the pane's identity and the
+// screen last drawn), closes
 // its copies once the host has answered, and subscribes to everything
 // afresh, which redraws every pane. A hand-back the host refuses (the
 // identity does not check) is reported and the copy closed. The
@@ -18,8 +20,10 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -70,14 +74,45 @@ func (m *Model) recoverHost() tea.Cmd {
 	return m.reconnectCmd()
 }
 
-// reconnectCmd makes one attempt to reach a host.
+// reconnectCmd makes one attempt to reach a host. It starts one only if
+// a pane whose master the TUI holds still runs at that moment: after
+// `host stop --force` killed every pane, a TUI that saw its connection end
+// late must not bring a host back behind the user's back.
 func (m *Model) reconnectCmd() tea.Cmd {
 	r := m.host.(recoverer)
+	need := m.anyLeaderAlive(m.heldLeaders())
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
-		swapped, err := r.Reconnect(ctx)
+		swapped, err := r.Reconnect(client.StartOnlyIf(ctx, need))
 		return reconnectedMsg{swapped: swapped, err: err}
+	}
+}
+
+// leader names a pane's process, as the host last said it.
+type leader struct {
+	pid   int
+	start uint64
+}
+
+// heldLeaders lists the leaders of the running panes whose master the TUI
+// holds or may soon hold (its stream's end still to come).
+func (m *Model) heldLeaders() []leader {
+	var l []leader
+	for _, p := range m.panes {
+		if (p.held != nil || p.master != nil) && !p.state.gone() {
+			l = append(l, leader{p.info.Pid, p.info.PidStart})
+		}
+	}
+	return l
+}
+
+// anyLeaderAlive is a check, safe to run off the model's goroutine, of
+// whether one of leaders still runs when it is asked.
+func (m *Model) anyLeaderAlive(leaders []leader) func() bool {
+	alive := m.alive
+	return func() bool {
+		return slices.ContainsFunc(leaders, func(l leader) bool { return alive(l.pid, l.start) })
 	}
 }
 
@@ -96,7 +131,11 @@ func (m *Model) holdMaster(p *pane) {
 // onReconnected hands the held masters to the host it reached, or tries
 // again later.
 func (m *Model) onReconnected(msg reconnectedMsg) tea.Cmd {
-	if msg.err != nil {
+	switch {
+	case errors.Is(msg.err, client.ErrNoHostNeeded):
+		m.hostDown, m.dirty = "host stopped and no pane runs; waiting for a host (clowder host start), or quit", true
+		return m.after(reconnectRetry, reconnectMsg{})
+	case msg.err != nil:
 		m.hostDown, m.dirty = fmt.Sprintf("host connection lost; reconnecting: %v", msg.err), true
 		return m.after(reconnectRetry, reconnectMsg{})
 	}
@@ -227,6 +266,7 @@ func (m *Model) quitSafely(ask bool) tea.Cmd {
 		return m.quit()
 	}
 	m.handingOver = true
+	need := m.anyLeaderAlive(itemLeaders(items))
 	return func() tea.Msg {
 		defer closeHeld(items)
 		ctx, cancel := context.WithTimeout(context.Background(), handOverTimeout)
@@ -234,7 +274,10 @@ func (m *Model) quitSafely(ask bool) tea.Cmd {
 		if p, ok := r.(prober); ok {
 			p.Probe(ctx) // a host that died a moment ago: Reconnect then sees the connection lost
 		}
-		swapped, err := r.Reconnect(ctx)
+		swapped, err := r.Reconnect(client.StartOnlyIf(ctx, need))
+		if errors.Is(err, client.ErrNoHostNeeded) {
+			err = nil // every pane ended with its host (host stop --force): nothing to hang up
+		}
 		if err == nil && (swapped || held) {
 			_ = client.HandBack(ctx, r, items, callTimeout) // a refused one is not the pane's process: nothing to keep
 		}
@@ -260,6 +303,15 @@ func (m *Model) escrowCopies() (items []client.Held, held bool) {
 		}
 	}
 	return items, held
+}
+
+// itemLeaders lists the leaders of a hand-back's panes.
+func itemLeaders(items []client.Held) []leader {
+	l := make([]leader, 0, len(items))
+	for _, it := range items {
+		l = append(l, leader{it.Req.Pid, it.Req.PidStart})
+	}
+	return l
 }
 
 // onHandedOver quits, or asks first when no host holds the terminals.

@@ -176,3 +176,25 @@ func TestTUIHandsBackOnlyPanesWhoseLeaderRuns(t *testing.T) {
 		t.Fatalf("handed back %+v; want p1 alone (p2's leader has ended)", h.got)
 	}
 }
+
+// TestTUITypesToTheMasterWhileTheHostUpgrades pins the key lost in
+// TestE2ETrialTUIKeysTypedAcrossHostUpgrade: when an upgrade ended a
+// pane's stream, keys went through the host's input call, and the one in
+// flight as the old host exec'd failed ("may not have been delivered")
+// and was dropped. The terminal is the same on the new host: keys go on
+// to the master the TUI holds.
+func TestTUITypesToTheMasterWhileTheHostUpgrades(t *testing.T) {
+	m, fh := newTestModel(t, []proto.PaneInfo{running("p1", "alpha")}, nil)
+	s1 := streamOf(t, m, "p1")
+	upgrading := &proto.ErrorReply{Code: proto.CodeUpgrading, Message: "the host is upgrading in place"}
+	m.Update(mailMsg{ended: []streamEnd{{pane: "p1", token: m.panes["p1"].token, err: upgrading}}})
+	typeText(t, m, "k")
+	if got := s1.read(t, 1); got != "k" {
+		t.Fatalf("typed while the host upgraded: %q reached the pane's terminal", got)
+	}
+	fh.mu.Lock()
+	defer fh.mu.Unlock()
+	if len(fh.inputs) != 0 {
+		t.Fatalf("typed while the host upgraded: sent through the host's input call %v; want it written to the master", fh.inputs)
+	}
+}

@@ -333,6 +333,10 @@ func (m *Model) onSubscribed(msg subscribedMsg) tea.Cmd {
 	if !p.state.gone() {
 		m.queueOf(p).setMaster(p.master) // nil: through the host
 	}
+	if p.held != nil && p.master != nil && !m.reconnecting {
+		_ = p.held.Close() // best effort: the copy kept across an upgrade; the new one replaces it
+		p.held = nil
+	}
 	m.mail.follow(msg.stream, p.id, p.token) // until the stream ends
 	return nil
 }
@@ -446,6 +450,14 @@ func (m *Model) onStreamEnd(e streamEnd) tea.Cmd {
 	if errors.Is(e.err, client.ErrConnectionLost) {
 		m.holdMaster(p) // escrow: the master outlives the connection (escrow.go)
 		return m.lostHost(e.err)
+	}
+	if client.Resumable(e.err) {
+		// An upgrade in place: the new host keeps the same terminal, so
+		// keys go on to the master until the new subscription passes its
+		// own. Through the host, a key sent as the old one exec'd was
+		// reported "may not have been delivered" and lost.
+		m.holdMaster(p)
+		return nil
 	}
 	p.stream, p.master = nil, nil
 	if p.in != nil {

@@ -125,7 +125,7 @@ func (e *e2eEnv) cleanup() {
 			break
 		}
 		if time.Now().After(deadline) {
-			e.t.Errorf("processes still alive after host stop --force: %v", alive)
+			e.t.Errorf("processes still alive after host stop --force: %v", describeProcs(alive))
 			for _, pid := range alive {
 				_ = syscall.Kill(pid.PID, syscall.SIGKILL) // do not leak into other tests
 			}
@@ -134,6 +134,18 @@ func (e *e2eEnv) cleanup() {
 		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
 	}
 	_ = os.RemoveAll(e.dir) // best effort: temp dir
+}
+
+// describeProcs names each process by pid and command line, so that a
+// survivor says what it is (a host started behind the test's back, a TUI
+// still quitting...).
+func describeProcs(ids []supervisor.Identity) []string {
+	var out []string
+	for _, id := range ids {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", id.PID))
+		out = append(out, fmt.Sprintf("%d %q", id.PID, strings.TrimSpace(strings.ReplaceAll(string(b), "\x00", " "))))
+	}
+	return out
 }
 
 // markedProcs lists live (non-zombie) processes whose environment holds

@@ -70,6 +70,7 @@ type Client struct {
 
 	redial   redialer    // makes a new connection the way this one was made; nil: none (retry.go)
 	retry    atomic.Bool // RetryAcrossHostLoss was called
+	noStart  atomic.Bool // its retries wait for a host, never start one (a Redialer's: startguard.go)
 	redialMu sync.Mutex  // one reconnection at a time
 
 	done      chan struct{} // closed when reading has stopped for good

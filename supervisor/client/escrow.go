@@ -91,8 +91,10 @@ func HandBack(ctx context.Context, to Escrower, held []Held, each time.Duration)
 
 // Redialer is a connection that outlives its host: after the connection is
 // lost, Reconnect dials again through connect (which starts a host if none
-// runs, as Connect does) and every later Client() is the new connection.
-// The masters that subscriptions of the old connection passed stay open:
+// runs, as Connect does, unless StartOnlyIf on its context says none is
+// needed) and every later Client() is the new connection. A request its
+// connections send again by themselves waits for a host and never starts
+// one: starting one is the owner's call (it holds the panes). The masters that subscriptions of the old connection passed stay open:
 // they are the escrow the caller hands back (HandBack). Safe for
 // concurrent use.
 type Redialer struct {
@@ -105,6 +107,7 @@ type Redialer struct {
 // after c is lost (nil: Reconnect fails).
 func NewRedialer(c *Client, connect func(context.Context) (*Client, error)) *Redialer {
 	r := &Redialer{connect: connect}
+	c.waitForHost()
 	r.cur.Store(c)
 	return r
 }
@@ -129,8 +132,8 @@ func (r *Redialer) Probe(ctx context.Context) (lost bool) {
 	if c.Err() != nil {
 		return true
 	}
-	if _, err := c.HostStatus(ctx); err == nil {
-		return false
+	if _, _, err := c.callOnce(ctx, proto.HostStatusReq{}); err == nil {
+		return false // one round trip on this connection: a retry would wait for a host
 	}
 	t := time.NewTimer(probeGrace)
 	defer t.Stop()
@@ -158,6 +161,7 @@ func (r *Redialer) Reconnect(ctx context.Context) (swapped bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	c.waitForHost()
 	r.cur.Store(c)
 	_ = old.Close() // best effort: it is already gone
 	return true, nil

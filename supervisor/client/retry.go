@@ -243,6 +243,9 @@ func (c *Client) ended(ctx context.Context) bool {
 func (c *Client) dialAgain(ctx context.Context) (*Client, error) {
 	ctx, cancel := context.WithTimeout(ctx, reconnectWait)
 	defer cancel()
+	if c.noStart.Load() {
+		ctx = StartOnlyIf(ctx, never)
+	}
 	delay := 10 * time.Millisecond
 	for {
 		nc, err := c.redial(ctx)

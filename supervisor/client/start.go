@@ -155,6 +155,9 @@ func connect(ctx context.Context, paths persist.Paths, exe string) (*Client, err
 	if !errors.Is(err, ErrNoHost) {
 		return c, err
 	}
+	if !mayStart(ctx) {
+		return nil, fmt.Errorf("connect to host at %s: %w (%w)", paths.SocketFile(), ErrNoHostNeeded, err)
+	}
 	started, err := StartHost(paths, exe)
 	if err != nil {
 		return nil, err

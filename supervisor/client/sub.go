@@ -156,8 +156,8 @@ func (s *Subscription) Close() error {
 	if s.Master != nil {
 		_ = s.Master.Close() // best effort: a dup the host no longer needs
 	}
-	if !open {
-		return nil
+	if !open || s.c.Err() != nil {
+		return nil // its connection ended, and the subscription with it: an unsubscribe would only wait for a host
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

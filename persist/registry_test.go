@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -335,7 +336,7 @@ func TestIndentJSONIsMarshalIndentByteForByte(t *testing.T) {
 	values := []any{
 		sampleRegistry(), registryOf(100), &Registry{Panes: []PaneRecord{}}, &Registry{},
 		map[string]any{"": "", "a\"b": `x\"y\\`, "{[:,]}": []any{"{", "}", "[", "]", ":", ",", `\`, "\u2028<&>"}},
-		[]any{[]any{}, map[string]any{}, []any{[]any{[]any{}}}, nil, true, 1.5e300, -0.0, "é\x01\n"},
+		[]any{[]any{}, map[string]any{}, []any{[]any{[]any{}}}, nil, true, 1.5e300, math.Copysign(0, -1), "é\x01\n"},
 		"top-level string", 42, nil,
 	}
 	for i, v := range values {

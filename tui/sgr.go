@@ -63,9 +63,9 @@ func appendSGR(dst []byte, from, to *uv.Style) []byte {
 // appendUnderline appends the underline style and a separator.
 func appendUnderline(dst []byte, u uv.Underline) []byte {
 	switch u {
-	case uv.UnderlineStyleNone:
+	case uv.UnderlineNone:
 		return append(dst, "24;"...)
-	case uv.UnderlineStyleSingle:
+	case uv.UnderlineSingle:
 		return append(dst, "4;"...)
 	}
 	dst = append(dst, "4:"...)

@@ -83,7 +83,10 @@ func recordedInfo(r persist.PaneRecord) proto.PaneInfo {
 // says how to get them back instead of that there are none.
 func noHostError(p persist.Paths) error {
 	recs, err := recordedPanes(p)
-	if err != nil || len(recs) == 0 {
+	if err != nil {
+		return fmt.Errorf("no clowder host is running (no socket at %s), and the panes it recorded cannot be read: %w", p.SocketFile(), err)
+	}
+	if len(recs) == 0 {
 		return fmt.Errorf("no clowder host is running (no socket at %s), so there are no panes; start one with clowder new", p.SocketFile())
 	}
 	return fmt.Errorf("no clowder host is running (no socket at %s); agents.json records %d pane%s (see clowder ls): start a host with `clowder host`, which resumes the panes that were running, then run this again",

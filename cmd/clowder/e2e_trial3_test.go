@@ -1,0 +1,63 @@
+//go:build linux
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// suggested finds the clowder command a message tells the user to run,
+// written `clowder ARGS` or (clowder ARGS).
+var suggested = regexp.MustCompile("(?:`|\\()clowder ([a-z -]+?)(?:`|\\))")
+
+// TestE2ETUIAfterAForcedStopNamesACommandThatStartsAHost pins a trial
+// fault: after `host stop --force` the TUI's status line told the user to
+// run `clowder host start`, which is a usage error (exit 2); the command
+// it names must start a host.
+func TestE2ETUIAfterAForcedStopNamesACommandThatStartsAHost(t *testing.T) {
+	e, o := tuiEnv(t, 120, 40)
+	o.waitScreen("$")
+	e.must("host", "stop", "--force")
+	screen := o.waitScreen("no pane runs")
+	m := suggested.FindStringSubmatch(screen)
+	if m == nil {
+		t.Fatalf("the status line names no clowder command to run; the screen:\n%s", screen)
+	}
+	if _, stderr, code := e.run(strings.Fields(m[1])...); code != 0 {
+		t.Fatalf("the TUI says to run `clowder %s`: exit %d: %s", m[1], code, stderr)
+	}
+	e.eventually(30*time.Second, "the host the named command started", func() bool { _, up := e.hostInfo(); return up })
+}
+
+// TestE2ENoHostPaneCommandWithAnUnreadableRegistrySaysWhy pins a trial
+// fault: with no host and an agents.json that cannot be read (corrupt
+// here), `clowder log PANE` said "there are no panes; start one with
+// clowder new", though the file may record the pane; it must name the
+// file and why it cannot be read, and change nothing.
+func TestE2ENoHostPaneCommandWithAnUnreadableRegistrySaysWhy(t *testing.T) {
+	e := newE2E(t)
+	state := filepath.Join(e.dir, "state")
+	if err := os.MkdirAll(state, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	corrupt := []byte(`{"schema_version":1,"panes":[{"id":"p1","name":"keep"`)
+	path := filepath.Join(state, "agents.json")
+	if err := os.WriteFile(path, corrupt, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := e.run("log", "keep")
+	if code == 0 || strings.Contains(stderr, "there are no panes") || !strings.Contains(stderr, "agents.json") {
+		t.Errorf("log with an unreadable agents.json: exit %d, %q; want a failure naming agents.json, not \"there are no panes\"", code, stderr)
+	}
+	if got, err := os.ReadFile(path); err != nil || string(got) != string(corrupt) {
+		t.Errorf("agents.json changed: %q, %v", got, err)
+	}
+	if _, up := e.hostInfo(); up {
+		t.Error("a host was started")
+	}
+}

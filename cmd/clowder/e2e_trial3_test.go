@@ -3,7 +3,9 @@
 package main
 
 import (
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -59,5 +61,32 @@ func TestE2ENoHostPaneCommandWithAnUnreadableRegistrySaysWhy(t *testing.T) {
 	}
 	if _, up := e.hostInfo(); up {
 		t.Error("a host was started")
+	}
+}
+
+// TestE2ELsWithTheStateDirHeldByAHostElsewhereSaysSo pins a trial fault:
+// with a host running on the same state dir but another runtime dir, ls
+// said "no clowder host is running" and listed its running panes as
+// stopped, as agents.json last recorded them, with advice (`clowder
+// host`) that then failed on the held state lock. It must say that a host
+// elsewhere holds the state dir, and start nothing.
+func TestE2ELsWithTheStateDirHeldByAHostElsewhereSaysSo(t *testing.T) {
+	e := newE2E(t)
+	elsewhere := "CLOWDER_RUNTIME_DIR=" + filepath.Join(e.dir, "run2")
+	other := func(args ...string) *exec.Cmd {
+		cmd := e.command(context.Background(), args...)
+		cmd.Env = append(cmd.Env, elsewhere) // the last one wins
+		return cmd
+	}
+	t.Cleanup(func() { _ = other("host", "stop", "--force").Run() }) // before e's own cleanup
+	if out, err := other("new", "--name", "busy", "--", "sleep", "600").CombinedOutput(); err != nil {
+		t.Fatalf("new in the other runtime dir: %v: %s", err, out)
+	}
+	stdout, stderr, code := e.run("ls")
+	if code == 0 || strings.Contains(stderr, "no clowder host is running") || !strings.Contains(stderr, "runtime dir") {
+		t.Errorf("ls with the state dir held elsewhere: exit %d, stdout %q, stderr %q; want a failure saying a host in another runtime dir holds it", code, stdout, stderr)
+	}
+	if _, up := e.hostInfo(); up {
+		t.Error("ls started a host")
 	}
 }

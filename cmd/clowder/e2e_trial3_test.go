@@ -90,3 +90,17 @@ func TestE2ELsWithTheStateDirHeldByAHostElsewhereSaysSo(t *testing.T) {
 		t.Error("ls started a host")
 	}
 }
+
+// TestE2EAHostStartsWithTheRuntimeDirAsItsStateDir pins a trial fault:
+// with CLOWDER_RUNTIME_DIR and CLOWDER_STATE_DIR the same dir, the host
+// locked host.lock twice (the runtime dir's, then the state dir's: the
+// same file), found it held by itself and never started, blaming
+// "another clowder host" with its own pid.
+func TestE2EAHostStartsWithTheRuntimeDirAsItsStateDir(t *testing.T) {
+	e := newE2E(t)
+	same := filepath.Join(e.dir, "same")
+	e.env = append(e.env, "CLOWDER_RUNTIME_DIR="+same, "CLOWDER_STATE_DIR="+same) // the last ones win
+	if _, stderr, code := e.run("new", "--", "sleep", "600"); code != 0 {
+		t.Fatalf("new with one dir for runtime and state: exit %d: %s", code, stderr)
+	}
+}

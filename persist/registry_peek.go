@@ -30,6 +30,10 @@ func PeekRegistry(path string) (*Registry, error) {
 	}
 	r := &Registry{}
 	if err := decodeDocument(registryKind, path, data, r); err != nil {
+		var newer *NewerSchemaError
+		if errors.As(err, &newer) {
+			return nil, err // it names the file and says what to do
+		}
 		return nil, fmt.Errorf("read registry %s: %w (clowder left it as it is; the next host moves it aside and starts without its panes, %s.bak being the copy before)", path, err, filepath.Base(path))
 	}
 	return r, nil

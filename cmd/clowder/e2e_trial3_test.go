@@ -104,3 +104,16 @@ func TestE2EAHostStartsWithTheRuntimeDirAsItsStateDir(t *testing.T) {
 		t.Fatalf("new with one dir for runtime and state: exit %d: %s", code, stderr)
 	}
 }
+
+// TestE2EHostWithAWrongWordNamesEverySubcommand pins a trial fault: `host
+// start` (which the TUI used to suggest) was told "no arguments (or the
+// subcommand status or stop)", leaving out upgrade.
+func TestE2EHostWithAWrongWordNamesEverySubcommand(t *testing.T) {
+	e := newE2E(t)
+	_, stderr, code := e.run("host", "start")
+	for _, sub := range []string{"status", "stop", "upgrade"} {
+		if code != 2 || !strings.Contains(stderr, sub) {
+			t.Errorf("host start: exit %d, %q; want a usage error (2) naming the subcommand %s", code, stderr, sub)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 )
 
 // PeekRegistry reads agents.json at path without changing anything. A
@@ -29,7 +30,11 @@ func PeekRegistry(path string) (*Registry, error) {
 	}
 	r := &Registry{}
 	if err := decodeDocument(registryKind, path, data, r); err != nil {
-		return nil, fmt.Errorf("read registry %s: %w", path, err)
+		var newer *NewerSchemaError
+		if errors.As(err, &newer) {
+			return nil, err // it names the file and says what to do
+		}
+		return nil, fmt.Errorf("read registry %s: %w (clowder left it as it is; the next host moves it aside and starts without its panes, %s.bak being the copy before)", path, err, filepath.Base(path))
 	}
 	return r, nil
 }

@@ -133,7 +133,7 @@ func (m *Model) holdMaster(p *pane) {
 func (m *Model) onReconnected(msg reconnectedMsg) tea.Cmd {
 	switch {
 	case errors.Is(msg.err, client.ErrNoHostNeeded):
-		m.hostDown, m.dirty = "host stopped and no pane runs; waiting for a host (clowder host start), or quit", true
+		m.hostDown, m.dirty = "host stopped and no pane runs; waiting for a host (`clowder host` starts one), or quit", true
 		return m.after(reconnectRetry, reconnectMsg{})
 	case msg.err != nil:
 		m.hostDown, m.dirty = fmt.Sprintf("host connection lost; reconnecting: %v", msg.err), true

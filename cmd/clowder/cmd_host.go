@@ -23,7 +23,7 @@ func newHost(a *app) *cobra.Command {
 		Long: "Without a subcommand, start the host in the background if none runs and print its\n" +
 			"pid. With --foreground, be the host: serve until SIGINT/SIGTERM, host stop, or (when\n" +
 			"started on demand) a while with no panes and no clients. Its log goes to stderr.",
-		Args: exactArgs(0, "no arguments (or the subcommand status or stop)"),
+		Args: exactArgs(0, "no arguments (or the subcommand status, stop or upgrade)"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if stateFormat {
 				return printStateFormat(a)

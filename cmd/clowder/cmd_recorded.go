@@ -38,6 +38,9 @@ func recordedPanes(p persist.Paths) ([]persist.PaneRecord, error) {
 // recordedList is what ls shows with no host: the recorded panes, and a
 // line on stderr saying that no host runs and what to do.
 func (a *app) recordedList(p persist.Paths) ([]proto.PaneInfo, error) {
+	if pid, held := hostElsewhere(p); held {
+		return nil, fmt.Errorf("a clowder host (pid %d) keeps its panes in %s but listens in another runtime dir (no socket at %s): give both sessions the same XDG_RUNTIME_DIR (or CLOWDER_RUNTIME_DIR), or a CLOWDER_STATE_DIR of their own", pid, p.StateDir, p.SocketFile())
+	}
 	recs, err := recordedPanes(p)
 	if err != nil {
 		return nil, fmt.Errorf("no clowder host is running, and its panes cannot be listed: %w", err)
@@ -51,6 +54,18 @@ func (a *app) recordedList(p persist.Paths) ([]proto.PaneInfo, error) {
 			panesCount(len(list)))
 	}
 	return list, nil
+}
+
+// hostElsewhere reports whether a host of another runtime dir holds the
+// state dir's lock, and its pid. One that also holds this runtime dir's
+// lock is this dir's host starting up: it listens soon.
+func hostElsewhere(p persist.Paths) (int, bool) {
+	pid, held := persist.PeekLockHolder(p.StateLockFile())
+	if !held {
+		return 0, false
+	}
+	here, starting := persist.PeekLockHolder(p.LockFile())
+	return pid, !starting || here != pid
 }
 
 // panesCount is "1 pane is shown" or "N panes are shown".
@@ -83,7 +98,10 @@ func recordedInfo(r persist.PaneRecord) proto.PaneInfo {
 // says how to get them back instead of that there are none.
 func noHostError(p persist.Paths) error {
 	recs, err := recordedPanes(p)
-	if err != nil || len(recs) == 0 {
+	if err != nil {
+		return fmt.Errorf("no clowder host is running (no socket at %s), and the panes it recorded cannot be read: %w", p.SocketFile(), err)
+	}
+	if len(recs) == 0 {
 		return fmt.Errorf("no clowder host is running (no socket at %s), so there are no panes; start one with clowder new", p.SocketFile())
 	}
 	return fmt.Errorf("no clowder host is running (no socket at %s); agents.json records %d pane%s (see clowder ls): start a host with `clowder host`, which resumes the panes that were running, then run this again",

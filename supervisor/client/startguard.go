@@ -14,7 +14,7 @@ import (
 
 // ErrNoHostNeeded is Connect's error under StartOnlyIf when no host runs
 // and need said that none is worth starting; it matches ErrNoHost too.
-var ErrNoHostNeeded = errors.New("the host stopped and no pane runs: nothing to hand back, so no host was started (clowder host start starts one)")
+var ErrNoHostNeeded = errors.New("the host stopped and no pane runs: nothing to hand back, so no host was started (`clowder host` starts one)")
 
 // startGuardKey keys the need of StartOnlyIf in a context.
 type startGuardKey struct{}

@@ -17,6 +17,7 @@ import (
 	"log"
 	"net"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -231,6 +232,9 @@ func (h *Server) listen(ctx context.Context) (*net.UnixListener, *persist.Lockfi
 // read this host's live panes from agents.json as an earlier host's
 // orphans, kill them on rm, and overwrite the file.
 func (h *Server) lockStateDir() error {
+	if filepath.Clean(h.opts.Paths.StateLockFile()) == filepath.Clean(h.opts.Paths.LockFile()) {
+		return nil // one dir for both: the runtime dir's lock, taken already, is this one
+	}
 	l, err := persist.Lock(h.opts.Paths.StateLockFile())
 	if errors.Is(err, persist.ErrLocked) {
 		return fmt.Errorf("start host: another clowder host keeps its panes in %s (%v); it listens in another runtime dir: give both sessions the same XDG_RUNTIME_DIR (or CLOWDER_RUNTIME_DIR), or a CLOWDER_STATE_DIR of their own", h.opts.Paths.StateDir, err)

@@ -1,0 +1,52 @@
+package persist
+
+// This file tells, without taking it even for a moment, whether another
+// process holds a host lock: LockHolder's shared flock could make a host
+// that starts at that instant fail to take its own.
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// PeekLockHolder reports whether some process holds an exclusive flock on
+// the lock file at path, and its pid, as /proc/locks lists it. It takes
+// no lock; a missing file or an unreadable /proc is no holder.
+func PeekLockHolder(path string) (pid int, held bool) {
+	var st syscall.Stat_t
+	if err := syscall.Lstat(path, &st); err != nil {
+		return 0, false
+	}
+	f, err := os.Open("/proc/locks")
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	ino := ":" + strconv.FormatUint(st.Ino, 10)
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if pid, ok := flockOn(strings.Fields(sc.Text()), st.Dev, ino); ok {
+			return pid, true
+		}
+	}
+	return 0, false
+}
+
+// flockOn reads one /proc/locks line ("1: FLOCK ADVISORY WRITE PID
+// MAJ:MIN:INODE 0 EOF"): the holder's pid if it is a write flock on the
+// file of device dev whose MAJ:MIN:INODE ends with ino.
+func flockOn(f []string, dev uint64, ino string) (int, bool) {
+	if len(f) < 6 || f[1] != "FLOCK" || f[3] != "WRITE" || !strings.HasSuffix(f[5], ino) {
+		return 0, false
+	}
+	want := fmt.Sprintf("%02x:%02x%s", (dev>>8)&0xfff|(dev>>32)&^0xfff, dev&0xff|(dev>>12)&^0xff, ino)
+	if f[5] != want {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(f[4])
+	return pid, err == nil
+}

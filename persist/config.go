@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 	"time"
 
@@ -168,21 +167,19 @@ func LoadConfig(path string) (Config, error) {
 const maxConfigBytes = 1 << 20
 
 // readConfig reads config.toml, which may be a symlink (dotfiles) but
-// must end at a regular file: a fifo would hang every command on the
-// read, a device or a huge file would be read without end.
+// must end at a regular file of at most maxConfigBytes.
 func readConfig(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%s); point %s at a config.toml file", DescribeType(fi.Mode()), EnvConfig)
-	}
-	if fi.Size() > maxConfigBytes {
+	data, err := ReadRegularFile(path, maxConfigBytes)
+	var notRegular *NotRegularError
+	var tooLarge *TooLargeError
+	switch {
+	case errors.As(err, &notRegular):
+		return nil, fmt.Errorf("%w; point %s at a config.toml file", err, EnvConfig)
+	case errors.As(err, &tooLarge):
 		return nil, fmt.Errorf("%d bytes, over the 1 MiB (%d bytes) a config can have: a config.toml is a few KB, so check that this is the file you mean (%s names another), or cut it down",
-			fi.Size(), maxConfigBytes, EnvConfig)
+			tooLarge.Size, maxConfigBytes, EnvConfig)
 	}
-	return os.ReadFile(path)
+	return data, err
 }
 
 // decodeConfig decodes TOML text over the defaults and validates it.

@@ -35,3 +35,6 @@ func openNoFollowFlag(path string, flag int, perm fs.FileMode) (*os.File, error)
 
 // heldByOther cannot tell without flock: nobody, as far as it knows.
 func heldByOther(*os.File) bool { return false }
+
+// openNonBlocking opens path read-only; here a FIFO may block the open.
+func openNonBlocking(path string) (*os.File, error) { return os.Open(path) }

@@ -69,3 +69,9 @@ func heldByOther(f *os.File) bool {
 		}
 	}
 }
+
+// openNonBlocking opens path read-only, following links, without
+// blocking on a FIFO (ReadRegularFile then refuses it).
+func openNonBlocking(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+}

@@ -3,12 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"clowder/assets"
+	"clowder/persist"
 	"clowder/vtgrid"
 )
 
@@ -61,20 +60,14 @@ const maxRecording = 64 << 20
 // maxRecording bytes: a fifo would hang demo and /dev/zero would fill
 // the memory (a trial bug).
 func readRecording(file string) ([]byte, error) {
-	fi, err := os.Stat(file)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
+	data, err := persist.ReadRegularFile(file, maxRecording)
+	var notRegular *persist.NotRegularError
+	var tooLarge *persist.TooLargeError
+	switch {
+	case errors.As(err, &notRegular):
 		return nil, errors.New("not a regular file; give a file of raw terminal output")
+	case errors.As(err, &tooLarge):
+		return nil, fmt.Errorf("%d bytes, over the %d a recording can have; give a shorter one", tooLarge.Size, maxRecording)
 	}
-	if fi.Size() > maxRecording {
-		return nil, fmt.Errorf("%d bytes, over the %d a recording can have; give a shorter one", fi.Size(), maxRecording)
-	}
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer func() { _ = f.Close() }() // best effort: read only
-	return io.ReadAll(io.LimitReader(f, maxRecording))
+	return data, err
 }

@@ -85,14 +85,16 @@ type Holder struct {
 }
 
 // LockHolder reports whether another process holds the lock at path,
-// and what its file says of it. Testing takes a shared lock for a moment.
+// and what its file says of it. On Linux it takes no lock to tell
+// (lockedExclusively), so a host starting at that instant still gets its
+// own.
 func LockHolder(path string) (Holder, bool) {
 	f, err := OpenPrivate("host lock", path, os.O_RDONLY)
 	if err != nil { // missing, or not a lock file any host of ours made
 		return Holder{}, false
 	}
 	defer f.Close()
-	if !heldByOther(f) {
+	if !lockedExclusively(f) {
 		return Holder{}, false
 	}
 	data, err := io.ReadAll(io.LimitReader(f, 4096))

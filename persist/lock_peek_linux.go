@@ -1,8 +1,8 @@
 package persist
 
-// This file tells, without taking it even for a moment, whether another
-// process holds a host lock: LockHolder's shared flock could make a host
-// that starts at that instant fail to take its own.
+// This file tells, without taking it even for a moment, whether a host
+// lock is held: testing with a shared flock could make a host that starts
+// at that instant fail to take its own.
 
 import (
 	"bufio"
@@ -21,6 +21,24 @@ func PeekLockHolder(path string) (pid int, held bool) {
 	if err := syscall.Lstat(path, &st); err != nil {
 		return 0, false
 	}
+	return flockHolder(st)
+}
+
+// lockedExclusively reports whether an exclusive flock is held on the
+// open file f (by any open file description, this process's too),
+// without taking one: see PeekLockHolder.
+func lockedExclusively(f *os.File) bool {
+	var st syscall.Stat_t
+	if err := syscall.Fstat(int(f.Fd()), &st); err != nil {
+		return false
+	}
+	_, held := flockHolder(st)
+	return held
+}
+
+// flockHolder is the pid /proc/locks lists as holding a write flock on
+// the file st describes.
+func flockHolder(st syscall.Stat_t) (pid int, held bool) {
 	f, err := os.Open("/proc/locks")
 	if err != nil {
 		return 0, false

@@ -1,3 +1,5 @@
+//go:build unix
+
 // This file saves a one-shot command a round trip: the request goes in
 // the same write as the hello, so the host finds it waiting as soon as it
 // has answered the handshake, instead of the client waiting for the

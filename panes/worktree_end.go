@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"clowder/persist"
 )
@@ -160,8 +161,9 @@ func pruneWorktrees(ctx context.Context, wt persist.Worktree) error {
 }
 
 // projectDirName is how WorktreePath names a project's directory:
-// <project>-<8 hex digits>.
-var projectDirName = regexp.MustCompile(`.-[0-9a-f]{8}$`)
+// <project>-<8 hex digits>. Compiled on first use, not at init, which
+// every process of the binary (each CLI command) ran (bench/profiles/cli.md).
+var projectDirName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`.-[0-9a-f]{8}$`) })
 
 // dropEmptyProjectDir removes the directory a worktree was made in
 // (<base>/<project>-<hash>: WorktreePath) once it holds nothing: the
@@ -171,7 +173,7 @@ var projectDirName = regexp.MustCompile(`.-[0-9a-f]{8}$`)
 func dropEmptyProjectDir(worktree string) {
 	dir := filepath.Dir(worktree)
 	fi, err := os.Lstat(dir)
-	if err != nil || !fi.IsDir() || !projectDirName.MatchString(filepath.Base(dir)) {
+	if err != nil || !fi.IsDir() || !projectDirName().MatchString(filepath.Base(dir)) {
 		return
 	}
 	_ = os.Remove(dir) // best effort: refused unless empty

@@ -7,6 +7,8 @@ package vtgrid
 // Bytes >= 0x80 in the ground state are UTF-8 (decoded in terminal.go); in
 // string states they are payload, elsewhere they are ignored.
 
+import "sync"
+
 type pState uint8
 
 const (
@@ -55,8 +57,17 @@ func (t transition) next() pState    { return pState(t >> 4) }
 
 // parseTable is [state][byte] → transition for bytes 0x00-0x9f; bytes at and
 // above 0xa0 behave like their GL counterpart in string states and are
-// otherwise handled before the table (see Terminal.step).
-var parseTable = buildParseTable()
+// otherwise handled before the table (see Terminal.step). New builds it
+// (initParseTable), not the package's init: every process of the binary,
+// each CLI command included, paid for it (bench/profiles/cli.md).
+var (
+	parseTable     [nStates][256]transition
+	parseTableOnce sync.Once
+)
+
+// initParseTable builds parseTable once; every Terminal is made by New,
+// which calls it before the table is read.
+func initParseTable() { parseTableOnce.Do(func() { parseTable = buildParseTable() }) }
 
 func buildParseTable() (t [nStates][256]transition) {
 	set := func(s pState, lo, hi byte, a pAction, n pState) {

@@ -110,6 +110,7 @@ type Terminal struct {
 
 // New returns a terminal of cols x rows (each at least 1).
 func New(cols, rows int, opts Options) *Terminal {
+	initParseTable()
 	cols, rows = max(cols, 1), max(rows, 1)
 	if opts.ScrollbackLines == 0 {
 		opts.ScrollbackLines = DefaultScrollbackLines

@@ -140,6 +140,14 @@ func (a *app) connect(ctx context.Context) (*client.Client, error) {
 	return a.withDeadlines(c), nil
 }
 
+// oneShot prepares a client of a one-shot command: the CLI's request
+// deadlines, and its requests sent again across a host that goes away
+// (supervisor/client/retry.go).
+func (a *app) oneShot(c *client.Client) {
+	a.withDeadlines(c)
+	c.RetryAcrossHostLoss()
+}
+
 // withClient runs fn with a client from dial (or connect when start is
 // set) and closes it afterwards.
 func (a *app) withClient(ctx context.Context, start bool, fn func(*client.Client) error) error {

@@ -66,3 +66,33 @@ func TestE2EKeyNamesAreBuiltOnFirstUse(t *testing.T) {
 		t.Errorf("clowder/panes allocates %d times at init; at most %d: build its tables and regexps on first use", n, maxLazyInitAllocs)
 	}
 }
+
+// maxOwnInitAllocs bounds the allocations of the init of each of
+// clowder's own packages: a few small maps and sync.OnceValue closures.
+const maxOwnInitAllocs = 40
+
+// TestE2EOwnPackagesBuildTheirTablesOnFirstUse pins issue 12 (CLI cost,
+// Session 17): vtgrid built its parse table and 128 one-character strings
+// (133 allocations) and panes compiled a worktree-name regexp (28) at init,
+// in every process, though a CLI command parses no terminal output and
+// removes no worktree. They are built on first use.
+func TestE2EOwnPackagesBuildTheirTablesOnFirstUse(t *testing.T) {
+	e := newE2E(t)
+	cmd := exec.Command(e.bin, "--version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("clowder --version: %v\n%s", err, out)
+	}
+	trace := regexp.MustCompile(`(?m)^init (clowder/\S+|main) @.*?, (\d+) allocs`)
+	seen := 0
+	for _, m := range trace.FindAllStringSubmatch(string(out), -1) {
+		seen++
+		if n, _ := strconv.Atoi(m[2]); n > maxOwnInitAllocs {
+			t.Errorf("package %s allocates %d times at init; at most %d: build its tables on first use", m[1], n, maxOwnInitAllocs)
+		}
+	}
+	if seen == 0 {
+		t.Fatalf("no init trace of clowder's packages in:\n%s", out)
+	}
+}

@@ -15,10 +15,22 @@ import (
 
 // call sends req and checks that the reply is a T.
 func call[T proto.Message](ctx context.Context, c *Client, req proto.Message) (T, error) {
-	var zero T
 	m, files, err := c.Call(ctx, req)
+	return replyAs[T](req, m, files, err)
+}
+
+// callOK sends a request whose reply is MsgOK.
+func callOK(ctx context.Context, c *Client, req proto.Message) error {
+	_, err := call[*proto.OKReply](ctx, c, req)
+	return err
+}
+
+// replyAs checks that the reply m to req is a T; it closes files, which
+// only subscribe replies carry.
+func replyAs[T proto.Message](req, m proto.Message, files []*os.File, err error) (T, error) {
+	var zero T
 	for _, f := range files {
-		_ = f.Close() // best effort: only subscribe replies carry fds
+		_ = f.Close() // best effort
 	}
 	if err != nil {
 		return zero, err
@@ -30,12 +42,6 @@ func call[T proto.Message](ctx context.Context, c *Client, req proto.Message) (T
 	return r, nil
 }
 
-// callOK sends a request whose reply is MsgOK.
-func callOK(ctx context.Context, c *Client, req proto.Message) error {
-	_, err := call[*proto.OKReply](ctx, c, req)
-	return err
-}
-
 // List returns the panes named (all if none), in creation order.
 func (c *Client) List(ctx context.Context, panes ...string) ([]proto.PaneInfo, error) {
 	r, err := call[*proto.PaneListReply](ctx, c, proto.ListReq{Panes: panes})
@@ -43,6 +49,19 @@ func (c *Client) List(ctx context.Context, panes ...string) ([]proto.PaneInfo, e
 		return nil, err
 	}
 	return r.Panes, nil
+}
+
+// DialList is Dial followed by List of every pane, with the list request
+// written with the hello (DialCall). The caller closes the Client when
+// it is not nil.
+func DialList(ctx context.Context, socketPath string, setup func(*Client)) (*Client, []proto.PaneInfo, error) {
+	req := proto.ListReq{}
+	c, m, files, err := DialCall(ctx, socketPath, req, setup)
+	r, err := replyAs[*proto.PaneListReply](req, m, files, err)
+	if err != nil {
+		return c, nil, err
+	}
+	return c, r.Panes, nil
 }
 
 // Spawn starts a pane; a repeat with the same nonce returns the first one
@@ -203,6 +222,22 @@ func (c *Client) Respawn(ctx context.Context, req proto.RespawnReq) (proto.Respa
 func (c *Client) Capture(ctx context.Context, req proto.CaptureReq) (proto.CapturedReply, error) {
 	req.TextBody = true // raw bytes, not a JSON string; an older host answers captured
 	m, err := call[proto.Message](ctx, c, req)
+	return captured(req, m, err)
+}
+
+// DialCapture is Dial followed by Capture, with the capture request
+// written with the hello (DialCall). The caller closes the Client when it
+// is not nil.
+func DialCapture(ctx context.Context, socketPath string, req proto.CaptureReq, setup func(*Client)) (*Client, proto.CapturedReply, error) {
+	req.TextBody = true // as Capture
+	c, m, files, err := DialCall(ctx, socketPath, req, setup)
+	m, err = replyAs[proto.Message](req, m, files, err)
+	r, err := captured(req, m, err)
+	return c, r, err
+}
+
+// captured is the capture reply m, in either of its forms.
+func captured(req proto.CaptureReq, m proto.Message, err error) (proto.CapturedReply, error) {
 	if err != nil {
 		return proto.CapturedReply{}, err
 	}

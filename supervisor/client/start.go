@@ -92,6 +92,12 @@ var errHandshakeCut = errors.New("the host closed the connection during the hand
 
 // dialOnce is one connection and handshake of Dial.
 func dialOnce(parent context.Context, socketPath string) (*Client, error) {
+	return dialOnceWith(parent, socketPath, nil)
+}
+
+// dialOnceWith is dialOnce; a non-nil early frame is written in the same
+// write as the hello (start_early.go).
+func dialOnceWith(parent context.Context, socketPath string, early *proto.Frame) (*Client, error) {
 	if err := checkSocketPath(socketPath); err != nil {
 		return nil, err
 	}
@@ -113,7 +119,11 @@ func dialOnce(parent context.Context, socketPath string) (*Client, error) {
 		_ = uc.Close() // best effort: nothing was sent
 		return nil, err
 	}
-	c, err := New(ctx, proto.NewFdConn(uc), uc, clientName())
+	var fc proto.FrameConn = proto.NewFdConn(uc)
+	if early != nil {
+		fc = &earlyConn{FrameConn: fc, uc: uc, early: *early}
+	}
+	c, err := New(ctx, fc, uc, clientName())
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil {
 			return nil, &NotAnsweringError{Addr: socketPath, What: "the handshake", After: HandshakeTimeout}

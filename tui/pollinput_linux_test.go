@@ -2,8 +2,12 @@ package tui
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"runtime"
+	"runtime/pprof"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,6 +21,7 @@ import (
 // take the P back. It now parks in the runtime's poller ("IO wait").
 func TestTheTerminalIsReadThroughThePoller(t *testing.T) {
 	_, tty := rawPTY(t)
+	own := labelGoroutines(t)
 	l := newEventLoop(context.Background())
 	stop, err := l.readInput(tty, "xterm-256color")
 	if err != nil {
@@ -25,7 +30,7 @@ func TestTheTerminalIsReadThroughThePoller(t *testing.T) {
 	defer stop()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		state := readerState()
+		state := readerState(own)
 		if state == "IO wait" {
 			return
 		}
@@ -37,21 +42,52 @@ func TestTheTerminalIsReadThroughThePoller(t *testing.T) {
 }
 
 // readerState is the scheduler state of the goroutine reading the
-// terminal for ultraviolet's decoder ("" if there is none yet).
-func readerState() string {
-	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		if !strings.Contains(g, "(*TerminalReader).sendBytes") {
+// terminal for ultraviolet's decoder ("" if there is none yet), among the
+// goroutines labelled own: another test's reader, still ending, is not
+// this one.
+func readerState(own string) string {
+	want := fmt.Sprintf(" labels:{%q: %q}]:", goroutineLabel, own)
+	for _, g := range strings.Split(allStacks(), "\n\n") {
+		head, _, _ := strings.Cut(g, "\n")
+		if !strings.HasSuffix(head, want) || !strings.Contains(g, "(*TerminalReader).sendBytes") {
 			continue
 		}
-		head, _, _ := strings.Cut(g, "\n")
 		_, state, _ := strings.Cut(head, "[")
 		state, _, _ = strings.Cut(state, "]")
-		state, _, _ = strings.Cut(state, ",") // "IO wait, 2 minutes"
+		state, _, _ = strings.Cut(state, ",")        // "IO wait, 2 minutes"
+		state, _, _ = strings.Cut(state, " labels:") // "IO wait labels:{...}"
 		return state
 	}
 	return ""
+}
+
+// goroutineLabel is the profiler label key naming a test's goroutines.
+const goroutineLabel = "clowder-test"
+
+var labelSeq atomic.Uint64
+
+// labelGoroutines labels t's goroutine, and so every goroutine it starts
+// from now on, with a value unique to this call, and turns on Go 1.26's
+// labels in stack dumps (GODEBUG tracebacklabels) for the test: stacks
+// then tell this test's goroutines from another test's still ending.
+// It returns the value. t must not be parallel (it sets GODEBUG).
+func labelGoroutines(t *testing.T) string {
+	t.Setenv("GODEBUG", strings.TrimPrefix(os.Getenv("GODEBUG")+",tracebacklabels=1", ","))
+	value := fmt.Sprintf("%s#%d", t.Name(), labelSeq.Add(1))
+	pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels(goroutineLabel, value)))
+	return value
+}
+
+// allStacks is every goroutine's stack, as runtime.Stack prints them.
+func allStacks() string {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return string(buf[:n])
+		}
+		buf = make([]byte, 2*len(buf))
+	}
 }
 
 // Reading through the poller takes a file description of its own: the
@@ -59,6 +95,7 @@ func readerState() string {
 // is never left non-blocking.
 func TestPollingTheTerminalLeavesItsDescriptionBlocking(t *testing.T) {
 	_, tty := rawPTY(t) // rawPTY's Fd left tty's description blocking
+	own := labelGoroutines(t)
 	l := newEventLoop(context.Background())
 	stop, err := l.readInput(tty, "xterm-256color")
 	if err != nil {
@@ -66,7 +103,7 @@ func TestPollingTheTerminalLeavesItsDescriptionBlocking(t *testing.T) {
 	}
 	defer stop()
 	deadline := time.Now().Add(10 * time.Second)
-	for readerState() != "IO wait" {
+	for readerState(own) != "IO wait" {
 		if time.Now().After(deadline) {
 			t.Fatal("the terminal's reader never waited in the poller")
 		}

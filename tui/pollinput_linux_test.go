@@ -2,12 +2,7 @@ package tui
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"runtime"
-	"runtime/pprof"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -46,12 +41,11 @@ func TestTheTerminalIsReadThroughThePoller(t *testing.T) {
 // goroutines labelled own: another test's reader, still ending, is not
 // this one.
 func readerState(own string) string {
-	want := fmt.Sprintf(" labels:{%q: %q}]:", goroutineLabel, own)
-	for _, g := range strings.Split(allStacks(), "\n\n") {
-		head, _, _ := strings.Cut(g, "\n")
-		if !strings.HasSuffix(head, want) || !strings.Contains(g, "(*TerminalReader).sendBytes") {
+	for _, g := range ownGoroutines(own) {
+		if !strings.Contains(g, "(*TerminalReader).sendBytes") {
 			continue
 		}
+		head, _, _ := strings.Cut(g, "\n")
 		_, state, _ := strings.Cut(head, "[")
 		state, _, _ = strings.Cut(state, "]")
 		state, _, _ = strings.Cut(state, ",")        // "IO wait, 2 minutes"
@@ -59,35 +53,6 @@ func readerState(own string) string {
 		return state
 	}
 	return ""
-}
-
-// goroutineLabel is the profiler label key naming a test's goroutines.
-const goroutineLabel = "clowder-test"
-
-var labelSeq atomic.Uint64
-
-// labelGoroutines labels t's goroutine, and so every goroutine it starts
-// from now on, with a value unique to this call, and turns on Go 1.26's
-// labels in stack dumps (GODEBUG tracebacklabels) for the test: stacks
-// then tell this test's goroutines from another test's still ending.
-// It returns the value. t must not be parallel (it sets GODEBUG).
-func labelGoroutines(t *testing.T) string {
-	t.Setenv("GODEBUG", strings.TrimPrefix(os.Getenv("GODEBUG")+",tracebacklabels=1", ","))
-	value := fmt.Sprintf("%s#%d", t.Name(), labelSeq.Add(1))
-	pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels(goroutineLabel, value)))
-	return value
-}
-
-// allStacks is every goroutine's stack, as runtime.Stack prints them.
-func allStacks() string {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			return string(buf[:n])
-		}
-		buf = make([]byte, 2*len(buf))
-	}
 }
 
 // Reading through the poller takes a file description of its own: the

@@ -331,12 +331,11 @@ func TestHostEventsKeepTheLatestStateThroughATitleBurst(t *testing.T) {
 // deadline, so a subscriber that reads nothing is cut off (and costs the
 // host nothing more) instead of holding a writer forever.
 func TestHostDisconnectsAClientThatStopsReading(t *testing.T) {
-	const size = 8 << 20
 	th := newTestHost(t)
 	th.serve(persist.DefaultConfig(), func(h *Server) { h.opts.WriteTimeout = 500 * time.Millisecond })
 	c := th.dial()
 	stuck := th.dial()
-	p := th.spawnFake(c, "stream", "FAKE_BYTES="+itoa(size))
+	p := th.spawnFake(c, "stream", "FAKE_BYTES="+itoa(moreThanASocketHolds(t, stuck)))
 	stuck.send(&proto.SubscribeReq{Pane: p.ID, Raw: true})
 	eventually(t, "the stuck client to be cut off", func() bool {
 		return c.call(&proto.HostStatusReq{}).(*proto.HostInfoReply).Clients == 1
@@ -349,14 +348,14 @@ func TestHostDisconnectsAClientThatStopsReading(t *testing.T) {
 // TestHostStopsWithAStuckSubscriber pins issue 7: `host stop --force`
 // waited forever for a subscriber that stopped reading.
 func TestHostStopsWithAStuckSubscriber(t *testing.T) {
-	const size = 8 << 20
 	th := startHost(t) // the default write timeout, far longer than the wait below
 	c := th.dial()
 	stuck := th.dial()
+	size := moreThanASocketHolds(t, stuck)
 	p := th.spawnFake(c, "stream", "FAKE_BYTES="+itoa(size))
 	stuck.send(&proto.SubscribeReq{Pane: p.ID, Raw: true})
 	stuck.send(&proto.EventsReq{})
-	eventually(t, "more output than a socket holds", func() bool { return c.info(p.ID).Seq >= 1<<20 })
+	eventually(t, "more output than a socket holds", func() bool { return c.info(p.ID).Seq >= uint64(size) })
 	waitFull(t, stuck, 64<<10)
 	c.call(&proto.HostStopReq{Force: true})
 	select {
@@ -364,6 +363,20 @@ func TestHostStopsWithAStuckSubscriber(t *testing.T) {
 	case <-time.After(DefaultWriteTimeout / 2):
 		t.Fatalf("host stop --force still waiting for a subscriber that stopped reading")
 	}
+}
+
+// moreThanASocketHolds is an output size the host cannot push whole to c
+// while c reads nothing: four times the most a unix socket queues (its
+// sender's SO_SNDBUF; the host's end has the default c's has), so the
+// host's writer blocks. The tests used 8 MiB, forty times that, and the
+// host's parse of it under -race took seconds on a loaded machine.
+func moreThanASocketHolds(t *testing.T, c *tclient) int {
+	t.Helper()
+	sndbuf, err := unix.GetsockoptInt(fdOf(t, c.uc), unix.SOL_SOCKET, unix.SO_SNDBUF)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 4 * sndbuf
 }
 
 // TestHostAnswersAPanickingRequestAndServesOn: a panic in a handler ends

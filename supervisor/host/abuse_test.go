@@ -151,6 +151,14 @@ func (th *testHost) startProc(env ...string) *procHost {
 	ph.cmd = exec.Command(os.Args[0])
 	ph.cmd.Env = th.o.Env(append(env, testproc.FakeAgentEnv+"=host", "HOST_RT="+th.paths.RuntimeDir, "HOST_STATE="+th.paths.StateDir)...)
 	ph.cmd.Stderr = ph.log
+	// A process group of its own: the children it starts with os/exec
+	// (tmux control clients) are then not in this process's group, so
+	// when a test kills it the orphan reaper (this process is a subreaper)
+	// reaps them once re-parented here. In this process's group they were
+	// left to a waiter that died with the host, zombies for the rest of
+	// the run (TestSpawnKillCyclesLeakNothing's second round failed on
+	// the tmux clients TestTmuxPaneTakenBackAfterHostCrash left).
+	ph.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := ph.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

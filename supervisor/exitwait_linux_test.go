@@ -2,7 +2,6 @@ package supervisor
 
 import (
 	"os"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -18,6 +17,7 @@ import (
 // has exited, and only then calls waitid.
 func TestWaitingForExitsHoldsNoThreadPerRun(t *testing.T) {
 	o := newOracle(t)
+	own := testproc.LabelGoroutines(t)
 	const n = 16
 	sp := NewSpawner(Options{CgroupMode: persist.CgroupOff})
 	before := threads(t)
@@ -26,8 +26,8 @@ func TestWaitingForExitsHoldsNoThreadPerRun(t *testing.T) {
 			Env: o.Env(), Pipe: &PipeArm{Stdout: testproc.NewSyncBuffer()}}
 		start(t, sp, spec)
 	}
-	if !waitUntil(testproc.WaitFor, func() bool { return waitersParked() >= n }) {
-		t.Fatalf("only %d of %d waiters reached their wait", waitersParked(), n)
+	if !waitUntil(testproc.WaitFor, func() bool { return waitersParked(own) >= n }) {
+		t.Fatalf("only %d of %d waiters reached their wait", waitersParked(own), n)
 	}
 	if after := threads(t); after-before >= n/2 {
 		t.Fatalf("%d threads before %d idle runs, %d with them: a thread per waiter", before, n, after)
@@ -39,6 +39,7 @@ func TestWaitingForExitsHoldsNoThreadPerRun(t *testing.T) {
 // the pidfd, a thread each.
 func TestWatchingAdoptedRunsHoldsNoThreadPerRun(t *testing.T) {
 	o := newOracle(t)
+	own := testproc.LabelGoroutines(t)
 	const n = 8
 	sp := NewSpawner(Options{CgroupMode: persist.CgroupOff})
 	var origs []*Run
@@ -47,8 +48,8 @@ func TestWatchingAdoptedRunsHoldsNoThreadPerRun(t *testing.T) {
 			Env: o.Env(), PTY: &PTYArm{Size: Size{Cols: 80, Rows: 24}, Output: testproc.NewSyncBuffer()}}
 		origs = append(origs, start(t, sp, spec))
 	}
-	if !waitUntil(testproc.WaitFor, func() bool { return waitersParked() >= n }) {
-		t.Fatalf("only %d of %d waiters reached their wait", waitersParked(), n)
+	if !waitUntil(testproc.WaitFor, func() bool { return waitersParked(own) >= n }) {
+		t.Fatalf("only %d of %d waiters reached their wait", waitersParked(own), n)
 	}
 	before := threads(t)
 	for i, r := range origs {
@@ -62,8 +63,8 @@ func TestWatchingAdoptedRunsHoldsNoThreadPerRun(t *testing.T) {
 		}
 		a.StartAdopted()
 	}
-	if !waitUntil(testproc.WaitFor, func() bool { return watchersParked() >= n }) {
-		t.Fatalf("only %d of %d adopted watchers reached their wait", watchersParked(), n)
+	if !waitUntil(testproc.WaitFor, func() bool { return watchersParked(own) >= n }) {
+		t.Fatalf("only %d of %d adopted watchers reached their wait", watchersParked(own), n)
 	}
 	if after := threads(t); after-before >= n/2 {
 		t.Fatalf("%d threads before adopting %d runs, %d after: a thread per watcher", before, n, after)
@@ -80,20 +81,21 @@ func threads(t *testing.T) int {
 	return len(tasks)
 }
 
-// waitersParked counts the goroutines inside waitExited.
-func waitersParked() int { return inStacks("supervisor.waitExited(") }
+// waitersParked counts the goroutines labelled own inside waitExited.
+func waitersParked(own string) int { return inStacks(own, "supervisor.waitExited(") }
 
-// watchersParked counts the goroutines inside waitGoneHandle.
-func watchersParked() int { return inStacks("supervisor.waitGoneHandle(") }
+// watchersParked counts the goroutines labelled own inside waitGoneHandle.
+func watchersParked(own string) int { return inStacks(own, "supervisor.waitGoneHandle(") }
 
-// inStacks counts the goroutines whose stack has fn.
-func inStacks(fn string) int {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			return strings.Count(string(buf[:n]), fn)
+// inStacks counts the goroutines labelled own (this test's, see
+// testproc.LabelGoroutines) whose stack has fn: an earlier test's runs,
+// still ending, are not this test's waiters.
+func inStacks(own, fn string) int {
+	count := 0
+	for _, g := range testproc.OwnGoroutines(own) {
+		if strings.Contains(g, fn) {
+			count++
 		}
-		buf = make([]byte, 2*len(buf))
 	}
+	return count
 }

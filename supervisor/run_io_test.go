@@ -39,7 +39,10 @@ func TestAnIdleRunHoldsNoReadBuffer(t *testing.T) {
 }
 
 // waitReadersParked waits until n goroutines run readLoop and every one
-// of them waits in the poller ("IO wait"): the runs are idle.
+// of them waits in the poller ("IO wait"): the runs are idle. It looks at
+// every reader of the process, not this test's only: the heap profile
+// inUseUnder reads counts them all, so another test's reader still ending
+// is waited for, not counted.
 func waitReadersParked(t *testing.T, n int) {
 	t.Helper()
 	var readers, parked int
@@ -100,8 +103,11 @@ func inUseUnder(fn string) int64 {
 // TestAnIdleRunHoldsTwoGoroutines: a run's reader and its exit waiter.
 // A third goroutine per run only waited for the readers to return to
 // close drained (a stack per pane, issue 12); the last reader closes it.
+// Only this test's goroutines are counted: counting the whole process's
+// also counted the runs of an earlier test still ending.
 func TestAnIdleRunHoldsTwoGoroutines(t *testing.T) {
 	o := newOracle(t)
+	own := testproc.LabelGoroutines(t) // the runs' goroutines inherit it
 	sp := NewSpawner(Options{CgroupMode: persist.CgroupOff})
 	const runs = 10
 	for i := range runs {
@@ -111,16 +117,16 @@ func TestAnIdleRunHoldsTwoGoroutines(t *testing.T) {
 		start(t, sp, spec)
 		out.WaitContains(t, "READY")
 	}
-	if n := goroutinesIn("clowder/supervisor.(*Run)."); n > 2*runs {
+	if n := goroutinesIn(own, "clowder/supervisor.(*Run)."); n > 2*runs {
 		t.Fatalf("%d idle runs hold %d goroutines in their Run", runs, n)
 	}
 }
 
-// goroutinesIn counts the goroutines with a function whose name starts
-// with prefix on their stack.
-func goroutinesIn(prefix string) int {
+// goroutinesIn counts the goroutines labelled own with a function whose
+// name starts with prefix on their stack.
+func goroutinesIn(own, prefix string) int {
 	count := 0
-	for _, g := range strings.Split(allStacks(), "\n\n") {
+	for _, g := range testproc.OwnGoroutines(own) {
 		if strings.Contains(g, "\n"+prefix) {
 			count++
 		}

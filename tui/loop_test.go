@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -186,7 +185,7 @@ func TestTheLoopDeliversTheMailboxItself(t *testing.T) {
 // still ends the reader, which may be blocked handing over a key.
 func TestStoppingTheInputEndsTheReaderWithAKeyUntaken(t *testing.T) {
 	ptm, tty := rawPTY(t)
-	base := runtime.NumGoroutine()
+	own := labelGoroutines(t) // the reader's goroutines inherit it
 	l := newEventLoop(context.Background())
 	stop, err := l.readInput(tty, "xterm-256color")
 	if err != nil {
@@ -196,5 +195,7 @@ func TestStoppingTheInputEndsTheReaderWithAKeyUntaken(t *testing.T) {
 		t.Fatal(err)
 	}
 	stop()
-	waitUntil(t, "the input reader's goroutines gone", func() bool { return runtime.NumGoroutine() <= base })
+	// Only this test's goroutines, the test's own left: another test's,
+	// still ending, are not this reader's.
+	waitUntil(t, "the input reader's goroutines gone", func() bool { return len(ownGoroutines(own)) == 1 })
 }

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +16,7 @@ import (
 // take the P back. It now parks in the runtime's poller ("IO wait").
 func TestTheTerminalIsReadThroughThePoller(t *testing.T) {
 	_, tty := rawPTY(t)
+	own := labelGoroutines(t)
 	l := newEventLoop(context.Background())
 	stop, err := l.readInput(tty, "xterm-256color")
 	if err != nil {
@@ -25,7 +25,7 @@ func TestTheTerminalIsReadThroughThePoller(t *testing.T) {
 	defer stop()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		state := readerState()
+		state := readerState(own)
 		if state == "IO wait" {
 			return
 		}
@@ -37,18 +37,19 @@ func TestTheTerminalIsReadThroughThePoller(t *testing.T) {
 }
 
 // readerState is the scheduler state of the goroutine reading the
-// terminal for ultraviolet's decoder ("" if there is none yet).
-func readerState() string {
-	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
-	for _, g := range strings.Split(string(buf), "\n\n") {
+// terminal for ultraviolet's decoder ("" if there is none yet), among the
+// goroutines labelled own: another test's reader, still ending, is not
+// this one.
+func readerState(own string) string {
+	for _, g := range ownGoroutines(own) {
 		if !strings.Contains(g, "(*TerminalReader).sendBytes") {
 			continue
 		}
 		head, _, _ := strings.Cut(g, "\n")
 		_, state, _ := strings.Cut(head, "[")
 		state, _, _ = strings.Cut(state, "]")
-		state, _, _ = strings.Cut(state, ",") // "IO wait, 2 minutes"
+		state, _, _ = strings.Cut(state, ",")        // "IO wait, 2 minutes"
+		state, _, _ = strings.Cut(state, " labels:") // "IO wait labels:{...}"
 		return state
 	}
 	return ""
@@ -59,6 +60,7 @@ func readerState() string {
 // is never left non-blocking.
 func TestPollingTheTerminalLeavesItsDescriptionBlocking(t *testing.T) {
 	_, tty := rawPTY(t) // rawPTY's Fd left tty's description blocking
+	own := labelGoroutines(t)
 	l := newEventLoop(context.Background())
 	stop, err := l.readInput(tty, "xterm-256color")
 	if err != nil {
@@ -66,7 +68,7 @@ func TestPollingTheTerminalLeavesItsDescriptionBlocking(t *testing.T) {
 	}
 	defer stop()
 	deadline := time.Now().Add(10 * time.Second)
-	for readerState() != "IO wait" {
+	for readerState(own) != "IO wait" {
 		if time.Now().After(deadline) {
 			t.Fatal("the terminal's reader never waited in the poller")
 		}

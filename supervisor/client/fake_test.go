@@ -76,7 +76,7 @@ func (s *fakeServer) serve() {
 	}
 }
 
-// next returns the next request, failing the test after 5 s.
+// next returns the next request, failing the test after fakeWait.
 func (s *fakeServer) next() (proto.Frame, proto.Message) {
 	s.t.Helper()
 	select {
@@ -89,8 +89,8 @@ func (s *fakeServer) next() (proto.Frame, proto.Message) {
 			s.t.Fatal(err)
 		}
 		return f, m
-	case <-time.After(5 * time.Second):
-		s.t.Fatal("no request within 5s")
+	case <-time.After(fakeWait):
+		s.t.Fatalf("no request within %s", fakeWait)
 	}
 	panic("unreachable")
 }
@@ -122,26 +122,31 @@ func (s *fakeServer) endSub(id uint32, m proto.Message) { s.send(id, proto.FlagP
 // hangUp closes the server's end.
 func (s *fakeServer) hangUp() { _ = s.uc.Close() }
 
-// within fails the test unless fn returns within 5 s.
+// fakeWait bounds each wait of these tests. Generous: it only bounds a
+// failure, and a 2-core CI machine under -race with other packages'
+// tests beside can stall a goroutine for seconds.
+const fakeWait = 30 * time.Second
+
+// within fails the test unless fn returns within fakeWait.
 func within(t *testing.T, what string, fn func()) {
 	t.Helper()
 	done := make(chan struct{})
 	go func() { defer close(done); fn() }()
 	select {
 	case <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatalf("%s: still blocked after 5s", what)
+	case <-time.After(fakeWait):
+		t.Fatalf("%s: still blocked after %s", what, fakeWait)
 	}
 }
 
-// recvPush reads the next push from sub, failing after 5 s.
+// recvPush reads the next push from sub, failing after fakeWait.
 func recvPush(t *testing.T, sub *Subscription) (proto.Message, bool) {
 	t.Helper()
 	select {
 	case m, ok := <-sub.C:
 		return m, ok
-	case <-time.After(5 * time.Second):
-		t.Fatal("no push within 5s")
+	case <-time.After(fakeWait):
+		t.Fatalf("no push within %s", fakeWait)
 	}
 	panic("unreachable")
 }

@@ -151,6 +151,14 @@ func (th *testHost) startProc(env ...string) *procHost {
 	ph.cmd = exec.Command(os.Args[0])
 	ph.cmd.Env = th.o.Env(append(env, testproc.FakeAgentEnv+"=host", "HOST_RT="+th.paths.RuntimeDir, "HOST_STATE="+th.paths.StateDir)...)
 	ph.cmd.Stderr = ph.log
+	// A process group of its own: the children it starts with os/exec
+	// (tmux control clients) are then not in this process's group, so
+	// when a test kills it the orphan reaper (this process is a subreaper)
+	// reaps them once re-parented here. In this process's group they were
+	// left to a waiter that died with the host, zombies for the rest of
+	// the run (TestSpawnKillCyclesLeakNothing's second round failed on
+	// the tmux clients TestTmuxPaneTakenBackAfterHostCrash left).
+	ph.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := ph.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -331,12 +339,11 @@ func TestHostEventsKeepTheLatestStateThroughATitleBurst(t *testing.T) {
 // deadline, so a subscriber that reads nothing is cut off (and costs the
 // host nothing more) instead of holding a writer forever.
 func TestHostDisconnectsAClientThatStopsReading(t *testing.T) {
-	const size = 8 << 20
 	th := newTestHost(t)
 	th.serve(persist.DefaultConfig(), func(h *Server) { h.opts.WriteTimeout = 500 * time.Millisecond })
 	c := th.dial()
 	stuck := th.dial()
-	p := th.spawnFake(c, "stream", "FAKE_BYTES="+itoa(size))
+	p := th.spawnFake(c, "stream", "FAKE_BYTES="+itoa(moreThanASocketHolds(t, stuck)))
 	stuck.send(&proto.SubscribeReq{Pane: p.ID, Raw: true})
 	eventually(t, "the stuck client to be cut off", func() bool {
 		return c.call(&proto.HostStatusReq{}).(*proto.HostInfoReply).Clients == 1
@@ -349,14 +356,14 @@ func TestHostDisconnectsAClientThatStopsReading(t *testing.T) {
 // TestHostStopsWithAStuckSubscriber pins issue 7: `host stop --force`
 // waited forever for a subscriber that stopped reading.
 func TestHostStopsWithAStuckSubscriber(t *testing.T) {
-	const size = 8 << 20
 	th := startHost(t) // the default write timeout, far longer than the wait below
 	c := th.dial()
 	stuck := th.dial()
+	size := moreThanASocketHolds(t, stuck)
 	p := th.spawnFake(c, "stream", "FAKE_BYTES="+itoa(size))
 	stuck.send(&proto.SubscribeReq{Pane: p.ID, Raw: true})
 	stuck.send(&proto.EventsReq{})
-	eventually(t, "more output than a socket holds", func() bool { return c.info(p.ID).Seq >= 1<<20 })
+	eventually(t, "more output than a socket holds", func() bool { return c.info(p.ID).Seq >= uint64(size) })
 	waitFull(t, stuck, 64<<10)
 	c.call(&proto.HostStopReq{Force: true})
 	select {
@@ -364,6 +371,21 @@ func TestHostStopsWithAStuckSubscriber(t *testing.T) {
 	case <-time.After(DefaultWriteTimeout / 2):
 		t.Fatalf("host stop --force still waiting for a subscriber that stopped reading")
 	}
+}
+
+// moreThanASocketHolds is an output size the host cannot push whole to c
+// while c reads nothing: four times the most a unix socket queues (its
+// sender's SO_SNDBUF; the host's end has the default c's has), so the
+// host's writer blocks. The tests used 8 MiB, forty times the usual
+// default, and the host's parse of it under -race took seconds on a
+// loaded machine; where the default is larger, 8 MiB stays the most.
+func moreThanASocketHolds(t *testing.T, c *tclient) int {
+	t.Helper()
+	sndbuf, err := unix.GetsockoptInt(fdOf(t, c.uc), unix.SOL_SOCKET, unix.SO_SNDBUF)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return min(4*sndbuf, 8<<20)
 }
 
 // TestHostAnswersAPanickingRequestAndServesOn: a panic in a handler ends

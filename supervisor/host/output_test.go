@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -150,6 +149,7 @@ func checkFrameIsParsedOutput(t *testing.T, f *proto.ScreenFrame, out []byte) {
 // the parse goroutine was behind: here it is held until the program is
 // gone, and the exited event's seq must still be the whole output.
 func TestAnExitIsReportedAfterTheLastByteIsParsed(t *testing.T) {
+	own := testproc.LabelGoroutines(t) // the host's goroutines, the pane's reader among them, inherit it
 	th := newTestHost(t)
 	th.serve(persist.DefaultConfig())
 	c := th.dial()
@@ -177,7 +177,7 @@ func TestAnExitIsReportedAfterTheLastByteIsParsed(t *testing.T) {
 	eventually(t, "the program gone while its output waits for the parse", func() bool {
 		// Its reader now waits for the parse (Flush); or, were it not to,
 		// the run is finalized and its leader reaped.
-		return waiting("host.(*pane).Flush") || reaped(p.Pid)
+		return waiting(own, "host.(*pane).Flush") || reaped(p.Pid)
 	})
 	close(release)
 	for {
@@ -200,13 +200,16 @@ func reaped(pid int) bool {
 	return err != nil
 }
 
-// waiting reports whether a goroutine is in fn.
-func waiting(fn string) bool {
-	buf := make([]byte, 1<<20)
-	for n := runtime.Stack(buf, true); n == len(buf); n = runtime.Stack(buf, true) {
-		buf = make([]byte, 2*len(buf))
+// waiting reports whether a goroutine labelled own (this test's, see
+// testproc.LabelGoroutines) is in fn: a goroutine of an earlier test's
+// host, still ending, is not this test's pane.
+func waiting(own, fn string) bool {
+	for _, g := range testproc.OwnGoroutines(own) {
+		if strings.Contains(g, fn) {
+			return true
+		}
 	}
-	return strings.Contains(string(buf), fn)
+	return false
 }
 
 func mustMessage(t *testing.T, f proto.Frame) proto.Message {

@@ -432,6 +432,10 @@ func TestAFreeNameLooksAtEachPaneOnce(t *testing.T) {
 	th := startHost(t)
 	h := th.host
 	const n = 60
+	// The host serves: its accept loop reads the panes (armIdle) under
+	// h.mu, so they are added under it too (regression: a data race
+	// under -race in 1 of 6 runs of the package on a loaded machine).
+	h.mu.Lock()
 	for i := 1; i <= n; i++ {
 		name := "sh"
 		if i > 1 {
@@ -439,7 +443,6 @@ func TestAFreeNameLooksAtEachPaneOnce(t *testing.T) {
 		}
 		h.adoptRecord(persist.PaneRecord{ID: "p" + strconv.Itoa(i), Name: name, Kind: persist.KindShell, State: persist.StateExited})
 	}
-	h.mu.Lock()
 	before := nameLooks.Load()
 	got := h.freeNameLocked("sh")
 	looks := nameLooks.Load() - before

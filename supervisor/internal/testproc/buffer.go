@@ -8,8 +8,10 @@ import (
 	"time"
 )
 
-// WaitFor bounds every wait in the process tests.
-const WaitFor = 10 * time.Second
+// WaitFor bounds every wait in the process tests. Generous: it only
+// bounds a failure, and on a loaded 2-core CI machine under -race a
+// spawned test binary can take seconds to start.
+const WaitFor = 30 * time.Second
 
 // SyncBuffer collects output and wakes waiters on every write.
 type SyncBuffer struct {

@@ -37,6 +37,7 @@ type pane struct {
 	attn     attention
 	in       inputState    // input and submissions (submit.go)
 	changed  chan struct{} // closed at the next change: the broadcast to waiters; nil while nobody waits
+	echoSubs []*screenSub  // screen subscribers the reader may write to itself (echo.go); never written in place
 	idleTick *time.Timer   // re-evaluates attention once output stops
 	launch   *launch       // what the run was started with (memory only); nil if adopted from agents.json
 	orphan   *orphan       // the tree an earlier host left, while adopted (orphans.go)

@@ -33,7 +33,21 @@ type screenSub struct {
 	seq   uint64           // the output seq of last
 	hold  syncHold
 	pace  framePace
-	ended bool // the end frame is going or gone: nothing more may be sent
+	ended bool          // the end frame is going or gone: nothing more may be sent
+	wake  chan struct{} // the pane changed since the goroutine last looked (one token)
+}
+
+// newScreenSub is the state of subscription id of c.
+func newScreenSub(c *conn, id uint32) *screenSub {
+	return &screenSub{c: c, id: id, pace: framePace{period: c.h.screenFramePeriod()}, wake: make(chan struct{}, 1)}
+}
+
+// signal wakes the subscription's goroutine, or leaves it a token.
+func (ss *screenSub) signal() {
+	select {
+	case ss.wake <- struct{}{}:
+	default:
+	}
 }
 
 // tryWriter is a transport that can write a frame only if it goes at once
@@ -70,45 +84,56 @@ func (p *pane) removeEchoSub(ss *screenSub) {
 }
 
 // echoFrames sends the snapshot s, at output seq, to each of subs that
-// can take it at once (see the file comment). It runs on the pane reader's
-// goroutine, without the pane lock.
-func (p *pane) echoFrames(subs []*screenSub, s *vtgrid.Snapshot, seq uint64) {
-	for _, ss := range subs {
-		if ss.tryEcho(p.id, s, seq) {
+// can take it at once (see the file comment); served[i] reports that
+// subs[i] has s, so its goroutine need not wake for it. It runs on the pane
+// reader's goroutine, without the pane lock.
+func (p *pane) echoFrames(subs []*screenSub, s *vtgrid.Snapshot, seq uint64) (served []bool) {
+	served = make([]bool, len(subs))
+	for i, ss := range subs {
+		var sent bool
+		served[i], sent = ss.tryEcho(p.id, s, seq)
+		if sent {
 			p.h.echoed.Add(1)
 		}
 	}
+	return served
 }
 
-// tryEcho sends s to ss if it can go now; it reports whether it went.
-func (ss *screenSub) tryEcho(pane string, s *vtgrid.Snapshot, seq uint64) bool {
+// sameSubs reports whether a and b are the same list.
+func sameSubs(a, b []*screenSub) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// tryEcho sends s to ss if it can go now. served: the subscriber has s
+// (sent, or nothing in it to send); sent: a frame went.
+func (ss *screenSub) tryEcho(pane string, s *vtgrid.Snapshot, seq uint64) (served, sent bool) {
 	if !ss.mu.TryLock() {
-		return false // its goroutine is sending: it will see this change too
+		return false, false // its goroutine is sending: it will see this change too
 	}
 	defer ss.mu.Unlock()
 	now := time.Now()
 	if !ss.caughtUp(s, seq, now) || changedRows(s, ss.last) > bigFrameRows {
-		return false
+		return false, false
 	}
 	f := screenFrame(pane, seq, s, ss.last)
 	if len(f.Lines) == 0 && sameCursor(s, ss.last) {
-		ss.last, ss.seq = s, seq // nothing to show; the goroutine will find the same
-		return false
+		ss.last, ss.seq = s, seq // nothing to show
+		return true, false
 	}
 	fr, err := proto.NewFrame(ss.id, proto.FlagPush, f)
 	if err != nil {
-		return false
+		return false, false
 	}
 	ok, err := ss.c.fc.(tryWriter).TryWriteFrame(fr)
 	if err != nil {
 		ss.c.cancel() // as conn.write: a failed write ends the connection
 	}
 	if !ok {
-		return false
+		return false, false
 	}
 	ss.pace.sent(f, now)
 	ss.last, ss.seq = s, seq
-	return true
+	return true, true
 }
 
 // caughtUp reports whether the frame of s may go from the fast path: the

@@ -116,6 +116,7 @@ type Server struct {
 	framePeriod   time.Duration       // tests only: replaces screenFramePeriod when set (frames.go)
 	frameSettle   time.Duration       // tests only: replaces screenFrameSettle when set (frames.go)
 	echoed        atomic.Uint64       // screen frames a pane reader wrote itself (echo.go)
+	screenWakes   atomic.Uint64       // times a screen subscriber's goroutine woke for a change (echo.go)
 }
 
 // New returns a host; it does nothing until Serve.

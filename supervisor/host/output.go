@@ -133,17 +133,21 @@ func (p *pane) parseLocked(b []byte) {
 
 // parseEchoLocked is parseLocked for a small chunk on the reader's
 // goroutine: the screen subscribers that can take its frame at once get
-// it from here (echo.go), before the broadcast wakes the others.
+// it from here (echo.go), and the broadcast wakes only the others.
 func (p *pane) parseEchoLocked(b []byte) {
 	replies, run := p.parseOnlyLocked(b)
+	var served []bool
 	if subs := p.echoSubs; len(subs) > 0 {
 		s := p.term.Snapshot()
 		_, seq := p.ring.Bounds()
 		p.mu.Unlock()
-		p.echoFrames(subs, s, seq)
+		served = p.echoFrames(subs, s, seq)
 		p.mu.Lock()
+		if !sameSubs(subs, p.echoSubs) {
+			served = nil // one came or went meanwhile: wake them all
+		}
 	}
-	p.broadcastLocked()
+	p.broadcastExceptLocked(served)
 	p.mu.Unlock()
 	writeReplies(run, replies)
 }

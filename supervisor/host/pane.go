@@ -103,9 +103,20 @@ func (p *pane) followSizeLocked() {
 
 // broadcastLocked wakes every waiter and subscriber.
 func (p *pane) broadcastLocked() {
+	p.broadcastExceptLocked(nil)
+}
+
+// broadcastExceptLocked wakes every waiter and subscriber but the screen
+// subscribers the reader has just sent the change to (echo.go).
+func (p *pane) broadcastExceptLocked(served []bool) {
 	if p.changed != nil { // no waiter, no channel: output with nobody watching allocates nothing
 		close(p.changed)
 		p.changed = nil
+	}
+	for i, ss := range p.echoSubs {
+		if i >= len(served) || !served[i] {
+			ss.signal()
+		}
 	}
 }
 

@@ -96,11 +96,13 @@ func (c *conn) masterFor(p *pane) (*os.File, error) {
 
 // streamPane pushes until ctx ends, then sends the end marker.
 func (c *conn) streamPane(ctx context.Context, id uint32, p *pane, req *proto.SubscribeReq, seq uint64) {
-	ss := &screenSub{c: c, id: id, pace: framePace{period: c.h.screenFramePeriod()}}
+	ss := newScreenSub(c, id)
 	defer ss.end() // also when a push panics: recoverPush's end frame is the last
+	watch := p.watch
 	if _, ok := c.fc.(tryWriter); ok && req.Screen && !req.Raw {
 		p.addEchoSub(ss) // raw chunks and frames of one subscription stay on one goroutine
 		defer p.removeEchoSub(ss)
+		watch = func() <-chan struct{} { return ss.wake } // woken for what the reader did not send
 	}
 	var buf []byte
 	if req.Raw {
@@ -111,7 +113,7 @@ func (c *conn) streamPane(ctx context.Context, id uint32, p *pane, req *proto.Su
 	var due <-chan time.Time   // the paced frame's turn; nil when none waits
 	var quiet <-chan time.Time // while a frame waits: when to check whether the pane went quiet
 	for {
-		changed := p.watch()
+		changed := watch()
 		var err error
 		if req.Raw {
 			seq, err = c.pushRaw(id, p, buf, seq)
@@ -141,6 +143,7 @@ func (c *conn) streamPane(ctx context.Context, id uint32, p *pane, req *proto.Su
 			c.pushUpgrading(id)
 			return
 		case <-changed:
+			c.h.screenWakes.Add(1)
 		case <-due:
 			due, quiet = nil, nil
 		case <-quiet:

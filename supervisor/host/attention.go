@@ -61,7 +61,7 @@ func (p *pane) judgeLocked() {
 	}
 	a := p.overHookLocked(p.adapter.Rules.Assess(o))
 	p.setAttentionLocked(a.State, a.Rule)
-	if p.changed == nil { // nobody waits for the screen: keep no copy of it (46 kB at 80x24)
+	if p.changed == nil && len(p.echoSubs) == 0 { // nobody waits for the screen: keep no copy of it (46 kB at 80x24)
 		p.term.DropSnapshot()
 	}
 }

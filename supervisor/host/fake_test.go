@@ -30,6 +30,7 @@ func init() {
 		"burst":       fakeBurst,         // raw mode, READY; on a key, FAKE_BYTES of the test stream at once, then FAKE_OUT (output_test.go)
 		"rainbow":     fakeRainbow,       // raw mode; on a key, rainbowLines(FAKE_LINES), then block (abuse_test.go)
 		"escrow":      fakeEscrow,        // READY; a SIGHUP is written to FAKE_OUT; "got: LINE" per line; exits 3 on "exit" (escrow_test.go)
+		"ticks":       fakeTicks,         // FAKE_COUNT writes of "\rN" (a counter redrawn in place), then DONE, block (echo_test.go)
 	})
 }
 

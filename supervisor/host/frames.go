@@ -131,13 +131,15 @@ func screenFrame(pane string, seq uint64, s, prev *vtgrid.Snapshot) *proto.Scree
 	m := s.Modes()
 	f.Cursor = proto.FrameCursor{X: uint16(x), Y: uint16(y), Visible: visible, Style: uint8(m.CursorStyle)}
 	f.Modes = frameModes(m)
-	var slab []proto.FrameCell // one allocation for the frame's rows, not one per row
+	changed := s.Rows()
+	if !full {
+		changed = changedRows(s, prev)
+	}
+	slab := make([]proto.FrameCell, s.Cols()*changed) // one allocation for the frame's rows, not one per row, nor for rows it does not carry
+	f.Lines = make([]proto.FrameRow, 0, changed)
 	for row := 0; row < s.Rows(); row++ {
 		if !full && sameRow(s.Row(row), prev.Row(row)) {
 			continue
-		}
-		if len(slab) < s.Cols() {
-			slab = make([]proto.FrameCell, s.Cols()*(s.Rows()-row))
 		}
 		cells := frameCellsInto(slab[:s.Cols():s.Cols()], s.Row(row))
 		slab = slab[s.Cols():]

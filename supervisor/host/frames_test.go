@@ -2,8 +2,11 @@ package host
 
 import (
 	"reflect"
+	"runtime"
 	"testing"
+	"unsafe"
 
+	"clowder/supervisor/proto"
 	"clowder/vtgrid"
 )
 
@@ -42,5 +45,32 @@ func BenchmarkScreenFrameFull(b *testing.B) {
 	b.ReportAllocs()
 	for range b.N {
 		_ = screenFrame("p1", 0, s, nil)
+	}
+}
+
+// TestAnEchosFrameAllocatesCellsForItsRowOnly pins a cost of issue 12's
+// keystroke path: the frame's cell slab was sized for every row from the
+// first changed one to the bottom, so an echo on the top row of a 160x46
+// pane allocated cells for the whole screen (294 kB) to send one row. It
+// now holds the changed rows only.
+func TestAnEchosFrameAllocatesCellsForItsRowOnly(t *testing.T) {
+	term := vtgrid.New(160, 46, vtgrid.Options{})
+	term.Write([]byte("$ "))
+	prev := term.Snapshot()
+	const runs = 50
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	for i := 0; i < runs; i++ {
+		term.Write([]byte{'a' + byte(i%26)})
+		s := term.Snapshot()
+		if f := screenFrame("p1", 0, s, prev); len(f.Lines) != 1 {
+			t.Fatalf("an echo's frame has %d rows", len(f.Lines))
+		}
+		prev = s
+	}
+	runtime.ReadMemStats(&m1)
+	row := int64(160 * unsafe.Sizeof(proto.FrameCell{}))
+	if per := int64(m1.TotalAlloc-m0.TotalAlloc) / runs; per > 2*row+4096 {
+		t.Fatalf("an echo's snapshot and frame allocate %d bytes; one row of frame cells is %d", per, row)
 	}
 }

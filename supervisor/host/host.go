@@ -115,6 +115,8 @@ type Server struct {
 	spawnStep     func(step string)   // tests only: runs at each step of a spawn (spawnSteps)
 	framePeriod   time.Duration       // tests only: replaces screenFramePeriod when set (frames.go)
 	frameSettle   time.Duration       // tests only: replaces screenFrameSettle when set (frames.go)
+	echoed        atomic.Uint64       // screen frames a pane reader wrote itself (echo.go)
+	screenWakes   atomic.Uint64       // times a screen subscriber's goroutine woke for a change (echo.go)
 }
 
 // New returns a host; it does nothing until Serve.

@@ -21,6 +21,8 @@ package host
 import (
 	"sync"
 	"time"
+
+	"clowder/supervisor"
 )
 
 // outParseInline is the largest chunk parsed on the reader's goroutine.
@@ -53,7 +55,7 @@ func (p *pane) Write(b []byte) (int, error) {
 	q.mu.Lock()
 	if !q.parsing && len(b) <= outParseInline && p.mu.TryLock() {
 		q.mu.Unlock()
-		p.parseLocked(b)
+		p.parseEchoLocked(b)
 		return len(b), nil
 	}
 	for q.parsing && q.pending != nil && len(*q.pending) >= outQueueMax {
@@ -123,16 +125,48 @@ func (p *pane) parseQueued() {
 // parseLocked puts b in the ring and the screen under the pane lock, which
 // it releases, then writes the screen's answers to the program's queries.
 func (p *pane) parseLocked(b []byte) {
+	replies, run := p.parseOnlyLocked(b)
+	p.broadcastLocked()
+	p.mu.Unlock()
+	writeReplies(run, replies)
+}
+
+// parseEchoLocked is parseLocked for a small chunk on the reader's
+// goroutine: the screen subscribers that can take its frame at once get
+// it from here (echo.go), and the broadcast wakes only the others.
+func (p *pane) parseEchoLocked(b []byte) {
+	replies, run := p.parseOnlyLocked(b)
+	var served []bool
+	if subs := p.echoSubs; len(subs) > 0 {
+		s := p.term.Snapshot()
+		_, seq := p.ring.Bounds()
+		p.mu.Unlock()
+		served = p.echoFrames(subs, s, seq)
+		p.mu.Lock()
+		if !sameSubs(subs, p.echoSubs) {
+			served = nil // one came or went meanwhile: wake them all
+		}
+	}
+	p.broadcastExceptLocked(served)
+	p.mu.Unlock()
+	writeReplies(run, replies)
+}
+
+// parseOnlyLocked puts b in the ring and the screen, and takes the
+// screen's answers to the program's queries; p.mu is held.
+func (p *pane) parseOnlyLocked(b []byte) ([]byte, *supervisor.Run) {
 	_, _ = p.ring.Write(b) // never fails
 	p.followSizeLocked()
 	_, _ = p.term.Write(b) // never fails
 	replies := p.replies
 	p.replies = nil
-	run := p.run
 	p.lastOut = time.Now()
 	p.updateAttentionLocked()
-	p.broadcastLocked()
-	p.mu.Unlock()
+	return replies, p.run
+}
+
+// writeReplies writes the screen's answers to the program's queries.
+func writeReplies(run *supervisor.Run, replies []byte) {
 	if len(replies) > 0 && run != nil {
 		_, _ = run.WriteInput(replies) // best effort: a child that never reads its input loses the answer
 	}

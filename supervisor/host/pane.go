@@ -37,6 +37,7 @@ type pane struct {
 	attn     attention
 	in       inputState    // input and submissions (submit.go)
 	changed  chan struct{} // closed at the next change: the broadcast to waiters; nil while nobody waits
+	echoSubs []*screenSub  // screen subscribers the reader may write to itself (echo.go); never written in place
 	idleTick *time.Timer   // re-evaluates attention once output stops
 	launch   *launch       // what the run was started with (memory only); nil if adopted from agents.json
 	orphan   *orphan       // the tree an earlier host left, while adopted (orphans.go)
@@ -102,9 +103,20 @@ func (p *pane) followSizeLocked() {
 
 // broadcastLocked wakes every waiter and subscriber.
 func (p *pane) broadcastLocked() {
+	p.broadcastExceptLocked(nil)
+}
+
+// broadcastExceptLocked wakes every waiter and subscriber but the screen
+// subscribers the reader has just sent the change to (echo.go).
+func (p *pane) broadcastExceptLocked(served []bool) {
 	if p.changed != nil { // no waiter, no channel: output with nobody watching allocates nothing
 		close(p.changed)
 		p.changed = nil
+	}
+	for i, ss := range p.echoSubs {
+		if i >= len(served) || !served[i] {
+			ss.signal()
+		}
 	}
 }
 

@@ -96,33 +96,38 @@ func (c *conn) masterFor(p *pane) (*os.File, error) {
 
 // streamPane pushes until ctx ends, then sends the end marker.
 func (c *conn) streamPane(ctx context.Context, id uint32, p *pane, req *proto.SubscribeReq, seq uint64) {
-	var last *vtgrid.Snapshot
-	var hold syncHold
+	ss := newScreenSub(c, id)
+	defer ss.end() // also when a push panics: recoverPush's end frame is the last
+	watch := p.watch
+	if _, ok := c.fc.(tryWriter); ok && req.Screen && !req.Raw {
+		p.addEchoSub(ss) // raw chunks and frames of one subscription stay on one goroutine
+		defer p.removeEchoSub(ss)
+		watch = func() <-chan struct{} { return ss.wake } // woken for what the reader did not send
+	}
 	var buf []byte
 	if req.Raw {
 		buf = make([]byte, rawChunk) // screen-only subscribers (the TUI) need none
 	}
 	upgrading := c.h.gate.upgrading()
-	pace := framePace{period: c.h.screenFramePeriod()}
 	settle := c.h.screenFrameSettle()
 	var due <-chan time.Time   // the paced frame's turn; nil when none waits
 	var quiet <-chan time.Time // while a frame waits: when to check whether the pane went quiet
 	for {
-		changed := p.watch()
+		changed := watch()
 		var err error
 		if req.Raw {
 			seq, err = c.pushRaw(id, p, buf, seq)
 		}
 		if req.Screen && err == nil {
-			if wait := pace.wait(time.Now()); wait > 0 {
+			var wait time.Duration
+			wait, err = ss.pushScreen(p)
+			if wait > 0 {
 				if due == nil {
 					due, quiet = time.After(wait), time.After(settle)
 				}
 				if !req.Raw {
 					changed = nil // the frame at due carries every change until then
 				}
-			} else {
-				last, err = c.pushScreen(id, p, last, &hold, &pace)
 			}
 		}
 		if err != nil {
@@ -130,16 +135,19 @@ func (c *conn) streamPane(ctx context.Context, id uint32, p *pane, req *proto.Su
 		}
 		select {
 		case <-ctx.Done():
+			ss.end()
 			_ = c.push(id, proto.FlagEnd, &proto.OKReply{}) // best effort: the client may be gone
 			return
 		case <-upgrading:
+			ss.end()
 			c.pushUpgrading(id)
 			return
 		case <-changed:
+			c.h.screenWakes.Add(1)
 		case <-due:
 			due, quiet = nil, nil
 		case <-quiet:
-			quiet = flushIfQuiet(p, &pace, settle)
+			quiet = ss.flushIfQuiet(p, settle)
 			if quiet == nil {
 				due = nil
 			}
@@ -150,10 +158,12 @@ func (c *conn) streamPane(ctx context.Context, id uint32, p *pane, req *proto.Su
 // flushIfQuiet applies the flush rule to a paced frame: if the pane has
 // been quiet for settle, the frame may go now (nil is returned); else the
 // returned channel fires when it will have been, if nothing comes.
-func flushIfQuiet(p *pane, pace *framePace, settle time.Duration) <-chan time.Time {
+func (ss *screenSub) flushIfQuiet(p *pane, settle time.Duration) <-chan time.Time {
 	q := p.quietFor(time.Now())
 	if q >= settle {
-		pace.flush()
+		ss.mu.Lock()
+		ss.pace.flush()
+		ss.mu.Unlock()
 		return nil
 	}
 	return time.After(settle - q)
@@ -173,26 +183,35 @@ func (c *conn) pushRaw(id uint32, p *pane, buf []byte, seq uint64) (uint64, erro
 	}
 }
 
-// pushScreen sends the rows that changed since last, if any; it holds them
-// while the program is inside a synchronized update (see syncHold).
-// pace learns of each frame sent.
-func (c *conn) pushScreen(id uint32, p *pane, last *vtgrid.Snapshot, hold *syncHold, pace *framePace) (*vtgrid.Snapshot, error) {
+// pushScreen sends the rows that changed since the last frame, if any,
+// unless the pacing makes it wait: it returns how long then. It holds the
+// rows while the program is inside a synchronized update (see syncHold).
+func (ss *screenSub) pushScreen(p *pane) (time.Duration, error) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.ended {
+		return 0, nil
+	}
+	if wait := ss.pace.wait(time.Now()); wait > 0 {
+		return wait, nil
+	}
 	p.mu.Lock()
 	s := p.term.Snapshot()
 	_, seq := p.ring.Bounds()
 	p.mu.Unlock()
-	if held, started := hold.held(s, time.Now()); held {
+	if held, started := ss.hold.held(s, time.Now()); held {
 		if started {
 			p.wakeAfter(syncHoldMax)
 		}
-		return last, nil
+		return 0, nil
 	}
-	f := screenFrame(p.id, seq, s, last)
-	if !f.Full && len(f.Lines) == 0 && last != nil && sameCursor(s, last) {
-		return last, nil
+	f := screenFrame(p.id, seq, s, ss.last)
+	if !f.Full && len(f.Lines) == 0 && ss.last != nil && sameCursor(s, ss.last) {
+		return 0, nil
 	}
-	pace.sent(f, time.Now())
-	return s, c.push(id, 0, f)
+	ss.pace.sent(f, time.Now())
+	ss.last, ss.seq = s, seq
+	return 0, ss.c.push(ss.id, 0, f)
 }
 
 func sameCursor(a, b *vtgrid.Snapshot) bool {

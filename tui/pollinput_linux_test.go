@@ -37,12 +37,12 @@ func TestTheTerminalIsReadThroughThePoller(t *testing.T) {
 }
 
 // readerState is the scheduler state of the goroutine reading the
-// terminal for ultraviolet's decoder ("" if there is none yet).
+// terminal ("" if there is none yet).
 func readerState() string {
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
 	for _, g := range strings.Split(string(buf), "\n\n") {
-		if !strings.Contains(g, "(*TerminalReader).sendBytes") {
+		if !strings.Contains(g, "(*eventLoop).scanInput") {
 			continue
 		}
 		head, _, _ := strings.Cut(g, "\n")

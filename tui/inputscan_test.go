@@ -29,6 +29,19 @@ var inputCorpus = [][]string{
 	{"\x1b", "[A"}, {"\x1b[", "1;5C"}, {"\x1b[", "200~x", "y\x1b[20", "1~"}, {"\x1b[<0;1", "0;5M"},
 	{"\xe6\xbc", "\xa2"}, {"a", "b", "\x1b", "b"}, {"\x1b[?62;", "22c"}, {"\x1b]11;rgb:00", "00/0000/0000\x07"},
 	{"\x1bP>|tmux 3.3a\x1b\\"}, {"\x1b_Gi=1;OK\x1b\\"},
+	longPaste(),
+}
+
+// longPaste is a paste of 10,000 bytes of text and control characters in
+// the reads a terminal gives it, 4,096 bytes each, the end marker split.
+func longPaste() []string {
+	p := "\x1b[200~" + strings.Repeat("line\tof text é\r\n", 10_000/17) + "\x1b[201~"
+	var reads []string
+	for len(p) > 4096 {
+		reads, p = append(reads, p[:4096]), p[4096:]
+	}
+	cut := len(p) - 3
+	return append(reads, p[:cut], p[cut:])
 }
 
 // scanned is what inputScanner makes of reads, expired at the end.

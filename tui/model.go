@@ -67,6 +67,7 @@ type Model struct {
 
 	tree   *layout.Tree
 	geo    geoCache // the tree's last layout (geometry)
+	echo   bool     // what redraw draws next is the echo of typed input (mailMsg.echo)
 	panes  map[string]*pane
 	width  int
 	height int

@@ -144,7 +144,7 @@ func (t *terminal) drawNow(f *drawing) bool {
 		return false
 	}
 	defer t.drawMu.Unlock()
-	if !t.pace.ready(false) {
+	if !f.dmg.echo && !t.pace.ready(false) { // an echo of typed input skips the cost gap
 		return false
 	}
 	t.mu.Lock()

@@ -36,11 +36,13 @@
 //     second): the only goroutine that runs Update and so the only one
 //     that touches the Model. It ends on a tea.QuitMsg (detach, kill-all,
 //     a signal), when Run's context ends, or when a Cmd panics.
-//   - The input loop (ultraviolet's TerminalReader, the decoder bubbletea
-//     wraps, started by eventLoop.readInput; on Linux its read waits in
-//     the runtime's poller, pollinput_linux.go): reads the terminal and
-//     decodes keys, mouse, pastes and focus into messages for the event
-//     loop. The loop's end cancels its read and waits for it.
+//   - The input reader (eventLoop.readInput): on Linux one goroutine
+//     whose read waits in the runtime's poller (pollinput_linux.go) and
+//     that decodes what it read with ultraviolet's decoder
+//     (inputscan.go); elsewhere ultraviolet's TerminalReader (the decoder
+//     bubbletea wraps, two goroutines). It decodes keys, mouse, pastes
+//     and focus into messages for the event loop. The loop's end cancels
+//     its read and waits for it.
 //   - Cmds (the loop runs each on a goroutine of its own, a batch's Cmds
 //     each on their own, so they race, as bubbletea does): host calls
 //     (conn.go), clipboard tools, timers. Each reads only what Update copied into its closure,

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -179,5 +180,45 @@ func TestTypingMarksTheFocusedPaneForItsEcho(t *testing.T) {
 	defer m.mail.mu.Unlock()
 	if !m.mail.typed[id] {
 		t.Errorf("a paste into %s did not mark it", id)
+	}
+}
+
+// Issue 12: every key written to the master set a write deadline, a
+// runtime timer that wakes the poller's thread when armed and again when
+// it fires 20 ms later, though the master takes a key at once. A key
+// written at once leaves the master with no deadline: a long write after
+// the deadline would have passed, which must wait for its reader, is not
+// cut short.
+func TestAKeyWrittenAtOnceSetsNoDeadline(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	q := newInputQueue(nil, "p1", func(string) {})
+	defer q.close()
+	q.setMaster(w)
+	sent := time.Now()
+	q.send([]byte("a"))
+	key := make([]byte, 1)
+	if _, err := io.ReadFull(r, key); err != nil || key[0] != 'a' {
+		t.Fatalf("the master got %q (%v), want the key", key, err)
+	}
+	for time.Since(sent) <= 2*writeDeadline { // until a deadline the key set has passed
+		time.Sleep(writeDeadline / 4)
+	}
+	long := make([]byte, 1<<20) // more than the pipe holds: the write waits for the reader
+	read := make(chan error, 1)
+	go func() {
+		_, err := io.ReadFull(r, make([]byte, len(long)))
+		read <- err
+	}()
+	if n, err := w.Write(long); err != nil {
+		w.Close() // the reader waits for bytes that will not come
+		t.Fatalf("a write after the key stopped after %d bytes: %v (the key left a deadline)", n, err)
+	}
+	if err := <-read; err != nil {
+		t.Fatal(err)
 	}
 }

@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"syscall"
 	"time"
 
 	"clowder/supervisor/proto"
@@ -273,8 +274,41 @@ func (q *inputQueue) hostInput(pane string, b []byte) error {
 // writeWithin writes b to f within d and reports how much was written. An
 // fd that cannot take a deadline is not written at all.
 func writeWithin(f *os.File, b []byte, d time.Duration) (int, error) {
-	if err := f.SetWriteDeadline(time.Now().Add(d)); err != nil {
-		return 0, err
+	n := writeNow(f, b)
+	if n == len(b) {
+		return n, nil
 	}
-	return f.Write(b)
+	if err := f.SetWriteDeadline(time.Now().Add(d)); err != nil {
+		return n, err
+	}
+	m, err := f.Write(b[n:])
+	return n + m, err
+}
+
+// writeNow writes what f takes of b without waiting, and returns how
+// much: no deadline (a runtime timer, which wakes the poller's thread
+// when armed and again when it fires) for a write that does not wait.
+func writeNow(f *os.File, b []byte) int {
+	if f.SetWriteDeadline(time.Time{}) != nil { // not in the poller: a write could block
+		return 0
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	n := 0
+	_ = rc.Write(func(fd uintptr) bool {
+		for n < len(b) {
+			m, err := syscall.Write(int(fd), b[n:])
+			if err == syscall.EINTR {
+				continue
+			}
+			if err != nil || m <= 0 {
+				break
+			}
+			n += m
+		}
+		return true
+	})
+	return n
 }

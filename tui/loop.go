@@ -11,14 +11,17 @@ package tui
 // race, as under Program), QuitMsg to end. Nothing in it ticks: idle, every
 // goroutine sleeps on a read or a channel (docs/adr/0002).
 //
-// Goroutines: the input reader (ultraviolet's, two goroutines: the read,
-// which waits in the runtime's poller on a description of the terminal of
-// its own (pollinput_linux.go), and the decoder) runs until the loop ends, which cancels the read and
-// waits for it (at most inputStopWait); each Cmd's goroutine ends when its
-// Cmd returns and its message is handed over or the loop has ended.
+// Goroutines: the input reader runs until the loop ends, which cancels
+// the read and waits for it (at most inputStopWait). On Linux it is one
+// goroutine, which waits in the runtime's poller on a description of the
+// terminal of its own (pollinput_linux.go) and decodes what it read
+// (inputscan.go); elsewhere ultraviolet's, two (the read and the
+// decoder). Each Cmd's goroutine ends when its Cmd returns and its
+// message is handed over or the loop has ended.
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -156,20 +159,36 @@ func plausibleSize(w, h int) bool {
 // readInput decodes the terminal's input into messages for the loop until
 // the returned stop is called, which cancels the read and waits for the
 // reader to end. term is the TERM the decoder reads keys for.
+//
+// Where the terminal can be read through the runtime's poller
+// (pollinput_linux.go), the goroutine that reads it decodes what it read
+// (inputscan.go) and hands the events to the loop: one hop from the
+// terminal to Update. Elsewhere ultraviolet's TerminalReader reads and
+// decodes, on two goroutines.
 func (l *eventLoop) readInput(in io.Reader, term string) (stop func(), err error) {
-	cr, closeIn, err := inputReader(in)
-	if err != nil {
-		return nil, err
-	}
-	rd := uv.NewTerminalReader(cr, term)
 	ctx, cancel := context.WithCancel(l.ctx)
 	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		// Straight into the loop's channel (a tea.Msg is a uv.Event): no
-		// goroutine between the decoder and Update (issue 12).
-		_ = rd.StreamEvents(ctx, l.msgs) // its error is the terminal going away: Run ends through signals or ctx
-	}()
+	var cr canceler
+	closeIn := func() {}
+	if p, ok := openPollInput(in); ok {
+		cr, closeIn = p, func() { _ = p.Close() } // best effort: a second description of the terminal
+		go func() {
+			defer close(done)
+			l.scanInput(ctx, p)
+		}()
+	} else {
+		ucr, err := uv.NewCancelReader(in)
+		if err != nil {
+			cancel()
+			return nil, fmt.Errorf("read the terminal: %w", err)
+		}
+		cr = ucr
+		go func() {
+			defer close(done)
+			// Straight into the loop's channel (a tea.Msg is a uv.Event).
+			_ = uv.NewTerminalReader(ucr, term).StreamEvents(ctx, l.msgs) // its error is the terminal going away: Run ends through signals or ctx
+		}()
+	}
 	return func() {
 		cancel()
 		cr.Cancel()
@@ -178,24 +197,41 @@ func (l *eventLoop) readInput(in io.Reader, term string) (stop func(), err error
 	}, nil
 }
 
-// canceler is a reader whose pending Read Cancel ends.
-type canceler interface {
-	io.Reader
-	Cancel() bool
-}
+// canceler is a reader whose pending read Cancel ends.
+type canceler interface{ Cancel() bool }
 
-// inputReader is how the terminal is read: through the runtime's poller
-// where it can be (pollinput_linux.go), else through ultraviolet's cancel
-// reader. closeIn releases what it opened, once the reading has stopped.
-func inputReader(in io.Reader) (canceler, func(), error) {
-	if p, ok := openPollInput(in); ok {
-		return p, func() { _ = p.Close() }, nil // best effort: a second description of the terminal
+// errTimedOut is a read that waited its whole timeout.
+var errTimedOut = errors.New("timed out")
+
+// scanInput reads the terminal and hands its events to the loop, in
+// order, until the read is cancelled or fails. Bytes that may begin a
+// longer sequence wait for more at most ultraviolet's escape timeout, and
+// are then taken as they are (a lone ESC is the escape key).
+func (l *eventLoop) scanInput(ctx context.Context, p *pollInput) {
+	var s inputScanner
+	emit := func(ev uv.Event) {
+		select {
+		case l.msgs <- ev:
+		case <-ctx.Done():
+		}
 	}
-	cr, err := uv.NewCancelReader(in)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read the terminal: %w", err)
+	buf := make([]byte, 4096)
+	for {
+		var timeout time.Duration
+		if s.pending() {
+			timeout = uv.DefaultEscTimeout
+		}
+		n, err := p.readFor(buf, timeout)
+		if n > 0 {
+			s.feed(buf[:n], emit)
+		}
+		if err != nil {
+			s.expire(emit)
+			if !errors.Is(err, errTimedOut) {
+				return // cancelled, or the terminal went away: Run ends through signals or ctx
+			}
+		}
 	}
-	return cr, func() {}, nil
 }
 
 // drainUntil discards messages until done is closed or d has passed: the

@@ -65,6 +65,9 @@ type mailMsg struct {
 	events []proto.PaneEvent
 	ended  []streamEnd
 	notes  []string // failures of background work (input queues) for the status bar
+	// echo: a frame delivered is the echo of input typed into its pane
+	// (typedTo), which the terminal draws without its cost gap too.
+	echo bool
 }
 
 func newMailbox() *mailbox {
@@ -195,6 +198,7 @@ func (b *mailbox) deliver() mailMsg {
 	for pane, f := range b.frames {
 		if !now.Before(b.paced[pane]) {
 			m.frames[pane] = f
+			m.echo = m.echo || b.typed[pane] && len(f.Lines) <= bigRows
 			delete(b.frames, pane)
 			delete(b.typed, pane)
 		}

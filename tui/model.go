@@ -66,6 +66,8 @@ type Model struct {
 	saver *layoutSaver
 
 	tree   *layout.Tree
+	geo    geoCache // the tree's last layout (geometry)
+	echo   bool     // what redraw draws next is the echo of typed input (mailMsg.echo)
 	panes  map[string]*pane
 	width  int
 	height int
@@ -190,8 +192,26 @@ func (m *Model) area() layout.Rect {
 	return layout.Rect{X: 0, Y: 1, W: max(m.width, 0), H: max(m.height-2, 0)}
 }
 
-// geometry lays the tree out on the area.
-func (m *Model) geometry() layout.Geometry { return m.tree.Rects(m.area(), minPane) }
+// geometry lays the tree out on the area: the last layout again while
+// neither changed. Callers only read it.
+func (m *Model) geometry() layout.Geometry {
+	a := m.area()
+	if c := &m.geo; c.tree != nil && c.area == a && c.tree.Equal(m.tree) {
+		return c.geo
+	}
+	m.geo = geoCache{tree: m.tree.Clone(), area: a, geo: m.tree.Rects(a, minPane)}
+	return m.geo.geo
+}
+
+// geoCache is a layout and what it was computed from. Every echo laid
+// the tree out twice (its repaint and the cursor), a quarter of its draw
+// with eight panes (issue 12); comparing the tree with a copy of it
+// allocates nothing.
+type geoCache struct {
+	tree *layout.Tree // a copy of the tree laid out
+	area layout.Rect
+	geo  layout.Geometry
+}
 
 // focused returns the focused pane, or nil.
 func (m *Model) focused() *pane { return m.panes[m.tree.Focus()] }

@@ -8,8 +8,9 @@ package tui
 // goes at once: typing never waits for a refresh. Either way the next one
 // waits at least costGap times what the last one cost, so the TUI spends
 // at most a fifth of its time drawing even if a program repaints one line
-// a thousand times a second; the mailbox lets the echo of typed input
-// skip that gap (one per key typed, mailbox.typedTo). Pacing is applied twice: by the mailbox
+// a thousand times a second; the echo of typed input skips that gap
+// (one per key typed, mailbox.typedTo), in the mailbox and, marked
+// damage.echo, in the terminal. Pacing is applied twice: by the mailbox
 // (host frames to Update, so a flood is one render per refresh) and by the
 // terminal (frames to the terminal). Nothing ticks: a pacer only sleeps
 // when something is waiting to go.

@@ -478,3 +478,59 @@ func TestAStreamsEndDropsItsPanesTypedMark(t *testing.T) {
 		t.Errorf("typed marks left after the stream's end: %v", b.typed)
 	}
 }
+
+// Issue 12: the terminal spaced small frames by its own cost gap, through
+// a timer the runtime rounds up to a millisecond, so an echo the mailbox
+// let through at once could still wait there (the millisecond tail of
+// the loop → terminal write step, 2-7% of the bench's keys). The echo of
+// typed input skips the terminal's gap too; a small frame nobody typed
+// for still waits for it.
+func TestAnEchoOfTypedInputSkipsTheTerminalsCostGap(t *testing.T) {
+	term, log, clk := testTerminal(t)
+	showAndWait(t, term, log, shellFrame("$ "))
+	gap := func() { // the last frame's cost gap, 5 ms from now
+		term.drawMu.Lock() // also waits for the terminal's goroutine to be done drawing
+		term.pace.next = clk.Now().Add(5 * time.Millisecond)
+		term.drawMu.Unlock()
+	}
+	gap()
+	n := log.count()
+	echo := shellFrame("$ a")
+	term.canvasMu.Lock()
+	term.show(echo.view, echo.cells, damage{rows: []int{0}, echo: true})
+	term.canvasMu.Unlock()
+	if log.count() == n {
+		t.Fatal("the echo of typed input waited for the terminal's cost gap")
+	}
+	gap()
+	n = log.count()
+	other := shellFrame("$ ab")
+	term.canvasMu.Lock()
+	term.show(other.view, other.cells, damage{rows: []int{0}})
+	term.canvasMu.Unlock()
+	clk.waitTimer(t)
+	if log.count() != n {
+		t.Fatal("a small frame nobody typed for skipped the cost gap")
+	}
+	clk.advance(5 * time.Millisecond)
+	waitUntil(t, "the frame drawn after the gap", func() bool { return log.count() > n })
+}
+
+// The mailbox tells Update which delivery is the echo of typed input,
+// and the redraw hands the terminal that mark.
+func TestTheEchoOfTypedInputIsMarkedToTheTerminal(t *testing.T) {
+	m, _ := newTestModel(t, []proto.PaneInfo{running("p1", "one"), running("p2", "two")}, nil)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	var marks []bool
+	m.draw = func(_ tea.View, _ *lipgloss.Canvas, d damage) { marks = append(marks, d.echo) }
+	id := m.focused().id
+	p := m.panes[id]
+	m.mail.typedTo(id)
+	m.mail.putFrame(id, echoFrame(id, p.size.W, p.size.H, 0, "$ a"))
+	m.Update(m.mail.deliver())
+	m.mail.putFrame(id, echoFrame(id, p.size.W, p.size.H, 0, "$ ab")) // output nobody typed for
+	m.Update(m.mail.deliver())
+	if len(marks) != 2 || !marks[0] || marks[1] {
+		t.Errorf("the terminal was told echo %v, want [true false]", marks)
+	}
+}

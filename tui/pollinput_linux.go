@@ -14,16 +14,18 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
 
-// pollInput reads a terminal through the runtime's poller. It is a
-// cancelable reader for ultraviolet's TerminalReader: Cancel makes a
-// pending and every later Read return io.EOF, which the decoder takes as
-// a clean end.
+// pollInput reads a terminal through the runtime's poller, for the
+// loop's decoder (inputscan.go). Cancel makes a pending and every later
+// read return io.EOF.
 type pollInput struct {
-	f *os.File
+	f        *os.File
+	canceled atomic.Bool
+	timed    bool // a read deadline is set
 }
 
 // openPollInput opens the terminal in reads again, as a file description
@@ -55,17 +57,35 @@ func openPollInput(in io.Reader) (*pollInput, bool) {
 	return &pollInput{f: f}, true
 }
 
-// Read reads the terminal; after Cancel it returns io.EOF.
-func (p *pollInput) Read(b []byte) (int, error) {
+// readFor reads the terminal, waiting at most timeout when it is not
+// zero (errTimedOut then); after Cancel it returns io.EOF.
+func (p *pollInput) readFor(b []byte, timeout time.Duration) (int, error) {
+	if timeout > 0 || p.timed {
+		var at time.Time
+		if timeout > 0 {
+			at = time.Now().Add(timeout)
+		}
+		if err := p.f.SetReadDeadline(at); err != nil {
+			return 0, io.EOF
+		}
+		p.timed = timeout > 0
+	}
+	if p.canceled.Load() { // after the deadline set: Cancel's, set since, stands
+		return 0, io.EOF
+	}
 	n, err := p.f.Read(b)
-	if errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, os.ErrClosed) {
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded) && !p.canceled.Load():
+		return n, errTimedOut
+	case errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, os.ErrClosed):
 		return n, io.EOF
 	}
 	return n, err
 }
 
-// Cancel ends a pending Read and every later one.
+// Cancel ends a pending read and every later one.
 func (p *pollInput) Cancel() bool {
+	p.canceled.Store(true)
 	return p.f.SetReadDeadline(time.Unix(1, 0)) == nil
 }
 

@@ -37,12 +37,11 @@ func TestTheTerminalIsReadThroughThePoller(t *testing.T) {
 }
 
 // readerState is the scheduler state of the goroutine reading the
-// terminal for ultraviolet's decoder ("" if there is none yet), among the
-// goroutines labelled own: another test's reader, still ending, is not
-// this one.
+// terminal ("" if there is none yet), among the goroutines labelled own:
+// another test's reader, still ending, is not this one.
 func readerState(own string) string {
 	for _, g := range ownGoroutines(own) {
-		if !strings.Contains(g, "(*TerminalReader).sendBytes") {
+		if !strings.Contains(g, "(*eventLoop).scanInput") {
 			continue
 		}
 		head, _, _ := strings.Cut(g, "\n")

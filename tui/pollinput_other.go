@@ -2,7 +2,10 @@
 
 package tui
 
-import "io"
+import (
+	"io"
+	"time"
+)
 
 // pollInput is Linux's (pollinput_linux.go); elsewhere the terminal is
 // read through ultraviolet's cancel reader.
@@ -10,6 +13,6 @@ type pollInput struct{}
 
 func openPollInput(io.Reader) (*pollInput, bool) { return nil, false }
 
-func (*pollInput) Read([]byte) (int, error) { return 0, io.EOF }
-func (*pollInput) Cancel() bool             { return true }
-func (*pollInput) Close() error             { return nil }
+func (*pollInput) readFor([]byte, time.Duration) (int, error) { return 0, io.EOF }
+func (*pollInput) Cancel() bool                               { return true }
+func (*pollInput) Close() error                               { return nil }

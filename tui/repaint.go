@@ -20,6 +20,9 @@ type damage struct {
 	all  bool
 	rows []int
 	cols [][2]int
+	// echo: the frame is the echo of typed input, drawn without waiting
+	// for the terminal's cost gap, as the mailbox delivered it (issue 12).
+	echo bool
 }
 
 // merge adds newer's rows to d's, for a frame drawn in place of one that

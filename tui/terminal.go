@@ -50,6 +50,7 @@ type terminal struct {
 	// before canvasMu; show, which holds canvasMu, only tries it.
 	drawMu sync.Mutex
 	mu     sync.Mutex
+	w, h   int           // the size followSize last learned (or the start's)
 	next   *drawing      // the newest frame not yet drawn
 	cmds   string        // terminal commands (OSC 52) to write before it
 	wake   chan struct{} // capacity 1: "next changed"
@@ -71,6 +72,7 @@ func startTerminal(in, out *os.File, w io.Writer, env []string, clk clock) (*ter
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	t.scr = newOuter(out, env) // the tty, not the buffer: a buffer is no terminal, and gets no colours
 	cols, rows, _ := term.GetSize(out.Fd())
+	t.w, t.h = cols, rows
 	t.body = append(t.body, ansi.SetModeAltScreenSaveCursor...)
 	t.body = t.scr.clear(t.body, cols, rows)
 	t.body = append(t.body, ansi.HideCursor+ansi.SetModeBracketedPaste+ansi.SetModeFocusEvent+
@@ -84,13 +86,24 @@ func startTerminal(in, out *os.File, w io.Writer, env []string, clk clock) (*ter
 	return t, nil
 }
 
-// size is the terminal's size now.
+// size asks the terminal its size (an ioctl) and keeps it as the size
+// frames are drawn at; where the terminal cannot tell, the size kept.
+// Frames never ask (issue 12: an ioctl per echo): the size changes only
+// when followSize learns it, on SIGWINCH.
 func (t *terminal) size() (int, int) {
-	w, h, err := term.GetSize(t.out.Fd())
-	if err != nil {
-		return t.scr.w, t.scr.h
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if w, h, err := term.GetSize(t.out.Fd()); err == nil {
+		t.w, t.h = w, h
 	}
-	return w, h
+	return t.w, t.h
+}
+
+// known is the size size last learned.
+func (t *terminal) known() (int, int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.w, t.h
 }
 
 // drawing is what draw needs: the cells (read under canvasMu), the rows
@@ -131,7 +144,7 @@ func (t *terminal) drawNow(f *drawing) bool {
 		return false
 	}
 	defer t.drawMu.Unlock()
-	if !t.pace.ready(false) {
+	if !f.dmg.echo && !t.pace.ready(false) { // an echo of typed input skips the cost gap
 		return false
 	}
 	t.mu.Lock()
@@ -205,7 +218,7 @@ func (t *terminal) loop() {
 // rows it damaged (every row after a resize, which clears the terminal),
 // then the mouse mode and the cursor. The caller holds canvasMu.
 func (t *terminal) encode(f *drawing) {
-	if w, h := t.size(); w != t.scr.w || h != t.scr.h {
+	if w, h := t.known(); w != t.scr.w || h != t.scr.h {
 		t.body = t.scr.clear(t.body, w, h)
 		f.dmg = damage{all: true}
 	}

@@ -16,6 +16,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.dirty || m.damaged != nil {
 		m.redraw()
 	}
+	m.echo = false // an echo that changed nothing marks nothing after it
 	if mail, ok := msg.(mailMsg); ok {
 		m.mail.handled(mail) // paces the next delivery by what this one cost
 	}
@@ -120,6 +121,7 @@ func (m *Model) redraw() {
 		m.view, d = m.render(), damage{all: true}
 	}
 	m.dirty, m.damaged = false, nil
+	d.echo, m.echo = m.echo, false
 	if m.draw != nil {
 		m.draw(m.view, m.canvas, d)
 	}

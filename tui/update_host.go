@@ -344,6 +344,7 @@ func (m *Model) onSubscribed(msg subscribedMsg) tea.Cmd {
 // onMail applies frames, events and stream ends, and waits for more.
 func (m *Model) onMail(msg mailMsg) tea.Cmd {
 	cmds := []tea.Cmd{m.waitMail()}
+	m.echo = m.echo || msg.echo
 	for id, f := range msg.frames {
 		if p := m.panes[id]; p != nil {
 			m.damage(p, f)

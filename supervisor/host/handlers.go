@@ -120,7 +120,10 @@ func (c *conn) input(id uint32, req *proto.InputReq) {
 }
 
 func (c *conn) paste(id uint32, req *proto.PasteReq) {
-	c.withPane(id, req.Pane, func(p *pane) { c.replyErr(id, p.paste(c.ctx, req)) })
+	c.withPane(id, req.Pane, func(p *pane) {
+		c.notePastePart(p, req.Part)
+		c.replyErr(id, p.paste(c.ctx, req))
+	})
 }
 
 // replyErr replies OK or the error.

@@ -1,0 +1,24 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestE2ETUIWithoutATerminalStartsNoHost pins a trial-4 fault: `clowder`
+// with no terminal (a script, cron, an agent's tool call) started a host,
+// which then stayed with nothing attached, and only after that failed
+// with "the TUI needs a terminal: inappropriate ioctl for device", which
+// did not say what to do.
+func TestE2ETUIWithoutATerminalStartsNoHost(t *testing.T) {
+	e := newE2E(t)
+	_, errOut, code := e.run()
+	if code != 1 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "terminal") || !strings.Contains(errOut, "clowder --help") {
+		t.Errorf("clowder without a terminal: exit %d, %q; want 1 and one line saying it needs a terminal and what scripts use", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(e.dir, "run", "host.sock")); err == nil {
+		t.Errorf("clowder without a terminal started a host")
+	}
+}

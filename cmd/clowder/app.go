@@ -127,7 +127,12 @@ func callDeadline(m proto.Message, grace func() time.Duration) time.Duration {
 			return 0
 		}
 		return time.Duration(r.TimeoutMS)*time.Millisecond + quickCallTimeout
-	case proto.SpawnReq, proto.HostStopReq, proto.UpgradeReq:
+	case proto.HostStopReq:
+		if r.Force { // it kills every pane, with the grace
+			return max(slowCallTimeout, grace()+killSlack)
+		}
+		return slowCallTimeout
+	case proto.SpawnReq, proto.UpgradeReq:
 		return slowCallTimeout
 	case proto.KillReq:
 		if r.GraceMS > 0 {

@@ -13,7 +13,8 @@ import (
 // host, while the host applies config.toml's supervisor.kill_grace; with
 // kill_grace = "45s", `clowder kill` of a pane that ignores SIGTERM failed
 // after 33 s saying the host "may be stopped (SIGSTOP) or overloaded",
-// and the pane was killed later all the same.
+// and the pane was killed later all the same; `host stop --force`, which
+// kills every pane with that grace, failed so after 60 s.
 func TestKillDeadlineCoversTheConfiguredGrace(t *testing.T) {
 	a, _, _ := unitApp(t)
 	cfg, _ := a.lookup("CLOWDER_CONFIG")
@@ -25,6 +26,12 @@ func TestKillDeadlineCoversTheConfiguredGrace(t *testing.T) {
 		if d := deadline(m); d < 45*time.Second+killSlack {
 			t.Errorf("%T with no grace: deadline %s, under kill_grace 45s plus the slack %s", m, d, killSlack)
 		}
+	}
+	if d := deadline(proto.HostStopReq{Force: true}); d < 45*time.Second+killSlack {
+		t.Errorf("host stop --force: deadline %s, under kill_grace 45s plus the slack %s", d, killSlack)
+	}
+	if d := deadline(proto.HostStopReq{}); d != slowCallTimeout {
+		t.Errorf("host stop: deadline %s, want %s", d, slowCallTimeout)
 	}
 	if d := deadline(proto.KillReq{Pane: "p1", GraceMS: 1000}); d < time.Second+killSlack {
 		t.Errorf("kill --grace 1s: deadline %s", d)

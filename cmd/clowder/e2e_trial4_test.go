@@ -22,3 +22,17 @@ func TestE2ETUIWithoutATerminalStartsNoHost(t *testing.T) {
 		t.Errorf("clowder without a terminal started a host")
 	}
 }
+
+// TestE2ECommandThatCannotStartSaysWhatToDo pins a trial-4 fault: a
+// command that is not on PATH, missing or not executable was refused with
+// only the system's words ("file does not exist", "fork/exec /etc:
+// permission denied"), not what to do.
+func TestE2ECommandThatCannotStartSaysWhatToDo(t *testing.T) {
+	e := newE2E(t)
+	for _, argv := range [][]string{{"no-such-command-t4"}, {"/nonexistent/t4"}, {"/etc"}} {
+		_, errOut, code := e.run(append([]string{"new", "--"}, argv...)...)
+		if code != 1 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "full path") {
+			t.Errorf("new -- %s: exit %d, %q; want 1 and one line saying to give the program's full path", argv[0], code, errOut)
+		}
+	}
+}

@@ -38,3 +38,22 @@ func TestE2ECommandThatCannotStartSaysWhatToDo(t *testing.T) {
 		}
 	}
 }
+
+// TestE2EChangeOfAPaneNoRecordNamesWithNoHost pins a trial-4 fault: with
+// no host running, `clowder rename nosuch x` (or rm, land, discard) of a
+// pane agents.json does not record said to start a host and run it
+// again, which could only end in "no pane": it says there is none.
+func TestE2EChangeOfAPaneNoRecordNamesWithNoHost(t *testing.T) {
+	e := newE2E(t)
+	e.must("new", "--name", "kept", "--", "true")
+	e.must("host", "stop", "--force")
+	for _, args := range [][]string{{"rename", "nosuch", "x"}, {"rm", "nosuch"}} {
+		_, errOut, code := e.run(args...)
+		if code != 1 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, `no pane "nosuch"`) || strings.Contains(errOut, "run this again") {
+			t.Errorf("%v with no host: exit %d, %q; want 1 and one line saying there is no such pane", args, code, errOut)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(e.dir, "run", "host.sock")); err == nil {
+		t.Errorf("a change of a pane nothing records started a host")
+	}
+}

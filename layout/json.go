@@ -20,6 +20,12 @@ import (
 // the newest it reads.
 const SchemaVersion = 1
 
+// MaxDepth bounds how deep splits nest in a layout read from JSON: a
+// chain of splits that deep needs more than 1,500 columns or rows of
+// minimal panes, which no terminal has, and deeper ones (a damaged or
+// hand-made file) cost the TUI memory and time by the square of the depth.
+const MaxDepth = 512
+
 type wireTree struct {
 	SchemaVersion int       `json:"schema_version"`
 	Focus         string    `json:"focus"`
@@ -115,7 +121,7 @@ func fromWire(w wireTree) (*Tree, error) {
 	seen := map[string]bool{}
 	t := &Tree{focus: w.Focus, zoom: w.Zoom}
 	if w.Root != nil {
-		root, err := fromWireNode(w.Root, "root", seen)
+		root, err := fromWireNode(w.Root, "root", seen, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -146,14 +152,18 @@ func checkRef(field, id string, seen map[string]bool, required bool) error {
 	return nil
 }
 
-func fromWireNode(w *wireNode, where string, seen map[string]bool) (*node, error) {
+// fromWireNode builds the node at depth splits under the root.
+func fromWireNode(w *wireNode, where string, seen map[string]bool, depth int) (*node, error) {
 	if w == nil {
 		return nil, fmt.Errorf("%s: null node", where)
 	}
 	if len(w.Children) == 0 {
 		return fromWireLeaf(w, where, seen)
 	}
-	return fromWireSplit(w, where, seen)
+	if depth == MaxDepth {
+		return nil, fmt.Errorf("splits nest deeper than %d, more than any terminal can show", MaxDepth)
+	}
+	return fromWireSplit(w, where, seen, depth)
 }
 
 func fromWireLeaf(w *wireNode, where string, seen map[string]bool) (*node, error) {
@@ -171,7 +181,7 @@ func fromWireLeaf(w *wireNode, where string, seen map[string]bool) (*node, error
 	return &node{pane: w.Pane}, nil
 }
 
-func fromWireSplit(w *wireNode, where string, seen map[string]bool) (*node, error) {
+func fromWireSplit(w *wireNode, where string, seen map[string]bool, depth int) (*node, error) {
 	if err := checkSplit(w); err != nil {
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}
@@ -181,7 +191,7 @@ func fromWireSplit(w *wireNode, where string, seen map[string]bool) (*node, erro
 	}
 	n := &node{axis: axis, ratio: *w.Ratio}
 	for i, c := range w.Children {
-		if n.kids[i], err = fromWireNode(c, fmt.Sprintf("%s.children[%d]", where, i), seen); err != nil {
+		if n.kids[i], err = fromWireNode(c, fmt.Sprintf("%s.children[%d]", where, i), seen, depth+1); err != nil {
 			return nil, err
 		}
 	}

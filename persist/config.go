@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"strings"
 	"time"
 
@@ -151,6 +152,9 @@ func LoadConfig(path string) (Config, error) {
 	}
 	data, err := readConfig(path)
 	if errors.Is(err, fs.ErrNotExist) {
+		if target, lerr := os.Readlink(path); lerr == nil { // a link to nothing is a config gone, not none
+			return Config{}, fmt.Errorf("load config %s: it is a symbolic link to %s, which does not exist; fix the link, or remove it to run with the defaults", path, target)
+		}
 		return DefaultConfig(), nil
 	}
 	if err != nil {

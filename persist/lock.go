@@ -94,18 +94,15 @@ func LockHolder(path string) (Holder, bool) {
 		return Holder{}, false
 	}
 	defer f.Close()
-	if !lockedExclusively(f) {
-		return Holder{}, false
-	}
-	data, err := io.ReadAll(io.LimitReader(f, 4096))
-	if err != nil {
-		return Holder{}, true
-	}
+	data, _ := io.ReadAll(io.LimitReader(f, 4096)) // best effort: an unread file names no holder
 	lines := strings.Fields(string(data))
 	var h Holder
 	if len(lines) > 0 {
 		h.PID, _ = strconv.Atoi(lines[0])
 		h.Can = lines[1:]
+	}
+	if !lockedExclusively(f, h.PID) {
+		return Holder{}, false
 	}
 	return h, true
 }

@@ -21,24 +21,26 @@ func PeekLockHolder(path string) (pid int, held bool) {
 	if err := syscall.Lstat(path, &st); err != nil {
 		return 0, false
 	}
-	return flockHolder(st)
+	data, _ := ReadPrivate("host lock", path, 4096) // best effort: the pid it records, for flockOn
+	return flockHolder(st, pidLine(data))
 }
 
 // lockedExclusively reports whether an exclusive flock is held on the
 // open file f (by any open file description, this process's too),
-// without taking one: see PeekLockHolder.
-func lockedExclusively(f *os.File) bool {
+// without taking one: see PeekLockHolder. recorded is the pid the file
+// records, 0 if none.
+func lockedExclusively(f *os.File, recorded int) bool {
 	var st syscall.Stat_t
 	if err := syscall.Fstat(int(f.Fd()), &st); err != nil {
 		return false
 	}
-	_, held := flockHolder(st)
+	_, held := flockHolder(st, recorded)
 	return held
 }
 
 // flockHolder is the pid /proc/locks lists as holding a write flock on
-// the file st describes.
-func flockHolder(st syscall.Stat_t) (pid int, held bool) {
+// the file st describes, whose content records the pid recorded.
+func flockHolder(st syscall.Stat_t, recorded int) (pid int, held bool) {
 	f, err := os.Open("/proc/locks")
 	if err != nil {
 		return 0, false
@@ -47,7 +49,7 @@ func flockHolder(st syscall.Stat_t) (pid int, held bool) {
 	ino := ":" + strconv.FormatUint(st.Ino, 10)
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if pid, ok := flockOn(strings.Fields(sc.Text()), st.Dev, ino); ok {
+		if pid, ok := flockOn(strings.Fields(sc.Text()), st.Dev, ino, recorded); ok {
 			return pid, true
 		}
 	}
@@ -56,15 +58,18 @@ func flockHolder(st syscall.Stat_t) (pid int, held bool) {
 
 // flockOn reads one /proc/locks line ("1: FLOCK ADVISORY WRITE PID
 // MAJ:MIN:INODE 0 EOF"): the holder's pid if it is a write flock on the
-// file of device dev whose MAJ:MIN:INODE ends with ino.
-func flockOn(f []string, dev uint64, ino string) (int, bool) {
+// file of device dev whose MAJ:MIN:INODE ends with ino. /proc/locks prints
+// the superblock's device, which on btrfs (and overlayfs over several
+// filesystems) is not stat's dev: there a line on the inode held by the
+// pid the file records (recorded, if not 0) is the holder.
+func flockOn(f []string, dev uint64, ino string, recorded int) (int, bool) {
 	if len(f) < 6 || f[1] != "FLOCK" || f[3] != "WRITE" || !strings.HasSuffix(f[5], ino) {
 		return 0, false
 	}
-	want := fmt.Sprintf("%02x:%02x%s", (dev>>8)&0xfff|(dev>>32)&^0xfff, dev&0xff|(dev>>12)&^0xff, ino)
-	if f[5] != want {
+	pid, err := strconv.Atoi(f[4])
+	if err != nil {
 		return 0, false
 	}
-	pid, err := strconv.Atoi(f[4])
-	return pid, err == nil
+	want := fmt.Sprintf("%02x:%02x%s", (dev>>8)&0xfff|(dev>>32)&^0xfff, dev&0xff|(dev>>12)&^0xff, ino)
+	return pid, f[5] == want || (recorded > 0 && pid == recorded)
 }

@@ -9,4 +9,4 @@ func PeekLockHolder(path string) (pid int, held bool) { return 0, false }
 
 // lockedExclusively tests with a shared flock where /proc/locks does not
 // exist (heldByOther): a host starting at that instant may fail to lock.
-func lockedExclusively(f *os.File) bool { return heldByOther(f) }
+func lockedExclusively(f *os.File, _ int) bool { return heldByOther(f) }

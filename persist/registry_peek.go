@@ -25,11 +25,14 @@ func PeekRegistry(path string) (*Registry, error) {
 	if errors.As(err, &refused) {
 		return nil, err
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, ErrTooLarge) { // an oversized file is moved aside as a corrupt one
 		return nil, fmt.Errorf("read registry %s: %w", path, err)
 	}
 	r := &Registry{}
-	if err := decodeDocument(registryKind, path, data, r); err != nil {
+	if err == nil {
+		err = decodeDocument(registryKind, path, data, r)
+	}
+	if err != nil {
 		var newer *NewerSchemaError
 		if errors.As(err, &newer) {
 			return nil, err // it names the file and says what to do

@@ -7,10 +7,13 @@ package supervisor
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"clowder/persist"
 )
@@ -91,7 +94,7 @@ func (r *Run) fork(spec Spec) error {
 		r.leaf.closeDir()
 	}
 	if err != nil {
-		return fmt.Errorf("start process: %w", err)
+		return fmt.Errorf("start process: %w%s", err, startHint(err))
 	}
 	return r.adopt(pid, pidfd)
 }
@@ -139,7 +142,16 @@ func lookPath(argv0 string, env []string) (string, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("find %q in the child's PATH: %w", argv0, os.ErrNotExist)
+	return "", fmt.Errorf("find %q in the child's PATH: %w; check its spelling, install it, or give its full path", argv0, os.ErrNotExist)
+}
+
+// startHint says what to do about a program that could not be executed:
+// missing, or not an executable file.
+func startHint(err error) string {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.ENOEXEC) {
+		return "; give the full path of an executable program"
+	}
+	return ""
 }
 
 // envValue returns the last value of name in env.

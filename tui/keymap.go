@@ -41,8 +41,8 @@ func NewKeyMap(prefix string, overrides map[string]persist.KeyList) (KeyMap, err
 		return km, fmt.Errorf("default keymap: %w", err)
 	}
 	pk, err := panes.ParseKey(prefix)
-	if err != nil {
-		return km, fmt.Errorf("[tui] prefix: %w", err)
+	if err != nil { // not ParseKey's line, with send-keys' -l: see keystrokes
+		return km, fmt.Errorf("[tui] prefix: unknown key %q: want %s", prefix, panes.KeyNameHelp)
 	}
 	km.prefix, km.prefixAs = pk, prefix
 	km.Prefix = key.NewBinding(key.WithKeys(keystroke(pk)), key.WithHelp(pk.String(), "prefix (twice: send it)"))

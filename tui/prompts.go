@@ -163,15 +163,29 @@ func (m *Model) openSendKeys() tea.Cmd {
 	}
 	id := p.id
 	return m.ask("send keys (e.g. C-c Enter):", "", func(m *Model, s string) tea.Cmd {
-		keys, err := panes.ParseKeys(strings.Fields(s))
+		keys, err := promptKeys(strings.Fields(s))
 		q := m.panes[id]
 		if err != nil || q == nil {
 			if err != nil {
-				m.setStatus(err.Error(), true)
+				m.setStatus("send keys: "+err.Error(), true)
 			}
 			return nil
 		}
 		m.sendBytes(q, panes.EncodeKeys(keys, vtModes(q.scr.modes), m.encodeOptions(q)))
 		return nil
 	})
+}
+
+// promptKeys parses the prompt's key names; an unknown one is named
+// without ParseKey's advice of the CLI's -l, which the prompt has not.
+func promptKeys(names []string) ([]panes.Key, error) {
+	keys := make([]panes.Key, 0, len(names))
+	for _, n := range names {
+		k, err := panes.ParseKey(n)
+		if err != nil {
+			return nil, fmt.Errorf("unknown key %q: want %s", n, panes.KeyNameHelp)
+		}
+		keys = append(keys, k)
+	}
+	return keys, nil
 }

@@ -80,12 +80,28 @@ func (a *app) dialSocket(ctx context.Context, p persist.Paths) (*client.Client, 
 
 // withDeadlines gives c the CLI's request deadlines.
 func (a *app) withDeadlines(c *client.Client) *client.Client {
-	f := a.callTimeout
-	if f == nil {
-		f = callDeadline
-	}
-	c.SetCallTimeouts(f)
+	c.SetCallTimeouts(a.deadlines())
 	return c
+}
+
+// deadlines is the deadline of each request: callTimeout if a test set
+// one, else callDeadline.
+func (a *app) deadlines() func(proto.Message) time.Duration {
+	if a.callTimeout != nil {
+		return a.callTimeout
+	}
+	return func(m proto.Message) time.Duration { return callDeadline(m, a.killGrace) }
+}
+
+// killGrace is the grace the host gives a kill or rm with none of its
+// own: config.toml's supervisor.kill_grace, read only for them, or the
+// default when the config does not load (nor would a host start with it).
+func (a *app) killGrace() time.Duration {
+	_, cfg, err := a.setup()
+	if err != nil {
+		return defaultKillGrace
+	}
+	return cfg.Supervisor.KillGrace.Std()
 }
 
 // Request deadlines (issue 7 §3): a host that does not answer is reported,
@@ -96,25 +112,35 @@ const (
 	quickCallTimeout = 15 * time.Second // list, status, capture, input, paste, subscribe, ...
 	slowCallTimeout  = 60 * time.Second // spawn (it may create a git worktree), host stop --force
 	killSlack        = 30 * time.Second // a kill or rm: on top of the ladder's grace
-	defaultKillGrace = 3 * time.Second  // the host's default grace (docs/cli.md, kill)
+	defaultKillGrace = 3 * time.Second  // the host's default grace (docs/cli.md, kill), if config.toml's is unknown
 )
 
-// callDeadline is the deadline of one CLI request. Waits without a
-// timeout have none: waiting is what they are for (and streams such as
-// log --follow and attach are not requests once subscribed).
-func callDeadline(m proto.Message) time.Duration {
+// callDeadline is the deadline of one CLI request; grace is the host's
+// kill grace, asked only for a kill without one of its own or a remove.
+// Waits without a timeout have none: waiting is what they are for (and
+// streams such as log --follow and attach are not requests once
+// subscribed).
+func callDeadline(m proto.Message, grace func() time.Duration) time.Duration {
 	switch r := m.(type) {
 	case proto.WaitReq:
 		if r.TimeoutMS <= 0 {
 			return 0
 		}
 		return time.Duration(r.TimeoutMS)*time.Millisecond + quickCallTimeout
-	case proto.SpawnReq, proto.HostStopReq, proto.UpgradeReq:
+	case proto.HostStopReq:
+		if r.Force { // it kills every pane, with the grace
+			return max(slowCallTimeout, grace()+killSlack)
+		}
+		return slowCallTimeout
+	case proto.SpawnReq, proto.UpgradeReq:
 		return slowCallTimeout
 	case proto.KillReq:
-		return time.Duration(r.GraceMS)*time.Millisecond + defaultKillGrace + killSlack
+		if r.GraceMS > 0 {
+			return time.Duration(r.GraceMS)*time.Millisecond + defaultKillGrace + killSlack
+		}
+		return grace() + killSlack
 	case proto.RemoveReq:
-		return defaultKillGrace + killSlack
+		return grace() + killSlack
 	case proto.PasteReq:
 		if r.Submit {
 			return proto.MaxSubmitHold + proto.FirstSubmitConfirm + proto.DurationMS(r.WaitMS) + quickCallTimeout

@@ -10,6 +10,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"syscall"
 
@@ -104,9 +105,14 @@ func noHostError(p persist.Paths) error {
 	if len(recs) == 0 {
 		return fmt.Errorf("no clowder host is running (no socket at %s), so there are no panes; start one with clowder new", p.SocketFile())
 	}
-	return fmt.Errorf("no clowder host is running (no socket at %s); agents.json records %d pane%s (see clowder ls): start a host with `clowder host`, which resumes the panes that were running, then run this again",
-		p.SocketFile(), len(recs), plural(len(recs)))
+	return &noHost{fmt.Sprintf("no clowder host is running (no socket at %s); agents.json records %d pane%s (see clowder ls): start a host with `clowder host`, which resumes the panes that were running, then run this again",
+		p.SocketFile(), len(recs), plural(len(recs)))}
 }
+
+// noHost is noHostError's answer when agents.json records panes.
+type noHost struct{ msg string }
+
+func (e *noHost) Error() string { return e.msg }
 
 // withRecordedHost runs fn like withClient, starting a host when none
 // runs but agents.json records pane ref (an id or a name): rm, rename,
@@ -118,7 +124,13 @@ func (a *app) withRecordedHost(ctx context.Context, ref string, fn func(*client.
 		return err
 	}
 	recs, _ := recordedPanes(p) // an unreadable file: no host is started, and dial says why
-	return a.withClient(ctx, recorded(recs, ref), fn)
+	known := recorded(recs, ref)
+	err = a.withClient(ctx, known, fn)
+	var none *noHost
+	if !known && len(recs) > 0 && errors.As(err, &none) { // not "start a host and run this again": it would find none
+		return fmt.Errorf("no pane %q: no clowder host is running, and agents.json records %d pane%s, none of that id or name; see clowder ls", ref, len(recs), plural(len(recs)))
+	}
+	return err
 }
 
 // recorded reports whether ref is the id or the name of one of recs.

@@ -84,8 +84,10 @@ func TestE2EClaudeHooksFollowTheConversation(t *testing.T) {
 		now = e.pane(id).Session
 		return now != first.Session && now != ""
 	})
-	if shown := shownSession(t, e, id); now != shown {
-		t.Fatalf("ls session %q after /clear, the agent's %q", now, shown)
+	// The fake runs the SessionStart hook before it prints the new id:
+	// under load the registry can follow first, so wait for the screen.
+	if _, _, code := e.run("wait", id, "--text", "FAKE-CLAUDE session="+now, "--timeout", "30s"); code != 0 {
+		t.Fatalf("ls session %q after /clear, the agent's %q", now, shownSession(t, e, id))
 	}
 	reg, err := persist.LoadRegistry(filepath.Join(e.dir, "state", persist.AgentsFileName))
 	if err != nil {

@@ -29,6 +29,9 @@ func runTUI(a *app) func(cmd *cobra.Command, args []string) error {
 		if _, err := tui.NewKeyMap(cfg.TUI.Prefix, cfg.Keys); err != nil {
 			return fmt.Errorf("config %s: %w", p.ConfigFile, err)
 		}
+		if err := tui.NeedTerminal(); err != nil {
+			return err
+		}
 		cwd, err := a.getwd()
 		if err != nil {
 			return fmt.Errorf("find the current directory: %w", err)

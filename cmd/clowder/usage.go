@@ -152,7 +152,7 @@ func signalFlag(cmd *cobra.Command, _ []string) error {
 		return nil
 	}
 	if _, err := proto.ParseSignal(f.Value.String()); err != nil {
-		return usagef("--signal %s is not a signal; give a name such as TERM, INT or KILL, or a number", clip(f.Value.String()))
+		return usagef("--signal %s is not a signal; give a name such as TERM, INT or KILL, or a number from 1 to 64", clip(f.Value.String()))
 	}
 	return nil
 }

@@ -63,8 +63,11 @@ type conn struct {
 	subs     map[uint32]subEntry // subscribe/events request id → its entry
 	nfds     int                 // open subscriptions that passed a master
 	owned    []*pane             // kill_on_disconnect panes
-	told     bool                // got the upgrade notice: executes nothing again (drain.go; under h.window.mu)
-	active   sync.WaitGroup
+	// openPastes are the panes whose split paste this connection began
+	// and has not ended (paste_open.go).
+	openPastes map[*pane]bool
+	told       bool // got the upgrade notice: executes nothing again (drain.go; under h.window.mu)
+	active     sync.WaitGroup
 }
 
 // subEntry is one open subscription of a connection.
@@ -107,6 +110,7 @@ func (h *Server) serveConn(ctx context.Context, uc *net.UnixConn) {
 	c.readLoop()
 	cancel()
 	c.active.Wait()
+	c.closeOpenPastes()
 	if !c.h.window.toldOf(c) { // told of an upgrade, the client hung up to follow it: its panes go on (drain.go)
 		c.killOwned()
 	}

@@ -120,7 +120,10 @@ func (c *conn) input(id uint32, req *proto.InputReq) {
 }
 
 func (c *conn) paste(id uint32, req *proto.PasteReq) {
-	c.withPane(id, req.Pane, func(p *pane) { c.replyErr(id, p.paste(c.ctx, req)) })
+	c.withPane(id, req.Pane, func(p *pane) {
+		c.notePastePart(p, req.Part)
+		c.replyErr(id, p.paste(c.ctx, req))
+	})
 }
 
 // replyErr replies OK or the error.
@@ -240,7 +243,11 @@ func (c *conn) stop(id uint32, req *proto.HostStopReq) {
 	live := h.livePanesLocked()
 	h.mu.Unlock()
 	if live > 0 && !req.Force {
-		c.reply(id, &proto.ErrorReply{Code: proto.CodeBusy, Message: fmt.Sprintf("%d panes are running; kill them first or use host stop --force", live)})
+		running := fmt.Sprintf("%d panes are running; kill them", live)
+		if live == 1 {
+			running = "1 pane is running; kill it"
+		}
+		c.reply(id, &proto.ErrorReply{Code: proto.CodeBusy, Message: running + " first or use host stop --force"})
 		return
 	}
 	h.killOurs() // forced stop: errors are in each pane's exit record

@@ -58,7 +58,7 @@ func (h *Server) registryUnloaded(path string, err error) {
 	switch {
 	case errors.As(err, &corrupt) && corrupt.MoveErr == nil && corrupt.Backup != "":
 		h.regKeepBak = true
-		h.regLoad = err.Error() + "; to restore it, stop the host and copy it back: " +
+		h.regLoad = err.Error() + "; stop the host first: " + // err says to copy it back
 			restoreCommand(corrupt.Backup, path) + " (panes started since then drop out of the list)"
 	case errors.As(err, &corrupt) && corrupt.MoveErr == nil:
 		h.regLoad = err.Error()

@@ -26,7 +26,7 @@ func (c *conn) subscribe(id uint32, req *proto.SubscribeReq) {
 	c.withPane(id, req.Pane, func(p *pane) {
 		start, end := p.ring.Bounds()
 		from := req.FromSeq
-		if req.FromEnd {
+		if req.FromEnd || from > end { // past the end: nothing would come until the ring got there
 			from = end
 		}
 		ctx, stop := context.WithCancel(c.ctx)

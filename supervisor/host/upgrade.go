@@ -297,25 +297,42 @@ func checkStateFormat(binary string) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), formatCheckTimeout)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, binary, "host", "--state-format").Output()
-	if err != nil {
-		return fmt.Errorf("upgrade the host to %s: it could not say which state format it reads (%v%s), so it cannot take over these panes; the host keeps running", binary, err, stderrLine(err))
+	var out, errOut cappedBuffer
+	cmd := exec.CommandContext(ctx, binary, "host", "--state-format")
+	// Bounded: the answer is a number, and a wrong binary may print without
+	// end; a child it leaves holding the pipes is not waited for.
+	cmd.Stdout, cmd.Stderr, cmd.WaitDelay = &out, &errOut, time.Second
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("upgrade the host to %s: it could not say which state format it reads (%v%s), so it cannot take over these panes; the host keeps running", binary, err, stderrLine(errOut.b))
 	}
-	got, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	got, err := strconv.Atoi(strings.TrimSpace(string(out.b)))
 	if err != nil || got != StateFormat() {
-		return fmt.Errorf("upgrade the host to %s: it reads state format %q, but this host writes %d; the host keeps running (stop it to switch, which ends its panes)", binary, strings.TrimSpace(string(out)), StateFormat())
+		return fmt.Errorf("upgrade the host to %s: it reads state format %q, but this host writes %d; the host keeps running (stop it to switch, which ends its panes)", binary, strings.TrimSpace(string(out.b)), StateFormat())
 	}
 	return nil
 }
 
+// cappedBuffer keeps what a command writes up to maxFormatAnswer bytes;
+// past that a write fails, which ends the copy (and the writer gets
+// EPIPE).
+type cappedBuffer struct{ b []byte }
+
+// maxFormatAnswer bounds each of a format check's outputs.
+const maxFormatAnswer = 1024
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	if len(c.b)+len(p) > maxFormatAnswer {
+		c.b = append(c.b, p[:maxFormatAnswer-len(c.b)]...)
+		return 0, errors.New("more output than a state format")
+	}
+	c.b = append(c.b, p...)
+	return len(p), nil
+}
+
 // stderrLine is ": " and the first line a failed command wrote on
 // stderr (a config error, say), or "".
-func stderrLine(err error) string {
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) {
-		return ""
-	}
-	line, _, _ := strings.Cut(strings.TrimSpace(string(ee.Stderr)), "\n")
+func stderrLine(stderr []byte) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(string(stderr)), "\n")
 	if line == "" {
 		return ""
 	}

@@ -36,9 +36,9 @@ func (h *HelloReq) decodeJSON(b []byte) bool {
 	ok := s.object(func(key string) (ok bool) {
 		switch key {
 		case "min":
-			h.Min, ok = s.version()
+			ok = s.version(&h.Min)
 		case "max":
-			h.Max, ok = s.version()
+			ok = s.version(&h.Max)
 		case "caps":
 			h.Caps, ok = s.strs()
 		case "client":
@@ -73,7 +73,7 @@ func (w *WelcomeReply) decodeJSON(b []byte) bool {
 	ok := s.object(func(key string) (ok bool) {
 		switch key {
 		case "version":
-			w.Version, ok = s.version()
+			ok = s.version(&w.Version)
 		case "caps":
 			w.Caps, ok = s.strs()
 		case "host":
@@ -88,9 +88,10 @@ func (w *WelcomeReply) decodeJSON(b []byte) bool {
 	return ok && s.end()
 }
 
-// version reads a Version object.
-func (s *jsonScan) version() (v Version, ok bool) {
-	ok = s.object(func(key string) bool {
+// version reads a Version object into *v, over what a key given before
+// left there, as encoding/json fills a struct.
+func (s *jsonScan) version(v *Version) bool {
+	return s.object(func(key string) bool {
 		switch key {
 		case "major":
 			n, ok := s.unsigned(math.MaxUint8)
@@ -103,7 +104,6 @@ func (s *jsonScan) version() (v Version, ok bool) {
 		}
 		return s.unknown(key, "major minor")
 	})
-	return v, ok
 }
 
 // int reads an int.
@@ -278,6 +278,9 @@ func (r *PaneListReply) decodeJSON(b []byte) bool {
 	ok := s.object(func(key string) (ok bool) {
 		if key != "panes" {
 			return s.unknown(key, "panes")
+		}
+		if r.Panes != nil {
+			return false // given twice: encoding/json fills the first's panes
 		}
 		r.Panes, ok = s.panes()
 		return ok

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -361,6 +362,9 @@ func SpawnKind(s string) (persist.Kind, error) {
 	return k, nil
 }
 
+// maxSignal is the highest signal number (SIGRTMAX on Linux).
+const maxSignal = 64
+
 // ParseSignal takes "TERM", "SIGTERM", "term" or a number; an unknown
 // signal is an error that names it.
 func ParseSignal(s string) (syscall.Signal, error) {
@@ -374,11 +378,11 @@ func ParseSignal(s string) (syscall.Signal, error) {
 	if sig := unix.SignalNum(name); sig != 0 {
 		return sig, nil
 	}
-	var n int
-	if _, err := fmt.Sscanf(s, "%d", &n); err == nil && n > 0 && n < 65 {
+	// The whole word, not a Sscanf prefix: "1e3" is no SIGHUP.
+	if n, err := strconv.Atoi(s); err == nil && n > 0 && n <= maxSignal {
 		return syscall.Signal(n), nil
 	}
-	return 0, fmt.Errorf("unknown signal %q: use a name like TERM, INT, KILL or a number", s)
+	return 0, fmt.Errorf("unknown signal %q: use a name like TERM, INT, KILL or a number from 1 to %d", s, maxSignal)
 }
 
 // Size is the requested PTY size, a zero dimension taking

@@ -52,24 +52,6 @@ func openNoFollowFlag(path string, flag int, perm fs.FileMode) (*os.File, error)
 	return os.OpenFile(path, flag|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, perm)
 }
 
-// heldByOther reports whether another open file description holds an
-// exclusive flock on f: a shared lock cannot be had. A shared lock it
-// gets is let go at once.
-func heldByOther(f *os.File) bool {
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB)
-		switch {
-		case err == nil:
-			_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) // best effort: closing f lets it go too
-			return false
-		case errors.Is(err, syscall.EINTR):
-			continue
-		default:
-			return errors.Is(err, syscall.EWOULDBLOCK)
-		}
-	}
-}
-
 // openNonBlocking opens path read-only, following links, without
 // blocking on a FIFO (ReadRegularFile then refuses it).
 func openNonBlocking(path string) (*os.File, error) {

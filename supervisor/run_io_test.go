@@ -57,7 +57,7 @@ func waitReadersParked(t *testing.T, n int) {
 // goroutineStates counts the goroutines with fn on their stack, and those
 // of them whose state starts with state.
 func goroutineStates(fn, state string) (with, in int) {
-	for _, g := range strings.Split(allStacks(), "\n\n") {
+	for _, g := range strings.Split(testproc.AllStacks(), "\n\n") {
 		if strings.Contains(g, "\n"+fn+"(") {
 			with++
 			if strings.Contains(strings.SplitN(g, "\n", 2)[0], state) {
@@ -132,16 +132,4 @@ func goroutinesIn(own, prefix string) int {
 		}
 	}
 	return count
-}
-
-// allStacks is every goroutine's stack, as runtime.Stack prints them.
-func allStacks() string {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			return string(buf[:n])
-		}
-		buf = make([]byte, 2*len(buf))
-	}
 }

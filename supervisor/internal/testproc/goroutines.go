@@ -45,7 +45,7 @@ func OwnGoroutines(value string) []string {
 	want := " labels:{" // the runtime sorts the keys; ours is the only one
 	want += strconv.Quote(goroutineLabel) + ": " + strconv.Quote(value) + "}]:"
 	var own []string
-	for _, g := range strings.Split(allStacks(), "\n\n") {
+	for _, g := range strings.Split(AllStacks(), "\n\n") {
 		if head, _, _ := strings.Cut(g, "\n"); strings.HasSuffix(head, want) {
 			own = append(own, g)
 		}
@@ -53,8 +53,8 @@ func OwnGoroutines(value string) []string {
 	return own
 }
 
-// allStacks is every goroutine's stack, as runtime.Stack prints them.
-func allStacks() string {
+// AllStacks is every goroutine's stack, as runtime.Stack prints them.
+func AllStacks() string {
 	buf := make([]byte, 1<<20)
 	for {
 		n := runtime.Stack(buf, true)

@@ -4,12 +4,14 @@ package tui
 // (issue 12). ultraviolet's TerminalReader reads on one goroutine and
 // decodes on another, a hop (and often a thread's wake-up) for every key
 // between the terminal's read and the loop. Its decoding is exported
-// (EventDecoder.Decode); what it does around it (keep an incomplete
-// sequence until more comes or the escape timeout expires, gather a
-// bracketed paste) is unexported, and is here, as ultraviolet's
-// eventScanner.scanEvents does it (MIT licence, Charmbracelet), less its
-// Windows console parts. Its key table adds nothing Decode does not
-// decode the same, but for one ambiguity (keyTableKey).
+// (EventDecoder.Decode); what its reader decides around it (keep an
+// incomplete sequence until more comes or the escape timeout expires,
+// gather a bracketed paste) is unexported, so this file decides it, the
+// same way event for event (TestTheScannerDecodesAsUltravioletDoes holds
+// the two side by side, so an upgrade of ultraviolet that changes its
+// reader fails there), for the terminals clowder runs on (no Windows
+// console input). Its key table adds nothing Decode does not decode the
+// same, but for one ambiguity (keyTableKey).
 
 import (
 	"reflect"

@@ -161,7 +161,7 @@ func (p *pane) parseOnlyLocked(b []byte) ([]byte, *supervisor.Run) {
 	replies := p.replies
 	p.replies = nil
 	p.lastOut = time.Now()
-	p.updateAttentionLocked()
+	p.updateAttentionLocked(p.lastOut)
 	return replies, p.run
 }
 

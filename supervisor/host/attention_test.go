@@ -99,3 +99,17 @@ func TestAShorterSettleTimeRearmsTheTimerSooner(t *testing.T) {
 		t.Fatalf("the timer fires %v after the output; want a minute", p.judge.fires.Sub(t0))
 	}
 }
+
+// TestAPaneTakesTheReadersClockReading (issue 12): a chunk the reader
+// hands over with its time (supervisor.TimedOutput) is stamped and arms
+// the attention judgement with that time, not with another clock reading.
+func TestAPaneTakesTheReadersClockReading(t *testing.T) {
+	p := quietPane(t)
+	read := time.Now().Add(-time.Minute) // a reading no later clock read gives
+	p.WriteAt([]byte("\ra"), read)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.lastOut.Equal(read) || !p.judge.at.Equal(read.Add(p.adapter.Rules.Settle)) {
+		t.Fatalf("output read at %v stamped %v, judged at %v", read, p.lastOut, p.judge.at)
+	}
+}

@@ -83,15 +83,15 @@ func (p *pane) removeEchoSub(ss *screenSub) {
 	p.echoSubs = keep
 }
 
-// echoFrames sends the snapshot s, at output seq, to each of subs that
+// echoFrames sends the snapshot s, at output seq read at now, to each of subs that
 // can take it at once (see the file comment); served[i] reports that
 // subs[i] has s, so its goroutine need not wake for it. It runs on the pane
 // reader's goroutine, without the pane lock.
-func (p *pane) echoFrames(subs []*screenSub, s *vtgrid.Snapshot, seq uint64) (served []bool) {
+func (p *pane) echoFrames(subs []*screenSub, s *vtgrid.Snapshot, seq uint64, now time.Time) (served []bool) {
 	served = make([]bool, len(subs))
 	for i, ss := range subs {
 		var sent bool
-		served[i], sent = ss.tryEcho(p.id, s, seq)
+		served[i], sent = ss.tryEcho(p.id, s, seq, now)
 		if sent {
 			p.h.echoed.Add(1)
 		}
@@ -104,14 +104,14 @@ func sameSubs(a, b []*screenSub) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
-// tryEcho sends s to ss if it can go now. served: the subscriber has s
-// (sent, or nothing in it to send); sent: a frame went.
-func (ss *screenSub) tryEcho(pane string, s *vtgrid.Snapshot, seq uint64) (served, sent bool) {
+// tryEcho sends s to ss if it can go now (the time its output was read:
+// the pacing needs no finer clock). served: the subscriber has s (sent, or
+// nothing in it to send); sent: a frame went.
+func (ss *screenSub) tryEcho(pane string, s *vtgrid.Snapshot, seq uint64, now time.Time) (served, sent bool) {
 	if !ss.mu.TryLock() {
 		return false, false // its goroutine is sending: it will see this change too
 	}
 	defer ss.mu.Unlock()
-	now := time.Now()
 	if !ss.caughtUp(s, seq, now) || changedRows(s, ss.last) > bigFrameRows {
 		return false, false
 	}

@@ -88,7 +88,7 @@ func (p *pane) removeEchoSub(ss *screenSub) {
 		}
 	}
 	p.echoSubs = keep
-	if len(keep) == 0 { // nobody to echo to: keep no cells (a row is 9 kB at 160 columns)
+	if len(keep) == 0 { // nobody to echo to: keep no cells (a row is 6.4 kB at 160 columns)
 		p.echoRows.mu.Lock()
 		p.echoRows.rows = rowCells{}
 		p.echoRows.mu.Unlock()

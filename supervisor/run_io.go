@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -129,6 +130,14 @@ type Flusher interface {
 	Flush()
 }
 
+// TimedOutput is an Output that takes each chunk with the time it was
+// read: the reader reads the clock once per chunk (for the watchdog's
+// stamp), and the output reuses that reading rather than its own (issue
+// 12: a keystroke's echo read the clock three times on the host).
+type TimedOutput interface {
+	WriteAt(b []byte, now time.Time)
+}
+
 // readLoop is the single reader of f: it copies to sink until EOF, EIO
 // (the PTY master's EOF), a closed file or the drain deadline.
 func (r *Run) readLoop(f *os.File, sink io.Writer) {
@@ -138,8 +147,7 @@ func (r *Run) readLoop(f *os.File, sink io.Writer) {
 		var n int
 		n, buf, err = readPooled(rc)
 		if n > 0 {
-			r.lastOutput.Store(time.Now().UnixNano())
-			_, _ = sink.Write((*buf)[:n]) // best effort: the sink owns its errors
+			writeOutput(sink, (*buf)[:n], &r.lastOutput)
 		}
 		if buf != nil {
 			readBufs.Put(buf)
@@ -153,6 +161,17 @@ func (r *Run) readLoop(f *os.File, sink io.Writer) {
 			}
 		}
 	}
+}
+
+// writeOutput stamps last with the time of chunk b and hands b to sink.
+func writeOutput(sink io.Writer, b []byte, last *atomic.Int64) {
+	now := time.Now()
+	last.Store(now.UnixNano())
+	if tw, ok := sink.(TimedOutput); ok {
+		tw.WriteAt(b, now)
+		return
+	}
+	_, _ = sink.Write(b) // best effort: the sink owns its errors
 }
 
 // readPooled waits until rc is readable, then reads into a buffer from

@@ -63,6 +63,13 @@ func (ss *screenSub) end() {
 	ss.ended = true
 }
 
+// echoCells is the fast path's converted rows, under mu: a pane may have
+// more than one reader (a run with stdout and stderr arms, run_io.go).
+type echoCells struct {
+	mu   sync.Mutex
+	rows rowCells
+}
+
 // addEchoSub lets the reader's fast path write ss's frames.
 func (p *pane) addEchoSub(ss *screenSub) {
 	p.mu.Lock()
@@ -81,17 +88,27 @@ func (p *pane) removeEchoSub(ss *screenSub) {
 		}
 	}
 	p.echoSubs = keep
+	if len(keep) == 0 { // nobody to echo to: keep no cells (a row is 6.4 kB at 160 columns)
+		p.echoRows.mu.Lock()
+		p.echoRows.rows = rowCells{}
+		p.echoRows.mu.Unlock()
+	}
 }
 
-// echoFrames sends the snapshot s, at output seq, to each of subs that
+// echoFrames sends the snapshot s, at output seq read at now, to each of subs that
 // can take it at once (see the file comment); served[i] reports that
 // subs[i] has s, so its goroutine need not wake for it. It runs on the pane
 // reader's goroutine, without the pane lock.
-func (p *pane) echoFrames(subs []*screenSub, s *vtgrid.Snapshot, seq uint64) (served []bool) {
+func (p *pane) echoFrames(subs []*screenSub, s *vtgrid.Snapshot, seq uint64, now time.Time) (served []bool) {
+	var rc *rowCells
+	if p.echoRows.mu.TryLock() { // else another reader of the pane converts: convert afresh
+		defer p.echoRows.mu.Unlock()
+		rc = &p.echoRows.rows
+	}
 	served = make([]bool, len(subs))
 	for i, ss := range subs {
 		var sent bool
-		served[i], sent = ss.tryEcho(p.id, s, seq)
+		served[i], sent = ss.tryEcho(p.id, s, seq, now, rc)
 		if sent {
 			p.h.echoed.Add(1)
 		}
@@ -104,18 +121,19 @@ func sameSubs(a, b []*screenSub) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
-// tryEcho sends s to ss if it can go now. served: the subscriber has s
-// (sent, or nothing in it to send); sent: a frame went.
-func (ss *screenSub) tryEcho(pane string, s *vtgrid.Snapshot, seq uint64) (served, sent bool) {
+// tryEcho sends s to ss if it can go now (the time its output was read:
+// the pacing needs no finer clock), its rows converted with rc (nil: new
+// cells). served: the subscriber has s (sent, or
+// nothing in it to send); sent: a frame went.
+func (ss *screenSub) tryEcho(pane string, s *vtgrid.Snapshot, seq uint64, now time.Time, rc *rowCells) (served, sent bool) {
 	if !ss.mu.TryLock() {
 		return false, false // its goroutine is sending: it will see this change too
 	}
 	defer ss.mu.Unlock()
-	now := time.Now()
 	if !ss.caughtUp(s, seq, now) || changedRows(s, ss.last) > bigFrameRows {
 		return false, false
 	}
-	f := screenFrame(pane, seq, s, ss.last)
+	f := screenFrameFrom(pane, seq, s, ss.last, rc) // encoded below, before rc's next conversion
 	if len(f.Lines) == 0 && sameCursor(s, ss.last) {
 		ss.last, ss.seq = s, seq // nothing to show
 		return true, false

@@ -124,6 +124,13 @@ func (p *pane) wakeAfter(d time.Duration) {
 // screenFrame builds the frame for s, sending only rows that differ from
 // prev (nil: everything).
 func screenFrame(pane string, seq uint64, s, prev *vtgrid.Snapshot) *proto.ScreenFrame {
+	return screenFrameFrom(pane, seq, s, prev, nil)
+}
+
+// screenFrameFrom is screenFrame taking its rows' cells from rc (nil: new
+// cells). Cells from rc are rc's until its next conversion: the frame must
+// be encoded before that.
+func screenFrameFrom(pane string, seq uint64, s, prev *vtgrid.Snapshot, rc *rowCells) *proto.ScreenFrame {
 	f := &proto.ScreenFrame{Pane: pane, Seq: seq, Cols: uint16(s.Cols()), Rows: uint16(s.Rows())}
 	full := prev == nil || prev.Cols() != s.Cols() || prev.Rows() != s.Rows()
 	f.Full = full
@@ -135,17 +142,86 @@ func screenFrame(pane string, seq uint64, s, prev *vtgrid.Snapshot) *proto.Scree
 	if !full {
 		changed = changedRows(s, prev)
 	}
-	slab := make([]proto.FrameCell, s.Cols()*changed) // one allocation for the frame's rows, not one per row, nor for rows it does not carry
+	if changed > bigFrameRows {
+		rc = nil // rc keeps fewer rows than such a frame carries
+	}
+	var slab []proto.FrameCell
+	if rc == nil {
+		slab = make([]proto.FrameCell, s.Cols()*changed) // one allocation for the frame's rows, not one per row, nor for rows it does not carry
+	}
 	f.Lines = make([]proto.FrameRow, 0, changed)
 	for row := 0; row < s.Rows(); row++ {
 		if !full && sameRow(s.Row(row), prev.Row(row)) {
 			continue
 		}
-		cells := frameCellsInto(slab[:s.Cols():s.Cols()], s.Row(row))
-		slab = slab[s.Cols():]
+		var cells []proto.FrameCell
+		if rc != nil {
+			cells = rc.convert(row, s.Row(row), s.Cols())
+		} else {
+			cells = frameCellsInto(slab[:s.Cols():s.Cols()], s.Row(row))
+			slab = slab[s.Cols():]
+		}
 		f.Lines = append(f.Lines, proto.FrameRow{Y: uint16(row), Wrapped: s.Wrapped(row), Cells: cells})
 	}
 	return f
+}
+
+// rowCells keeps the frame cells of the rows last converted, at most
+// bigFrameRows of them, for the echo's fast path (echo.go): the next echo
+// of a row converts only its cells that changed, and several subscribers
+// of one echo share one conversion (issue 12: the conversion was a fifth
+// of an echo's work on the reader). Snapshot rows never change once taken,
+// so a row converted is known by its cells' address.
+type rowCells struct {
+	rows []convRow // the oldest first
+}
+
+// convRow is one converted row.
+type convRow struct {
+	y   int
+	src []vtgrid.Cell     // the snapshot row converted
+	out []proto.FrameCell // its frame cells, padded with blanks to the columns
+}
+
+// convert is frameCellsInto for row y of a snapshot with cols columns; the
+// cells returned are rc's until its next conversion.
+func (rc *rowCells) convert(y int, row []vtgrid.Cell, cols int) []proto.FrameCell {
+	cr := rc.slot(y)
+	switch {
+	case sameRow(row, cr.src) && len(cr.out) == max(cols, len(row)):
+		return cr.out // this echo's other subscriber converted it
+	case len(row) == len(cr.src) && len(cr.out) == max(cols, len(row)):
+		for i, c := range row {
+			if c != cr.src[i] {
+				cr.out[i] = frameCell(c)
+			}
+		}
+	default:
+		if cap(cr.out) < max(cols, len(row)) {
+			cr.out = make([]proto.FrameCell, max(cols, len(row)))
+		}
+		cr.out = frameCellsInto(cr.out[:max(cols, len(row))], row)
+	}
+	cr.src = row
+	return cr.out
+}
+
+// slot is the converted row at y, or the oldest one's place for it (its
+// buffers kept, its cells no longer trusted).
+func (rc *rowCells) slot(y int) *convRow {
+	for i := range rc.rows {
+		if rc.rows[i].y == y {
+			return &rc.rows[i]
+		}
+	}
+	if len(rc.rows) < bigFrameRows {
+		rc.rows = append(rc.rows, convRow{y: y})
+		return &rc.rows[len(rc.rows)-1]
+	}
+	old := rc.rows[0]
+	copy(rc.rows, rc.rows[1:])
+	rc.rows[len(rc.rows)-1] = convRow{y: y, out: old.out[:0]}
+	return &rc.rows[len(rc.rows)-1]
 }
 
 // sameRow reports whether two snapshot rows are the same row: snapshots of

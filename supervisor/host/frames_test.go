@@ -74,3 +74,35 @@ func TestAnEchosFrameAllocatesCellsForItsRowOnly(t *testing.T) {
 		t.Fatalf("an echo's snapshot and frame allocate %d bytes; one row of frame cells is %d", per, row)
 	}
 }
+
+// TestRowCellsConvertAsAFreshConversion pins the echo's row cache
+// (rowCells, issue 12) to frameCells: whatever changed in a row (text,
+// colour, a link, a wide character, an erase) and however many rows it
+// has seen (more than it keeps), the cells it gives for a row are those
+// a fresh conversion gives.
+func TestRowCellsConvertAsAFreshConversion(t *testing.T) {
+	term := vtgrid.New(12, 8, vtgrid.Options{})
+	var rc rowCells
+	prev := term.Snapshot()
+	steps := []string{
+		"\x1b[1;1H$ ", "a", "b", "\x1b[31mc\x1b[m", "世", "\x1b]8;;http://x\x1b\\L\x1b]8;;\x1b\\",
+		"\x1b[1;3H\x1b[K", "\x1b[2;1Hrow two", "\x1b[3;1Hthree\x1b[4;1Hfour\x1b[5;1Hfive\x1b[6;1Hsix",
+		"\x1b[1;3Hx", "\x1b[44m\x1b[2;1H\x1b[K\x1b[m", "\x1b[1;3H界y", "\x1b[1;4Hz",
+	}
+	for i, step := range steps {
+		term.Write([]byte(step))
+		s := term.Snapshot()
+		for y := 0; y < s.Rows(); y++ {
+			if sameRow(s.Row(y), prev.Row(y)) {
+				continue
+			}
+			want := frameCells(s.Row(y), s.Cols())
+			for pass := 0; pass < 2; pass++ { // the second: another subscriber of the same echo
+				if got := rc.convert(y, s.Row(y), s.Cols()); !reflect.DeepEqual(got, want) {
+					t.Fatalf("step %d (%q), row %d, pass %d: %+v, want %+v", i, step, y, pass, got, want)
+				}
+			}
+		}
+		prev = s
+	}
+}

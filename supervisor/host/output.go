@@ -47,16 +47,26 @@ type outQueue struct {
 	parsing bool      // a parse goroutine runs: set while pending holds bytes
 }
 
+var _ supervisor.TimedOutput = (*pane)(nil)
+
 // Write takes output from the run's reader goroutine and never fails. It
 // blocks only while outQueueMax bytes wait for the parse; never on a
 // client.
 func (p *pane) Write(b []byte) (int, error) {
+	p.WriteAt(b, time.Now())
+	return len(b), nil
+}
+
+// WriteAt is Write for output read at now (supervisor.TimedOutput): the
+// reader's one clock read serves the whole chunk's work, its stamp, the
+// attention timer and the echo's pacing (issue 12).
+func (p *pane) WriteAt(b []byte, now time.Time) {
 	q := &p.out
 	q.mu.Lock()
 	if !q.parsing && len(b) <= outParseInline && p.mu.TryLock() {
 		q.mu.Unlock()
-		p.parseEchoLocked(b)
-		return len(b), nil
+		p.parseEchoLocked(b, now)
+		return
 	}
 	for q.parsing && q.pending != nil && len(*q.pending) >= outQueueMax {
 		q.wait()
@@ -70,7 +80,6 @@ func (p *pane) Write(b []byte) (int, error) {
 		go p.parseQueued()
 	}
 	q.mu.Unlock()
-	return len(b), nil
 }
 
 // Flush returns once every chunk given to Write is parsed
@@ -125,7 +134,7 @@ func (p *pane) parseQueued() {
 // parseLocked puts b in the ring and the screen under the pane lock, which
 // it releases, then writes the screen's answers to the program's queries.
 func (p *pane) parseLocked(b []byte) {
-	replies, run := p.parseOnlyLocked(b)
+	replies, run := p.parseOnlyLocked(b, time.Now())
 	p.broadcastLocked()
 	p.mu.Unlock()
 	writeReplies(run, replies)
@@ -134,14 +143,14 @@ func (p *pane) parseLocked(b []byte) {
 // parseEchoLocked is parseLocked for a small chunk on the reader's
 // goroutine: the screen subscribers that can take its frame at once get
 // it from here (echo.go), and the broadcast wakes only the others.
-func (p *pane) parseEchoLocked(b []byte) {
-	replies, run := p.parseOnlyLocked(b)
+func (p *pane) parseEchoLocked(b []byte, now time.Time) {
+	replies, run := p.parseOnlyLocked(b, now)
 	var served []bool
 	if subs := p.echoSubs; len(subs) > 0 {
 		s := p.term.Snapshot()
 		_, seq := p.ring.Bounds()
 		p.mu.Unlock()
-		served = p.echoFrames(subs, s, seq)
+		served = p.echoFrames(subs, s, seq, now)
 		p.mu.Lock()
 		if !sameSubs(subs, p.echoSubs) {
 			served = nil // one came or went meanwhile: wake them all
@@ -152,16 +161,16 @@ func (p *pane) parseEchoLocked(b []byte) {
 	writeReplies(run, replies)
 }
 
-// parseOnlyLocked puts b in the ring and the screen, and takes the
-// screen's answers to the program's queries; p.mu is held.
-func (p *pane) parseOnlyLocked(b []byte) ([]byte, *supervisor.Run) {
+// parseOnlyLocked puts b, output at now, in the ring and the screen, and
+// takes the screen's answers to the program's queries; p.mu is held.
+func (p *pane) parseOnlyLocked(b []byte, now time.Time) ([]byte, *supervisor.Run) {
 	_, _ = p.ring.Write(b) // never fails
 	p.followSizeLocked()
 	_, _ = p.term.Write(b) // never fails
 	replies := p.replies
 	p.replies = nil
-	p.lastOut = time.Now()
-	p.updateAttentionLocked()
+	p.lastOut = now
+	p.updateAttentionLocked(now)
 	return replies, p.run
 }
 

@@ -38,7 +38,9 @@ type pane struct {
 	in       inputState    // input and submissions (submit.go)
 	changed  chan struct{} // closed at the next change: the broadcast to waiters; nil while nobody waits
 	echoSubs []*screenSub  // screen subscribers the reader may write to itself (echo.go); never written in place
+	echoRows echoCells     // the frame cells of the rows the reader's echoes converted last (echo.go)
 	idleTick *time.Timer   // re-evaluates attention once output stops
+	judge    judgeDue      // when idleTick should judge, and when it fires (attention.go)
 	launch   *launch       // what the run was started with (memory only); nil if adopted from agents.json
 	orphan   *orphan       // the tree an earlier host left, while adopted (orphans.go)
 	tmux     *tmuxLink     // the tmux pane it is, if adopted from tmux (tmux.go)

@@ -326,9 +326,7 @@ func (p *pane) exited(e supervisor.Exit) {
 	p.mu.Lock()
 	p.rec.State = persist.StateExited
 	p.rec.Exit = &persist.Exit{Code: e.Code, Signal: int(e.Signal), Reason: e.Reason, At: e.At}
-	if p.idleTick != nil {
-		p.idleTick.Stop()
-	}
+	p.stopJudgeLocked()
 	p.setAttentionLocked(panes.Exited, "exited")
 	p.broadcastLocked()
 	info := p.infoLocked()

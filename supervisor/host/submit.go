@@ -144,12 +144,15 @@ func (p *pane) tookInputLocked() {
 
 // quietSinceLocked is the time since the pane's last output or input,
 // whichever came later: what its attention is judged on.
-func (p *pane) quietSinceLocked() time.Duration {
+func (p *pane) quietSinceLocked() time.Duration { return p.quietAtLocked(time.Now()) }
+
+// quietAtLocked is quietSinceLocked at now.
+func (p *pane) quietAtLocked(now time.Time) time.Duration {
 	last := p.lastOut
 	if p.in.last.After(last) {
 		last = p.in.last
 	}
-	return time.Since(last)
+	return now.Sub(last)
 }
 
 // promptCheck is what tells a submission taken from one left in the

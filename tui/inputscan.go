@@ -50,7 +50,8 @@ func (s *inputScanner) decode(expired bool, emit func(uv.Event)) {
 
 // scan hands buf's events to emit and returns how many bytes they took.
 func (s *inputScanner) scan(buf []byte, expired bool, emit func(uv.Event)) int {
-	if k, ok := keyTableKey(&s.dec, buf); ok {
+	if k, ok := keyTableKey(&s.dec, buf); ok && s.paste == nil { // inside a paste it is pasted text
+
 		emit(k)
 		return len(buf)
 	}
@@ -122,7 +123,10 @@ var ignoredPkg = reflect.TypeOf(uv.UnknownEvent("")).PkgPath()
 // that differs from Decode: CSI 1;m R, F3 with modifiers, which Decode
 // decodes as both the key and a cursor position report (a MultiEvent),
 // and the table as the key alone. Every other entry of the table decodes
-// to the same key.
+// to the same key. Inside a paste the table is not looked up: a read that
+// is exactly a key's sequence stays in the paste (ultraviolet's reader
+// takes it out of the paste as a key press, where it looks its table up
+// first; TestAKeyTableSequenceInsideAPasteStaysInThePaste).
 func keyTableKey(dec *uv.EventDecoder, buf []byte) (uv.Event, bool) {
 	if len(buf) <= 2 || buf[0] != ansi.ESC || buf[len(buf)-1] != 'R' {
 		return nil, false

@@ -106,3 +106,31 @@ func TestThreeSubscribersEndShowingThePaneAcrossResizesAndModes(t *testing.T) {
 	framesUntilScreen(t, "slow", inSlow, want)
 	t.Logf("%d frames written by the reader", th.host.echoed.Load())
 }
+
+// Of three screen subscribers of a pane echoing keys, one disconnects
+// while frames go to it (the reader's and its goroutine's): the two others
+// end showing the pane, and the host keeps serving.
+func TestASubscriberLeavingMidEchoesLeavesTheOthersWhole(t *testing.T) {
+	th := startHost(t)
+	c := th.dial()
+	p := th.spawnSh(c, "stty raw -echo; printf READY; exec cat")
+	c.waitText(p.ID, "READY")
+	stay1, stay2, leaver := th.dial(), th.dial(), th.dial()
+	in1 := collectFrames(stay1, stay1.subscribeScreen(p.ID))
+	in2 := collectFrames(stay2, stay2.subscribeScreen(p.ID))
+	leaver.subscribeScreen(p.ID)
+	for i := 0; i < 300; i++ {
+		c.call(&proto.InputReq{Pane: p.ID, Data: []byte(echoStep(i))})
+		if i == 150 {
+			_ = leaver.uc.Close()
+		}
+	}
+	c.call(&proto.InputReq{Pane: p.ID, Data: []byte("\x1b[?2026l\x1b[?1049lEND")})
+	c.waitText(p.ID, "END")
+	want := strings.TrimRight(c.screen(p.ID), "\n")
+	framesUntilScreen(t, "first", in1, want)
+	framesUntilScreen(t, "second", in2, want)
+	eventually(t, "the leaver's connection gone", func() bool {
+		return c.call(&proto.HostStatusReq{}).(*proto.HostInfoReply).Clients == 3
+	})
+}

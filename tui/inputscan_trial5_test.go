@@ -1,12 +1,15 @@
 package tui
 
 import (
+	"context"
+	"fmt"
 	"math/rand"
 	"reflect"
 	"sort"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	uv "github.com/charmbracelet/ultraviolet"
 )
 
@@ -107,4 +110,66 @@ func TestAMebibytePasteComesWhole(t *testing.T) {
 	if !ok || paste.Content != strings.Repeat(wantLine, (1<<20)/len(line)) {
 		t.Errorf("the paste's content is not the %d lines pasted", (1<<20)/len(line))
 	}
+}
+
+// Through a real terminal: a lone ESC is the escape key once the escape
+// timeout passed, and a key after it is that key, not Alt+key; ESC and a
+// key in one read is Alt+key; a terminal's replies between keys come in
+// their place; invalid bytes cost no key after them.
+func TestALoneEscapeThenAKeyAndRepliesThroughATerminal(t *testing.T) {
+	ptm, tty := rawPTY(t)
+	l := newEventLoop(context.Background())
+	stop, err := l.readInput(tty, "xterm-256color")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	r := &recorder{got: make(chan tea.Msg, 64)}
+	res := runRecorder(t, l, r, nil)
+	write := func(s string) {
+		t.Helper()
+		if _, err := ptm.WriteString(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	steps := []struct{ in, want string }{
+		{"\x1b", "key esc"},
+		{"a", "key a"},
+		{"\x1bb", "key alt+b"},
+		{"c\x1b]11;rgb:0000/0000/0000\x07d", "key c|bg|key d"},
+		{"\x1b[?62;22ce", "caps|key e"},
+		{"\xff\xfef", "key f"},
+	}
+	for _, st := range steps {
+		write(st.in)
+		var seen []string
+		for len(seen) < strings.Count(st.want, "|")+1 {
+			if s := describeAll(next(t, r)); s != "" {
+				seen = append(seen, s)
+			}
+		}
+		if got := strings.Join(seen, "|"); got != st.want {
+			t.Errorf("wrote %q: Update got %q, want %q", st.in, got, st.want)
+		}
+	}
+	write("q")
+	if err := <-res; err != nil {
+		t.Errorf("a QuitMsg ended the loop with %v", err)
+	}
+}
+
+// describeAll is describe, and names a terminal's replies.
+func describeAll(msg tea.Msg) string {
+	switch msg.(type) {
+	case tea.BackgroundColorMsg:
+		return "bg"
+	case uv.PrimaryDeviceAttributesEvent:
+		return "caps"
+	case uv.UnknownEvent:
+		return "" // invalid bytes: the TUI ignores them
+	}
+	if d := describe(msg); d != "" {
+		return d
+	}
+	return fmt.Sprintf("%T", msg)
 }

@@ -11,7 +11,9 @@ package tui
 // the two side by side, so an upgrade of ultraviolet that changes its
 // reader fails there), for the terminals clowder runs on (no Windows
 // console input). Its key table adds nothing Decode does not decode the
-// same, but for one ambiguity (keyTableKey).
+// same, but for one ambiguity (keyTableKey); and where ultraviolet takes a
+// read that is exactly a key's sequence out of an open paste as a key
+// press, the scanner keeps it in the paste.
 
 import (
 	"reflect"

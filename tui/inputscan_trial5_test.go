@@ -173,3 +173,26 @@ func describeAll(msg tea.Msg) string {
 	}
 	return fmt.Sprintf("%T", msg)
 }
+
+// A paste whose end marker the terminal's reads cut, with more than the
+// escape timeout between the two parts (a slow link, a loaded machine),
+// still ends at the marker, and the key typed after it is a key.
+// Regression: the timeout took the marker's first part as an unknown
+// sequence inside the paste and dropped it, so the paste never ended and
+// every key typed after it went into the paste, unseen.
+func TestAPasteEndMarkerCutByTheEscapeTimeoutStillEndsThePaste(t *testing.T) {
+	for _, cut := range []string{"\x1b", "\x1b[", "\x1b[2", "\x1b[20", "\x1b[201"} {
+		var s inputScanner
+		var got []uv.Event
+		emit := func(ev uv.Event) { got = append(got, ev) }
+		s.feed([]byte("\x1b[200~abc"+cut), emit)
+		s.expire(emit)
+		s.feed([]byte("\x1b[201~"[len(cut):]), emit)
+		s.feed([]byte("x"), emit)
+		s.expire(emit)
+		want := []uv.Event{uv.PasteStartEvent{}, uv.PasteEvent{Content: "abc"}, uv.PasteEndEvent{}, uv.KeyPressEvent{Code: 'x', Text: "x"}}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("end marker cut after %q:\n got %s\nwant %s", cut, events(got), events(want))
+		}
+	}
+}

@@ -62,6 +62,9 @@ func (s *inputScanner) scan(buf []byte, expired bool, emit func(uv.Event)) int {
 		esc := buf[0] == ansi.ESC
 		n, ev := s.dec.Decode(buf)
 		if s.paste != nil {
+			if endMarkerPart(buf) {
+				return total // only the marker's rest can follow: wait for it, however long
+			}
 			if _, end := ev.(uv.PasteEndEvent); !end {
 				if !s.pasted(buf[:n], ev, esc, expired) {
 					return total
@@ -160,6 +163,18 @@ func (s *inputScanner) pasted(seq []byte, ev uv.Event, esc, expired bool) bool {
 		return expired
 	}
 	return true
+}
+
+// pasteEnd is the marker that ends a bracketed paste.
+const pasteEnd = "\x1b[201~"
+
+// endMarkerPart reports whether b is the start of a paste's end marker and
+// no more. Inside a paste it is kept even past the escape timeout, which
+// would take it as an unknown sequence and drop it: the paste would never
+// end, and every key after it would go into it (ultraviolet's reader
+// does; TestAPasteEndMarkerCutByTheEscapeTimeoutStillEndsThePaste).
+func endMarkerPart(b []byte) bool {
+	return len(b) < len(pasteEnd) && pasteEnd[:len(b)] == string(b)
 }
 
 // validRunes is b's text with invalid UTF-8 left out, as ultraviolet

@@ -196,3 +196,18 @@ func TestAPasteEndMarkerCutByTheEscapeTimeoutStillEndsThePaste(t *testing.T) {
 		}
 	}
 }
+
+// A terminal's reply to a query (OSC colours, DCS version, APC) whose
+// string terminator ESC \ the reads cut between its two bytes is the same
+// reply as in one read, and no key. Regression: the ESC at the end of the
+// first read was taken as the reply's end, and the \ after it as a typed
+// key, which went to the focused pane (ultraviolet's reader does the same).
+func TestAReplyCutInsideItsTerminatorIsNoKey(t *testing.T) {
+	for _, reply := range []string{"\x1b]10;rgb:ffff/ffff/ffff", "\x1b]11;rgb:0000/0000/0000", "\x1bP>|tmux 3.3a", "\x1b_Gi=1;OK"} {
+		reads := []string{"x" + reply + "\x1b", "\\a"}
+		want := scanned([]string{strings.Join(reads, "")})
+		if got := scanned(reads); !reflect.DeepEqual(got, want) {
+			t.Errorf("reads %q:\n got %s\nwant %s", reads, events(got), events(want))
+		}
+	}
+}

@@ -11,9 +11,12 @@ package tui
 // the two side by side, so an upgrade of ultraviolet that changes its
 // reader fails there), for the terminals clowder runs on (no Windows
 // console input). Its key table adds nothing Decode does not decode the
-// same, but for one ambiguity (keyTableKey); and where ultraviolet takes a
-// read that is exactly a key's sequence out of an open paste as a key
-// press, the scanner keeps it in the paste.
+// same, but for one ambiguity (keyTableKey). It differs from
+// ultraviolet's reader on purpose where reads cut input: a read that is
+// exactly a key's sequence inside an open paste stays in the paste, a
+// paste's end marker cut by the escape timeout still ends it
+// (endMarkerPart), and a reply cut inside its ESC \ is no key
+// (cutAtTerminator).
 
 import (
 	"reflect"
@@ -61,6 +64,9 @@ func (s *inputScanner) scan(buf []byte, expired bool, emit func(uv.Event)) int {
 	for len(buf) > 0 {
 		esc := buf[0] == ansi.ESC
 		n, ev := s.dec.Decode(buf)
+		if !expired && cutAtTerminator(buf, n) {
+			return total // the \ of its ESC \ may be in the next read
+		}
 		if s.paste != nil {
 			if endMarkerPart(buf) {
 				return total // only the marker's rest can follow: wait for it, however long
@@ -163,6 +169,22 @@ func (s *inputScanner) pasted(seq []byte, ev uv.Event, esc, expired bool) bool {
 		return expired
 	}
 	return true
+}
+
+// cutAtTerminator reports whether the sequence Decode took as buf[:n] is
+// a string (OSC, DCS, APC, PM, SOS: a terminal's reply) that the end of
+// buf cut inside its terminator ESC \: Decode ends it at the ESC, and the
+// \ of the next read would be a key typed (ultraviolet's reader does;
+// TestAReplyCutInsideItsTerminatorIsNoKey).
+func cutAtTerminator(buf []byte, n int) bool {
+	if n != len(buf) || n < 3 || buf[0] != ansi.ESC || buf[n-1] != ansi.ESC {
+		return false
+	}
+	switch buf[1] {
+	case ']', 'P', '_', '^', 'X':
+		return true
+	}
+	return false
 }
 
 // pasteEnd is the marker that ends a bracketed paste.

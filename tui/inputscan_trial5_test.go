@@ -35,6 +35,9 @@ func randomReads(r *rand.Rand) []string {
 	var reads []string
 	for len(s) > 0 {
 		n := r.Intn(len(s)) + 1
+		if n < len(s) && s[n-1] == '\x1b' && s[n] == '\\' {
+			n++ // not inside ESC \, where the scanner differs on purpose (TestAReplyCutInsideItsTerminatorIsNoKey)
+		}
 		reads, s = append(reads, s[:n]), s[n:]
 	}
 	return reads

@@ -11,7 +11,12 @@ package tui
 // the two side by side, so an upgrade of ultraviolet that changes its
 // reader fails there), for the terminals clowder runs on (no Windows
 // console input). Its key table adds nothing Decode does not decode the
-// same, but for one ambiguity (keyTableKey).
+// same, but for one ambiguity (keyTableKey). It differs from
+// ultraviolet's reader on purpose where reads cut input: a read that is
+// exactly a key's sequence inside an open paste stays in the paste, a
+// paste's end marker cut by the escape timeout still ends it
+// (endMarkerPart), and a reply cut inside its ESC \ is no key
+// (cutAtTerminator).
 
 import (
 	"reflect"
@@ -50,7 +55,8 @@ func (s *inputScanner) decode(expired bool, emit func(uv.Event)) {
 
 // scan hands buf's events to emit and returns how many bytes they took.
 func (s *inputScanner) scan(buf []byte, expired bool, emit func(uv.Event)) int {
-	if k, ok := keyTableKey(&s.dec, buf); ok {
+	if k, ok := keyTableKey(&s.dec, buf); ok && s.paste == nil { // inside a paste it is pasted text
+
 		emit(k)
 		return len(buf)
 	}
@@ -58,7 +64,13 @@ func (s *inputScanner) scan(buf []byte, expired bool, emit func(uv.Event)) int {
 	for len(buf) > 0 {
 		esc := buf[0] == ansi.ESC
 		n, ev := s.dec.Decode(buf)
+		if !expired && cutAtTerminator(buf, n) {
+			return total // the \ of its ESC \ may be in the next read
+		}
 		if s.paste != nil {
+			if endMarkerPart(buf) {
+				return total // only the marker's rest can follow: wait for it, however long
+			}
 			if _, end := ev.(uv.PasteEndEvent); !end {
 				if !s.pasted(buf[:n], ev, esc, expired) {
 					return total
@@ -122,7 +134,10 @@ var ignoredPkg = reflect.TypeOf(uv.UnknownEvent("")).PkgPath()
 // that differs from Decode: CSI 1;m R, F3 with modifiers, which Decode
 // decodes as both the key and a cursor position report (a MultiEvent),
 // and the table as the key alone. Every other entry of the table decodes
-// to the same key.
+// to the same key. Inside a paste the table is not looked up: a read that
+// is exactly a key's sequence stays in the paste (ultraviolet's reader
+// takes it out of the paste as a key press, where it looks its table up
+// first; TestAKeyTableSequenceInsideAPasteStaysInThePaste).
 func keyTableKey(dec *uv.EventDecoder, buf []byte) (uv.Event, bool) {
 	if len(buf) <= 2 || buf[0] != ansi.ESC || buf[len(buf)-1] != 'R' {
 		return nil, false
@@ -154,6 +169,34 @@ func (s *inputScanner) pasted(seq []byte, ev uv.Event, esc, expired bool) bool {
 		return expired
 	}
 	return true
+}
+
+// cutAtTerminator reports whether the sequence Decode took as buf[:n] is
+// a string (OSC, DCS, APC, PM, SOS: a terminal's reply) that the end of
+// buf cut inside its terminator ESC \: Decode ends it at the ESC, and the
+// \ of the next read would be a key typed (ultraviolet's reader does;
+// TestAReplyCutInsideItsTerminatorIsNoKey).
+func cutAtTerminator(buf []byte, n int) bool {
+	if n != len(buf) || n < 3 || buf[0] != ansi.ESC || buf[n-1] != ansi.ESC {
+		return false
+	}
+	switch buf[1] {
+	case ']', 'P', '_', '^', 'X':
+		return true
+	}
+	return false
+}
+
+// pasteEnd is the marker that ends a bracketed paste.
+const pasteEnd = "\x1b[201~"
+
+// endMarkerPart reports whether b is the start of a paste's end marker and
+// no more. Inside a paste it is kept even past the escape timeout, which
+// would take it as an unknown sequence and drop it: the paste would never
+// end, and every key after it would go into it (ultraviolet's reader
+// does; TestAPasteEndMarkerCutByTheEscapeTimeoutStillEndsThePaste).
+func endMarkerPart(b []byte) bool {
+	return len(b) < len(pasteEnd) && pasteEnd[:len(b)] == string(b)
 }
 
 // validRunes is b's text with invalid UTF-8 left out, as ultraviolet

@@ -77,40 +77,62 @@ func holdStop(e *e2eEnv, pid int, seized chan<- error, released chan<- struct{},
 		return
 	}
 	seized <- nil
-	if err := heldAtSIGSTOP(pid); err != nil {
+	inGroupStop, err := heldAtSIGSTOP(pid)
+	if err != nil {
 		result <- heldStop{err: fmt.Errorf("hold the stop of host %d: %w", pid, err)}
 		return
 	}
 	r := heldStop{stoppedYet: allStopped(pid)}
 	r.lsCode, r.lsErr = lsWithin(e, 20*time.Second) // the hold: bounded, as the host may be stuck too
 	close(released)
-	if err := unix.PtraceCont(pid, int(syscall.SIGSTOP)); err != nil {
-		r.err = fmt.Errorf("release the stop of host %d: %w", pid, err)
-	} else if _, err := unix.Wait4(pid, nil, unix.WALL, nil); err != nil {
-		r.err = fmt.Errorf("wait for host %d to take its stop: %w", pid, err)
-	} else if err := unix.PtraceDetach(pid); err != nil { // it stays stopped: a group stop outlives its tracer
-		r.err = fmt.Errorf("detach from host %d: %w", pid, err)
-	}
+	r.err = releaseStop(pid, inGroupStop)
 	result <- r
 }
 
-// heldAtSIGSTOP waits until pid's traced thread stops at the delivery of
-// SIGSTOP, passing on the signals it meets first (the Go runtime's
-// preemption signal, say).
-func heldAtSIGSTOP(pid int) error {
+// releaseStop lets pid's held main thread take its stop and detaches from
+// it; the thread stays stopped, as a group stop outlives its tracer. At
+// the signal's delivery it is given SIGSTOP back, and reports its group
+// stop before the detach; already in the group stop, it is only detached.
+func releaseStop(pid int, inGroupStop bool) error {
+	if !inGroupStop {
+		if err := unix.PtraceCont(pid, int(syscall.SIGSTOP)); err != nil {
+			return fmt.Errorf("release the stop of host %d: %w", pid, err)
+		}
+		if _, err := unix.Wait4(pid, nil, unix.WALL, nil); err != nil {
+			return fmt.Errorf("wait for host %d to take its stop: %w", pid, err)
+		}
+	}
+	if err := unix.PtraceDetach(pid); err != nil {
+		return fmt.Errorf("detach from host %d: %w", pid, err)
+	}
+	return nil
+}
+
+// heldAtSIGSTOP waits until pid's traced thread stops for SIGSTOP,
+// passing on the signals it meets first (the Go runtime's preemption
+// signal, say). The kernel gives a process's SIGSTOP to the main thread
+// unless that one has a signal pending and is off the CPU; then another
+// thread takes it, and the main thread is held as it joins the group stop
+// (a PTRACE_EVENT_STOP, inGroupStop) instead of at the signal's delivery.
+// Either way the process is not stopped until the tracer lets it go.
+func heldAtSIGSTOP(pid int) (inGroupStop bool, err error) {
 	for {
 		var ws unix.WaitStatus
 		if _, err := unix.Wait4(pid, &ws, unix.WALL, nil); err != nil {
-			return fmt.Errorf("wait: %w", err)
+			return false, fmt.Errorf("wait: %w", err)
 		}
-		if !ws.Stopped() || ws>>16 != 0 { // exited, or a ptrace event: the stop was taken elsewhere
-			return fmt.Errorf("wait status %#x; want the main thread at a signal's delivery", uint32(ws))
+		event := ws >> 16
+		if !ws.Stopped() || (event != 0 && event != unix.PTRACE_EVENT_STOP) { // exited, or another ptrace event
+			return false, fmt.Errorf("wait status %#x; want the main thread stopped for SIGSTOP", uint32(ws))
 		}
 		if ws.StopSignal() == syscall.SIGSTOP {
-			return nil
+			return event == unix.PTRACE_EVENT_STOP, nil
+		}
+		if event != 0 { // a stop of the group for another signal: not ours to pass on
+			return false, fmt.Errorf("wait status %#x; want the main thread stopped for SIGSTOP", uint32(ws))
 		}
 		if err := unix.PtraceCont(pid, int(ws.StopSignal())); err != nil {
-			return fmt.Errorf("pass on %v: %w", ws.StopSignal(), err)
+			return false, fmt.Errorf("pass on %v: %w", ws.StopSignal(), err)
 		}
 	}
 }

@@ -102,9 +102,23 @@ func DecodeMessage(t MsgType, body []byte) (Message, error) {
 		m = mk() // not the form encoding/json writes: let it decide
 	}
 	if err := json.Unmarshal(body, m); err != nil {
-		return nil, fmt.Errorf("decode %s body: %w", t, err)
+		return nil, fmt.Errorf("decode %s body: %w", t, boundQuote(err))
 	}
 	return m, nil
+}
+
+// maxQuoted is how much of a wrong value a decode error quotes.
+const maxQuoted = 64
+
+// boundQuote shortens the value encoding/json quotes in a type error: it
+// quotes the whole literal, and a peer's million-digit number would go
+// whole into the error reply and the host's log.
+func boundQuote(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		te.Value = shorten(te.Value)
+	}
+	return err
 }
 
 // NewFrame encodes m into a frame with the given request id and flags; the

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
 
@@ -38,7 +39,26 @@ type Validator interface {
 
 // Invalid is the bad-request reply for field.
 func Invalid(field, format string, args ...any) error {
+	for i, a := range args {
+		if v, ok := a.(string); ok {
+			args[i] = shorten(v)
+		}
+	}
 	return &ErrorReply{Code: CodeBadRequest, Message: field + ": " + fmt.Sprintf(format, args...)}
+}
+
+// shorten is at most maxQuoted bytes of a peer's value, cut at a rune's
+// start, for an error to quote: the whole of a megabyte value would go
+// into the reply and the host's log.
+func shorten(v string) string {
+	if len(v) <= maxQuoted {
+		return v
+	}
+	cut := maxQuoted
+	for cut > 0 && !utf8.RuneStart(v[cut]) {
+		cut--
+	}
+	return v[:cut] + "..."
 }
 
 // Validate checks every field of a spawn request.

@@ -54,8 +54,10 @@ func reapOrphans() {
 	wake := make(chan os.Signal, 1)
 	signal.Notify(wake, syscall.SIGCHLD)
 	for range wake {
-		children.wakes.Add(1)
-		children.reapOrphans()
+		children.mu.Lock()
+		children.wakes.Add(1) // with its pass, under the lock: a reader of both sees neither or both
+		children.reapOrphansLocked()
+		children.mu.Unlock()
 	}
 }
 
@@ -67,6 +69,11 @@ func reapOrphans() {
 func (t *childTable) reapOrphans() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.reapOrphansLocked()
+}
+
+// reapOrphansLocked is reapOrphans with the table lock held.
+func (t *childTable) reapOrphansLocked() {
 	t.passes.Add(1)
 	pids, err := t.childPids()
 	if err != nil {

@@ -54,12 +54,22 @@ func TestOrphanZombiesAreReaped(t *testing.T) {
 // every 2 s and read every process's stat in /proc with the child table
 // locked, so an idle host's cost grew with the machine's process count.
 // It now runs only on SIGCHLD: over an idle window it makes no pass that
-// a SIGCHLD did not prompt (and an idle process gets none).
+// a SIGCHLD did not prompt (and an idle process gets none). Both counts
+// are read under the table lock, where the reaper counts a SIGCHLD with
+// its pass: read apart, a SIGCHLD of an earlier test's child counted
+// before the first reading and passed after it showed as a pass without
+// one.
 func TestOrphanReaperIsQuietWhenIdle(t *testing.T) {
 	mustSubreaper(t)
-	passes, wakes := children.passes.Load(), children.wakes.Load()
+	counts := func() (passes, wakes int64) {
+		children.mu.Lock()
+		defer children.mu.Unlock()
+		return children.passes.Load(), children.wakes.Load()
+	}
+	passes, wakes := counts()
 	<-time.After(5 * time.Second) // the idle window observed, not a wait for a condition
-	p, w := children.passes.Load()-passes, children.wakes.Load()-wakes
+	p, w := counts()
+	p, w = p-passes, w-wakes
 	t.Logf("in 5 idle seconds: %d reaper passes, %d SIGCHLDs", p, w)
 	if p > w {
 		t.Fatalf("the orphan reaper made %d passes with only %d SIGCHLDs; want none unprompted", p, w)

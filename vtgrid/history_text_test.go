@@ -30,3 +30,26 @@ func TestHistoryTextNeedsNoExpansion(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryANSIRowsEndInLF: `capture --ansi` prints HistoryANSI, and its
+// rows end as HistoryText's do, with LF (as tmux's capture-pane -e): a CR
+// before each LF broke every `grep 'x$'` and line count of a saved capture.
+// ANSI, the form fed back to a terminal, keeps CR LF.
+func TestHistoryANSIRowsEndInLF(t *testing.T) {
+	term := New(12, 3, Options{ScrollbackLines: 10})
+	term.Write([]byte("\x1b[31mone\x1b[0m\r\ntwo\r\nthree\r\nfour\r\nfive"))
+	s := term.SnapshotScrollback(-1)
+	got := s.HistoryANSI()
+	if strings.Contains(got, "\r") {
+		t.Fatalf("HistoryANSI has a CR: %q", got)
+	}
+	if n, want := strings.Count(got, "\n")+1, s.HistoryLen()+s.Rows(); n != want {
+		t.Fatalf("HistoryANSI has %d lines, want %d (history and screen): %q", n, want, got)
+	}
+	if text := s.HistoryText(); strings.Count(text, "\n") != strings.Count(got, "\n") {
+		t.Fatalf("HistoryANSI and HistoryText differ in lines:\n%q\n%q", got, text)
+	}
+	if a := s.ANSI(); strings.Count(a, "\r\n") != s.Rows()-1 {
+		t.Fatalf("ANSI rows are not joined with CR LF: %q", a)
+	}
+}

@@ -55,21 +55,18 @@ func appendRowText(b []byte, row []Cell) []byte {
 
 // ANSI returns the visible screen with SGR sequences and OSC 8 hyperlinks,
 // rows joined with "\r\n". Feeding it to a fresh terminal of the same size
-// reproduces every cell's text and style.
+// reproduces every cell's text and style, even one in raw mode.
 func (s *Snapshot) ANSI() string {
 	var w ansiWriter
 	w.links = s.links
-	for y := 0; y < s.rows; y++ {
-		if y > 0 {
-			w.b = append(w.b, "\r\n"...)
-		}
-		w.row(s.grid[y])
-	}
-	w.setStyle(Style{}, 0)
+	w.screen(s, "\r\n")
 	return string(w.b)
 }
 
-// HistoryANSI is ANSI for the carried scrollback rows followed by the screen.
+// HistoryANSI is the carried scrollback rows followed by the screen, with
+// SGR sequences and OSC 8 hyperlinks, rows joined with "\n" as
+// HistoryText's are: the form `capture --ansi` prints, and tmux's
+// capture-pane -e, for a file or a pipe whose lines end in LF.
 func (s *Snapshot) HistoryANSI() string {
 	var w ansiWriter
 	w.links = s.links
@@ -77,10 +74,21 @@ func (s *Snapshot) HistoryANSI() string {
 	for i := range s.history {
 		cells = s.history[i].appendCells(cells[:0])
 		w.row(cells)
-		w.b = append(w.b, "\r\n"...)
+		w.b = append(w.b, '\n')
+	}
+	w.screen(s, "\n")
+	return string(w.b)
+}
+
+// screen writes the visible rows joined with sep and resets the style.
+func (w *ansiWriter) screen(s *Snapshot, sep string) {
+	for y := 0; y < s.rows; y++ {
+		if y > 0 {
+			w.b = append(w.b, sep...)
+		}
+		w.row(s.grid[y])
 	}
 	w.setStyle(Style{}, 0)
-	return string(w.b) + s.ANSI()
 }
 
 // ansiWriter tracks the style already emitted so it writes only changes.

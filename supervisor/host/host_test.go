@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -77,6 +78,31 @@ func TestHostKnowsWhereAPaneIsNow(t *testing.T) {
 	c.waitText(r2.Pane.ID, "reported")
 	if in := c.info(r2.Pane.ID); in.CwdNow != "/osc/dir" {
 		t.Fatalf("after OSC 7, cwd now %q", in.CwdNow)
+	}
+}
+
+// TestAPaneWithNoCwdStartsInTheHome: a spawn that names no directory (a
+// raw protocol client, a record from before cwds were kept) ran in the
+// host's own directory, wherever the command that started the host ran,
+// and was recorded with none, so a respawn could start it elsewhere. It
+// starts in the home directory, and that is what is recorded.
+func TestAPaneWithNoCwdStartsInTheHome(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	th := startHost(t)
+	c := th.dial()
+	r := c.call(&proto.SpawnReq{Nonce: "nocwd", Argv: []string{"sh", "-c", "echo in:$(pwd -P); exec sleep 60"},
+		Env: th.o.Env()}).(*proto.SpawnedReply)
+	want, err := filepath.EvalSymlinks(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.waitText(r.Pane.ID, "in:"+regexp.QuoteMeta(want))
+	if in := c.info(r.Pane.ID); in.Cwd != home {
+		t.Fatalf("pane info cwd %q, want %s", in.Cwd, home)
+	}
+	if rec, _ := th.registry().Get(r.Pane.ID); rec.Cwd != home {
+		t.Fatalf("agents.json cwd %q, want %s", rec.Cwd, home)
 	}
 }
 

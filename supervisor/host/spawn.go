@@ -78,6 +78,9 @@ func (h *Server) startPane(ctx context.Context, req *proto.SpawnReq) (p *pane, e
 	if len(req.Argv) == 0 || req.Argv[0] == "" {
 		return nil, false, &proto.ErrorReply{Code: proto.CodeBadRequest, Message: "empty command: give the program to run after --"}
 	}
+	if req.Cwd == "" {
+		req.Cwd = defaultCwd()
+	}
 	p, existing, err = h.register(req, kind)
 	if err != nil || existing {
 		return p, existing, err
@@ -178,6 +181,21 @@ func noneIfZero(d persist.Duration) time.Duration {
 func specSum(req *proto.SpawnReq) [32]byte {
 	b, _ := json.Marshal(req) // a decoded request always encodes
 	return sha256.Sum256(b)
+}
+
+// defaultCwd is the directory of a pane whose request names none (a raw
+// protocol client, a record from before cwds were recorded): the user's
+// home, as tmux starts a window with no client's directory, else /. Not
+// the host's own directory, which is wherever the command that started
+// it ran (a worktree since removed, say), and is recorded so a respawn
+// and a reboot start it there again.
+func defaultCwd() string {
+	if home, err := os.UserHomeDir(); err == nil {
+		if fi, err := os.Stat(home); err == nil && fi.IsDir() && filepath.IsAbs(home) {
+			return home
+		}
+	}
+	return "/"
 }
 
 // defaultName is the adapter's name, or the command's base name.

@@ -66,12 +66,15 @@ func (o *execOpts) run(parent context.Context, a *app, argv []string) error {
 		return interrupted(ctx, err)
 	}
 	defer func() { _ = c.Close() }() // closing also makes the host kill a run still going
-	r, err := a.spawnRetry(ctx, c, req)
+	r, tied, err := a.spawnOn(ctx, c, req)
+	if tied != nil && tied != c {
+		defer func() { _ = tied.Close() }() // as c: the run is tied to this connection
+	}
 	if err != nil {
 		return interrupted(ctx, err)
 	}
-	res, cur, err := o.stream(ctx, a, c, r.Pane.ID)
-	if cur != c {
+	res, cur, err := o.stream(ctx, a, tied, req, r.Pane.ID)
+	if cur != tied {
 		defer func() { _ = cur.Close() }() // best effort, as c
 	}
 	if ctx.Err() != nil && parent.Err() == nil {
@@ -104,11 +107,22 @@ func (o *execOpts) spawnReq(a *app, argv []string) (proto.SpawnReq, error) {
 }
 
 // stream copies the run's output to stdout until it has exited, across
-// host upgrades (followResuming); it returns the client it ended on.
-func (o *execOpts) stream(ctx context.Context, a *app, c *client.Client, id string) (client.ReadResult, *client.Client, error) {
+// host upgrades (followResuming); it returns the client it ended on. On
+// each new connection it sends the run's spawn again, which returns the
+// same run and ties it to that connection: the old one's end (an
+// upgrade) left the run untied, and this process dying after it killed
+// nothing.
+func (o *execOpts) stream(ctx context.Context, a *app, c *client.Client, req proto.SpawnReq, id string) (client.ReadResult, *client.Client, error) {
 	var nl client.NewlineFilter
 	var buf []byte
-	res, cur, err := followResuming(ctx, a, c, id, 0, func(ch *proto.OutputChunk) error {
+	tie := func(c *client.Client) error {
+		r, err := c.Spawn(ctx, req)
+		if err == nil && r.Pane.ID != id {
+			err = fmt.Errorf("the host answered the run's spawn with pane %s, not %s; see clowder ls", r.Pane.ID, id)
+		}
+		return err
+	}
+	res, cur, err := followResuming(ctx, a, c, id, 0, tie, func(ch *proto.OutputChunk) error {
 		data := ch.Data
 		if !o.pty {
 			buf = nl.Append(buf[:0], data)

@@ -87,7 +87,7 @@ const maxResumes = 20
 
 // followOutput prints the pane's output from seq until it exits.
 func followOutput(ctx context.Context, a *app, c *client.Client, pane string, seq uint64, out *outputPrinter) error {
-	_, nc, err := followResuming(ctx, a, c, pane, seq, func(ch *proto.OutputChunk) error { return out.chunk(a.stdout, ch) })
+	_, nc, err := followResuming(ctx, a, c, pane, seq, nil, func(ch *proto.OutputChunk) error { return out.chunk(a.stdout, ch) })
 	if nc != c {
 		_ = nc.Close() // best effort: the follow is over
 	}
@@ -99,11 +99,27 @@ func followOutput(ctx context.Context, a *app, c *client.Client, pane string, se
 // drops while a host still answers the socket), it connects again and
 // resumes from the sequence number it reached: nothing is lost or given
 // twice. It returns the last read's result and the client it ended on (c,
-// or a new one the caller closes).
-func followResuming(ctx context.Context, a *app, c *client.Client, pane string, seq uint64, emit func(*proto.OutputChunk) error) (client.ReadResult, *client.Client, error) {
+// or a new one the caller closes). rejoin, if set, is called with each new
+// connection before the read resumes on it (and before the connection it
+// replaces is closed), and fails as a read would.
+func followResuming(ctx context.Context, a *app, c *client.Client, pane string, seq uint64, rejoin func(*client.Client) error, emit func(*proto.OutputChunk) error) (client.ReadResult, *client.Client, error) {
 	cur := c
+	var replaced *client.Client // closed once its successor is rejoined
 	for tries := 0; ; tries++ {
-		res, err := cur.ReadOutput(ctx, pane, client.ReadOptions{From: seq, Follow: true}, emit)
+		var res client.ReadResult
+		var err error
+		if cur != c && rejoin != nil {
+			err = rejoin(cur)
+		}
+		if replaced != nil {
+			_ = replaced.Close() // best effort: replaced
+			replaced = nil
+		}
+		if err == nil {
+			res, err = cur.ReadOutput(ctx, pane, client.ReadOptions{From: seq, Follow: true}, emit)
+		} else {
+			res.Next = seq // nothing read: resume from where the last read ended
+		}
 		if res.Next > seq {
 			tries = 0
 		}
@@ -116,7 +132,7 @@ func followResuming(ctx context.Context, a *app, c *client.Client, pane string, 
 			return res, cur, fmt.Errorf("%w; and connecting again failed: %v", err, derr)
 		}
 		if cur != c {
-			_ = cur.Close() // best effort: replaced
+			replaced = cur
 		}
 		cur = nc
 	}

@@ -332,36 +332,40 @@ func newNonce() (string, error) {
 // is in agents.json). So a failure has started nothing, or says where to
 // look.
 func (a *app) spawnRetry(ctx context.Context, c *client.Client, req proto.SpawnReq) (proto.SpawnedReply, error) {
+	r, answered, err := a.spawnOn(ctx, c, req)
+	if answered != nil && answered != c {
+		_ = answered.Close() // best effort: the spawn is done
+	}
+	return r, err
+}
+
+// spawnOn is spawnRetry that also returns the connection that answered:
+// c, or a new one for the caller to close. A run tied to its client
+// (kill_on_disconnect) is tied to that connection.
+func (a *app) spawnOn(ctx context.Context, c *client.Client, req proto.SpawnReq) (proto.SpawnedReply, *client.Client, error) {
 	r, err := c.Spawn(ctx, req)
 	if !errors.Is(err, client.ErrConnectionLost) {
-		return r, err
+		return r, c, err
 	}
 	first := err
 	for wait := 50 * time.Millisecond; wait < 3*time.Second; wait *= 2 {
-		r, err = a.spawnAgain(ctx, req)
-		if !errors.Is(err, errReconnect) && !errors.Is(err, client.ErrConnectionLost) {
-			return r, err
+		nc, cerr := a.connect(ctx)
+		if cerr == nil {
+			r, err = nc.Spawn(ctx, req)
+			if !errors.Is(err, client.ErrConnectionLost) {
+				return r, nc, err
+			}
+			_ = nc.Close() // best effort: lost already
+		} else {
+			err = cerr
 		}
 		select { // a host that was dying as we reconnected: give the next one time to start
 		case <-ctx.Done():
-			return r, ctx.Err()
+			return r, nil, ctx.Err()
 		case <-time.After(wait):
 		}
 	}
-	return r, fmt.Errorf("%w (and retrying failed: %v); the host may have started the pane before it stopped: see clowder ls", first, err)
-}
-
-// errReconnect marks a failed reconnection in spawnAgain.
-var errReconnect = errors.New("reconnect")
-
-// spawnAgain sends req on a new connection.
-func (a *app) spawnAgain(ctx context.Context, req proto.SpawnReq) (proto.SpawnedReply, error) {
-	c, err := a.connect(ctx)
-	if err != nil {
-		return proto.SpawnedReply{}, fmt.Errorf("%w: %w", errReconnect, err)
-	}
-	defer func() { _ = c.Close() }() // best effort: the spawn is done
-	return c.Spawn(ctx, req)
+	return r, nil, fmt.Errorf("%w (and retrying failed: %v); the host may have started the pane before it stopped: see clowder ls", first, err)
 }
 
 // printPane prints a pane's id, or the pane as JSON.

@@ -595,6 +595,65 @@ func TestE2EExecCarriesOnAcrossHostUpgrade(t *testing.T) {
 	}
 }
 
+// TestE2EExecKilledAfterAnUpgradeKillsItsRun: `clowder exec` ties its run
+// to its connection, so the host kills the run when exec dies. An upgrade
+// ends that connection (told of the upgrade, the host leaves the run
+// alone) and exec followed the run on a new one that held no tie: killed
+// after the upgrade, exec left its run going. It now sends the run's spawn
+// again on each new connection, which ties the same run to it.
+func TestE2EExecKilledAfterAnUpgradeKillsItsRun(t *testing.T) {
+	e := newE2E(t)
+	e.must("new", "--", "sleep", "1000") // a host to upgrade
+	flag := filepath.Join(e.dir, "go-on")
+	outFile := filepath.Join(e.dir, "exec.out")
+	out, err := os.Create(outFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	errFile := filepath.Join(e.dir, "exec.err")
+	errOut, err := os.Create(errFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer errOut.Close()
+	cmd := e.command(context.Background(), "exec", "--", "sh", "-c",
+		`echo before; while [ ! -e "$1" ]; do sleep 0.05; done; echo after; exec sleep 1000`, "sh", flag)
+	cmd.Stdout, cmd.Stderr = out, errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stdout := func() string { b, _ := os.ReadFile(outFile); return string(b) }
+	stderr := func() string { b, _ := os.ReadFile(errFile); return string(b) }
+	e.eventually(30*time.Second, "the run's first line", func() bool { return strings.Contains(stdout(), "before") })
+	e.must("host", "upgrade")
+	if err := os.WriteFile(flag, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// A line written after the upgrade reached exec on its new connection,
+	// which it ties before it reads.
+	e.eventually(30*time.Second, "the run's line after the upgrade", func() bool {
+		if err := stderr(); err != "" {
+			t.Fatalf("exec failed across the upgrade: stderr %q", err)
+		}
+		return strings.Contains(stdout(), "after")
+	})
+	var run proto.PaneInfo
+	for _, p := range e.panes() {
+		if strings.Contains(strings.Join(p.Argv, " "), "go-on") {
+			run = p
+		}
+	}
+	if run.ID == "" || run.State != "running" {
+		t.Fatalf("the exec's run is not listed as running: %+v; exec's stdout %q, stderr %q", e.panes(), stdout(), stderr())
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	e.eventually(10*time.Second, "the run killed after its client died", func() bool {
+		return e.pane(run.ID).State == "exited"
+	})
+}
+
 // TestE2EHostUpgradeWithABadConfigKeepsEveryPane pins a bug the trial
 // found: with an error in config.toml (a typo made after the host
 // started), the new image failed on the config before it took the handed

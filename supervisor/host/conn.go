@@ -260,18 +260,28 @@ func (c *conn) endSub(id uint32) bool {
 	return ok
 }
 
-// own marks p to be killed when this connection ends.
+// own ties p to this connection: it is killed when the last connection
+// it is tied to ends. A client ties its run again on each connection it
+// makes (clowder exec across an upgrade), and ends the older ones.
 func (c *conn) own(p *pane) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.owned = append(c.owned, p)
+	c.mu.Unlock()
+	p.mu.Lock()
+	p.ties++
+	p.mu.Unlock()
 }
 
 // killOwned kills the kill_on_disconnect panes of a connection that ended
-// (a foreground `clowder exec` whose client died).
+// (a foreground `clowder exec` whose client died) that no other
+// connection holds.
 func (c *conn) killOwned() {
 	for _, p := range c.owned {
-		if p.ours() {
+		p.mu.Lock()
+		p.ties--
+		last := p.ties == 0
+		p.mu.Unlock()
+		if last && p.ours() {
 			c.h.log.Printf("client of %s went away; killing it", p.id)
 			_, _ = p.kill(supervisor.Identity{}, 0) // best effort: the client is gone
 		}

@@ -333,6 +333,38 @@ func TestHostKillsPaneOfAVanishedExecClient(t *testing.T) {
 	}
 }
 
+// TestARunTiedToTwoConnectionsDiesWithTheLast: a client that ties its run
+// again on a new connection (clowder exec after a host upgrade) and then
+// closes the older one keeps its run; the run dies when the last
+// connection it is tied to ends. Killed with the first, an exec lost its
+// run when it replaced a connection.
+func TestARunTiedToTwoConnectionsDiesWithTheLast(t *testing.T) {
+	th := startHost(t)
+	c := th.dial()
+	first, second := th.dial(), th.dial()
+	req := &proto.SpawnReq{Nonce: "tied", Argv: []string{os.Args[0]}, Env: th.o.Env(testproc.FakeAgentEnv + "=tree"), KillOnDisconnect: true}
+	id := first.call(req).(*proto.SpawnedReply).Pane.ID
+	if r := second.call(req).(*proto.SpawnedReply); !r.Existing || r.Pane.ID != id {
+		t.Fatalf("the same spawn again: %+v, want pane %s existing", r, id)
+	}
+	c.waitText(id, "READY")
+	p := th.host.paneByID(id)
+	ties := func() int { p.mu.Lock(); defer p.mu.Unlock(); return p.ties }
+	if n := ties(); n != 2 {
+		t.Fatalf("the run is tied to %d connections, want 2", n)
+	}
+	first.uc.Close()
+	eventually(t, "the first connection's end handled", func() bool { return ties() == 1 })
+	if in := c.info(id); in.State != "running" {
+		t.Fatalf("the run ended with the first of its two connections: %+v", in)
+	}
+	second.uc.Close()
+	done := c.call(&proto.WaitReq{Pane: id, Exit: true, TimeoutMS: 20000}).(*proto.WaitDoneReply)
+	if done.Met != "exit" || done.Pane.ExitReason != "killed" {
+		t.Fatalf("after its last connection ended: %+v", done)
+	}
+}
+
 func TestHostRefusesAnotherUID(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("needs root to run a client as another uid")

@@ -47,6 +47,9 @@ type pane struct {
 	// handedOver marks a pane an earlier image of this host ran (upgrade.go):
 	// its output and screen are this host's even once its run is gone.
 	handedOver bool
+	// ties counts the connections a kill_on_disconnect run is tied to
+	// (conn.own): it is killed when the last of them ends.
+	ties int
 
 	// onTextCheck, when set, runs as a wait matches its regexp against a
 	// screen: a test seam that proves the match runs outside mu.

@@ -32,14 +32,15 @@ func (c *conn) spawn(id uint32, req *proto.SpawnReq) {
 	case err != nil:
 		c.fail(id, err)
 		return
-	case existing:
-		c.reply(id, &proto.SpawnedReply{Pane: p.info(), Existing: true})
-		return
 	}
 	if req.KillOnDisconnect {
+		// The same request again on another connection (a client whose
+		// connection broke, or that followed a host upgrade) ties the run
+		// to that connection too: the client that dies is the one that
+		// holds it now.
 		c.own(p)
 	}
-	c.reply(id, &proto.SpawnedReply{Pane: p.info()})
+	c.reply(id, &proto.SpawnedReply{Pane: p.info(), Existing: existing})
 }
 
 // existingSpawn answers a request whose nonce already made pane p: p, or

@@ -11,13 +11,18 @@ import (
 	"clowder/supervisor/proto"
 )
 
-// notePastePart records that this connection's split paste into p began
-// (its first part) or ended (its last).
-func (c *conn) notePastePart(p *pane, part string) {
+// notePastePart records, once a part was pasted with the result err,
+// that this connection's split paste into p began (its first part went)
+// or ended (its last). A first part that failed opened nothing, so there
+// is nothing to close if its client goes away.
+func (c *conn) notePastePart(p *pane, part string, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch part {
 	case proto.PastePartFirst:
+		if err != nil {
+			return
+		}
 		if c.openPastes == nil {
 			c.openPastes = map[*pane]bool{}
 		}

@@ -43,3 +43,27 @@ func TestSplitPasteFinishedIsNotClosedAgain(t *testing.T) {
 		t.Fatalf("the paste was closed %d times:\n%s", strings.Count(s, "3230317e"), s)
 	}
 }
+
+// TestSplitPasteWhoseFirstPartFailedIsNotClosed: a split paste whose
+// first part the host refused (here a control character in it) never
+// opened a bracketed paste, so its client's hang-up must not send the
+// program a closing bracket it never had an opening one for.
+func TestSplitPasteWhoseFirstPartFailedIsNotClosed(t *testing.T) {
+	th := startHost(t)
+	c := th.dial()
+	p := th.spawnFake(c, "keys")
+	c.waitText(p.ID, "READY")
+	gone := th.dial()
+	if e := gone.callErr(&proto.PasteReq{Pane: p.ID, Text: "a\x01b", Part: proto.PastePartFirst}); e.Code != proto.CodeBadRequest {
+		t.Fatalf("the first part failed with %v; want a bad request", e)
+	}
+	gone.uc.Close()
+	eventually(t, "the host to be done with the client that hung up", func() bool {
+		return c.call(&proto.HostStatusReq{}).(*proto.HostInfoReply).Clients == 1
+	})
+	c.call(&proto.InputReq{Pane: p.ID, Data: []byte("z")}) // after whatever the hang-up wrote
+	c.waitText(p.ID, "IN 7a")
+	if s := c.screen(p.ID); strings.Contains(s, "3230317e") {
+		t.Fatalf("a paste that never opened was closed:\n%s", s)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -177,33 +178,22 @@ func TestDialListAsksAgainWhenTheHostGoesAwayUnderIt(t *testing.T) {
 // caller's context ends.
 func TestDialCallAfterACutHandshakeWaitsForAHostAsDialDoes(t *testing.T) {
 	errOf := func(call func(context.Context, string) error) string {
-		paths := shortPaths(t)
-		if err := paths.EnsureRuntimeDir(); err != nil {
-			t.Fatal(err)
-		}
-		ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: paths.SocketFile(), Net: "unix"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		path := make(chan string, 1)
 		served := make(chan struct{})
-		go func() { // reads the hello, goes away with its socket, then cuts the connection
+		sock := earlyHost(t, func(uc *net.UnixConn) { // reads the hello, goes away with its socket, then cuts the connection
 			defer close(served)
-			uc, err := ln.AcceptUnix()
-			_ = ln.Close() // removes the socket file
-			if err != nil {
-				return
-			}
 			_, _ = uc.Read(make([]byte, 64))
-			_ = uc.Close()
-		}()
+			_ = os.Remove(<-path)
+		})
+		path <- sock
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond) // bounds the wait for a next host
 		defer cancel()
-		err = call(ctx, paths.SocketFile())
+		err := call(ctx, sock)
 		<-served
 		if err == nil {
 			t.Fatal("a call succeeded with no host")
 		}
-		return strings.ReplaceAll(err.Error(), paths.SocketFile(), "SOCK")
+		return strings.ReplaceAll(err.Error(), sock, "SOCK")
 	}
 	dialErr := errOf(func(ctx context.Context, sock string) error {
 		c, err := Dial(ctx, sock)

@@ -33,7 +33,9 @@ func (c *conn) notePastePart(p *pane, part string, err error) {
 }
 
 // closeOpenPastes ends the split pastes the connection left open; the
-// connection has ended, so no part of them comes any more.
+// connection has ended, so no part of them comes any more. Not called for
+// a connection that hung up to follow an upgrade in place: its client
+// sends the next parts to the new host.
 func (c *conn) closeOpenPastes() {
 	c.mu.Lock()
 	open := c.openPastes

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -33,6 +34,12 @@ type app struct {
 	// callTimeout is each request's deadline (nil: callDeadline); tests
 	// shorten it.
 	callTimeout func(proto.Message) time.Duration
+	// grace is config.toml's kill grace, read once for the command
+	// (killGrace).
+	grace struct {
+		once sync.Once
+		d    time.Duration
+	}
 }
 
 // newOSApp is the real process's world.
@@ -94,14 +101,18 @@ func (a *app) deadlines() func(proto.Message) time.Duration {
 }
 
 // killGrace is the grace the host gives a kill or rm with none of its
-// own: config.toml's supervisor.kill_grace, read only for them, or the
-// default when the config does not load (nor would a host start with it).
+// own: config.toml's supervisor.kill_grace, read only for them and only
+// once a command (every request's deadline and every client of the
+// command share it), or the default when the config does not load (nor
+// would a host start with it).
 func (a *app) killGrace() time.Duration {
-	_, cfg, err := a.setup()
-	if err != nil {
-		return defaultKillGrace
-	}
-	return cfg.Supervisor.KillGrace.Std()
+	a.grace.once.Do(func() {
+		a.grace.d = defaultKillGrace
+		if _, cfg, err := a.setup(); err == nil {
+			a.grace.d = cfg.Supervisor.KillGrace.Std()
+		}
+	})
+	return a.grace.d
 }
 
 // Request deadlines (issue 7 §3): a host that does not answer is reported,

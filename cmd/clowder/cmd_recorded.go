@@ -39,8 +39,8 @@ func recordedPanes(p persist.Paths) ([]persist.PaneRecord, error) {
 // recordedList is what ls shows with no host: the recorded panes, and a
 // line on stderr saying that no host runs and what to do.
 func (a *app) recordedList(p persist.Paths) ([]proto.PaneInfo, error) {
-	if pid, held := hostElsewhere(p); held {
-		return nil, fmt.Errorf("a clowder host (pid %d) keeps its panes in %s but listens in another runtime dir (no socket at %s): give both sessions the same XDG_RUNTIME_DIR (or CLOWDER_RUNTIME_DIR), or a CLOWDER_STATE_DIR of their own", pid, p.StateDir, p.SocketFile())
+	if err := hostElsewhereError(p); err != nil {
+		return nil, err
 	}
 	recs, err := recordedPanes(p)
 	if err != nil {
@@ -55,6 +55,17 @@ func (a *app) recordedList(p persist.Paths) ([]proto.PaneInfo, error) {
 			panesCount(len(list)))
 	}
 	return list, nil
+}
+
+// hostElsewhereError says, when a host of another runtime dir holds the
+// state dir, that it does and what to do (starting a host here would
+// fail on its lock); else it is nil.
+func hostElsewhereError(p persist.Paths) error {
+	pid, held := hostElsewhere(p)
+	if !held {
+		return nil
+	}
+	return fmt.Errorf("a clowder host (pid %d) keeps its panes in %s but listens in another runtime dir (no socket at %s): give both sessions the same XDG_RUNTIME_DIR (or CLOWDER_RUNTIME_DIR), or a CLOWDER_STATE_DIR of their own", pid, p.StateDir, p.SocketFile())
 }
 
 // hostElsewhere reports whether a host of another runtime dir holds the
@@ -96,8 +107,12 @@ func recordedInfo(r persist.PaneRecord) proto.PaneInfo {
 }
 
 // noHostError is dial's error when no host runs: with panes recorded, it
-// says how to get them back instead of that there are none.
+// says how to get them back instead of that there are none; with the
+// state dir held by a host of another runtime dir, that it is.
 func noHostError(p persist.Paths) error {
+	if err := hostElsewhereError(p); err != nil {
+		return err // its panes are not to be had from a host here
+	}
 	recs, err := recordedPanes(p)
 	if err != nil {
 		return fmt.Errorf("no clowder host is running (no socket at %s), and the panes it recorded cannot be read: %w", p.SocketFile(), err)

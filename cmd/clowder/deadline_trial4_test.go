@@ -50,3 +50,28 @@ func TestKillDeadlineWithABadConfigIsTheDefaultGrace(t *testing.T) {
 		t.Errorf("deadline %s, want %s", d, defaultKillGrace+killSlack)
 	}
 }
+
+// TestKillGraceIsReadOnceACommand: config.toml's kill_grace is read once
+// for a command, not again for each request's deadline (a kill asks it
+// for the pane's kill and again on each retry, rm --worktree for a kill
+// and a remove, and each client of a command makes its own deadlines).
+func TestKillGraceIsReadOnceACommand(t *testing.T) {
+	a, _, _ := unitApp(t)
+	cfg, _ := a.lookup("CLOWDER_CONFIG")
+	if err := os.WriteFile(cfg, []byte("[supervisor]\nkill_grace = \"45s\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	first := a.deadlines()(proto.KillReq{Pane: "p1"})
+	if err := os.WriteFile(cfg, []byte("[supervisor]\nkill_grace = \"1s\"\n"), 0o600); err != nil {
+		t.Fatal(err) // a changed file now shows whether it is read again
+	}
+	deadline := a.deadlines() // as a second client of the same command
+	for _, m := range []proto.Message{proto.KillReq{Pane: "p1"}, proto.RemoveReq{Pane: "p1"}} {
+		if d := deadline(m); d != first {
+			t.Errorf("%T: deadline %s after the first kill's %s: config.toml was read again", m, d, first)
+		}
+	}
+	if d := a.deadlines()(proto.HostStopReq{Force: true}); d != 45*time.Second+killSlack {
+		t.Errorf("host stop --force: deadline %s: config.toml was read again", d)
+	}
+}

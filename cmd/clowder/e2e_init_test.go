@@ -10,47 +10,23 @@ import (
 	"testing"
 )
 
-// maxInitBytes bounds what one of clowder's own packages may allocate in
-// its package initialization.
-const maxInitBytes = 16 << 10
+// Bounds on the package initialization of each of clowder's own packages
+// (and main), as the runtime's init trace reports it.
+const (
+	maxInitBytes     = 16 << 10 // bytes allocated
+	maxOwnInitAllocs = 40       // allocations: a few small maps and sync.OnceValue closures
+)
 
-// TestE2EPackageInitIsCheap pins issue 12 (CLI cost): every clowder
-// process, `clowder ls` included, compiled the attention rules' regular
-// expressions, the secret scanner's and the profile templates' at package
-// init (about 280 KB and 3,400 allocations, 15% of an ls's CPU) though
-// only a host matching a screen or spawning a pane uses them. They are
-// compiled on first use; the runtime's own init trace proves it.
-func TestE2EPackageInitIsCheap(t *testing.T) {
-	e := newE2E(t)
-	cmd := exec.Command(e.bin, "--version")
-	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("clowder --version: %v\n%s", err, out)
-	}
-	trace := regexp.MustCompile(`(?m)^init (clowder/\S+) @.*?, (\d+) bytes, (\d+) allocs`)
-	seen := 0
-	for _, m := range trace.FindAllStringSubmatch(string(out), -1) {
-		seen++
-		if n, _ := strconv.Atoi(m[2]); n > maxInitBytes {
-			t.Errorf("package %s allocates %d bytes (%s allocs) at init; at most %d: make it lazy", m[1], n, m[3], maxInitBytes)
-		}
-	}
-	if seen == 0 {
-		t.Fatalf("no init trace of clowder's packages in:\n%s", out)
-	}
+// initCost is one package's line of the init trace.
+type initCost struct {
+	pkg           string
+	bytes, allocs int
 }
 
-// maxLazyInitAllocs bounds the allocations of the init of a package whose
-// tables a one-shot command does not use (panes: its small maps are about
-// 30; a regular expression compiled at init is about 30 more).
-const maxLazyInitAllocs = 64
-
-// TestE2EKeyNamesAreBuiltOnFirstUse pins issue 12 (CLI cost): panes built
-// its table of key names (with fmt.Sprintf) and their lower-cased map at
-// init, 158 allocations in every process, though only send-keys and the
-// TUI name keys: 2% of an ls's CPU. They are built on first use.
-func TestE2EKeyNamesAreBuiltOnFirstUse(t *testing.T) {
+// ownInitCosts runs `clowder --version` with the runtime's init trace
+// and returns the cost of each of clowder's own packages and main.
+func ownInitCosts(t *testing.T) []initCost {
+	t.Helper()
 	e := newE2E(t)
 	cmd := exec.Command(e.bin, "--version")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
@@ -58,41 +34,40 @@ func TestE2EKeyNamesAreBuiltOnFirstUse(t *testing.T) {
 	if err != nil {
 		t.Fatalf("clowder --version: %v\n%s", err, out)
 	}
-	m := regexp.MustCompile(`(?m)^init clowder/panes @.*?, (\d+) allocs`).FindSubmatch(out)
-	if m == nil {
-		t.Fatalf("no init trace of clowder/panes in:\n%s", out)
+	var costs []initCost
+	trace := regexp.MustCompile(`(?m)^init (clowder/\S+|main) @.*?, (\d+) bytes, (\d+) allocs`)
+	for _, m := range trace.FindAllStringSubmatch(string(out), -1) {
+		b, _ := strconv.Atoi(m[2])
+		n, _ := strconv.Atoi(m[3])
+		costs = append(costs, initCost{m[1], b, n})
 	}
-	if n, _ := strconv.Atoi(string(m[1])); n > maxLazyInitAllocs {
-		t.Errorf("clowder/panes allocates %d times at init; at most %d: build its tables and regexps on first use", n, maxLazyInitAllocs)
+	if len(costs) == 0 {
+		t.Fatalf("no init trace of clowder's packages in:\n%s", out)
 	}
+	return costs
 }
 
-// maxOwnInitAllocs bounds the allocations of the init of each of
-// clowder's own packages: a few small maps and sync.OnceValue closures.
-const maxOwnInitAllocs = 40
-
-// TestE2EOwnPackagesBuildTheirTablesOnFirstUse pins issue 12 (CLI cost,
-// Session 17): vtgrid built its parse table and 128 one-character strings
-// (133 allocations) and panes compiled a worktree-name regexp (28) at init,
-// in every process, though a CLI command parses no terminal output and
-// removes no worktree. They are built on first use.
-func TestE2EOwnPackagesBuildTheirTablesOnFirstUse(t *testing.T) {
-	e := newE2E(t)
-	cmd := exec.Command(e.bin, "--version")
-	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("clowder --version: %v\n%s", err, out)
-	}
-	trace := regexp.MustCompile(`(?m)^init (clowder/\S+|main) @.*?, (\d+) allocs`)
-	seen := 0
-	for _, m := range trace.FindAllStringSubmatch(string(out), -1) {
-		seen++
-		if n, _ := strconv.Atoi(m[2]); n > maxOwnInitAllocs {
-			t.Errorf("package %s allocates %d times at init; at most %d: build its tables on first use", m[1], n, maxOwnInitAllocs)
+// TestE2EOwnPackagesInitCheaply pins issue 12 (CLI cost): every clowder
+// process, `clowder ls` included, built at package init what only some
+// use, in every process:
+//   - the attention rules' regular expressions, the secret scanner's and
+//     the profile templates' (about 280 KB and 3,400 allocations, 15% of
+//     an ls's CPU), though only a host matching a screen or spawning a
+//     pane uses them;
+//   - panes' table of key names (with fmt.Sprintf) and their lower-cased
+//     map (158 allocations, 2% of an ls's CPU), though only send-keys and
+//     the TUI name keys;
+//   - vtgrid's parse table and 128 one-character strings (133
+//     allocations) and panes' worktree-name regexp (28), though a CLI
+//     command parses no terminal output and removes no worktree
+//     (Session 17).
+//
+// They are built on first use; the runtime's own init trace proves it.
+func TestE2EOwnPackagesInitCheaply(t *testing.T) {
+	for _, c := range ownInitCosts(t) {
+		if c.bytes > maxInitBytes || c.allocs > maxOwnInitAllocs {
+			t.Errorf("package %s allocates %d bytes in %d allocations at init; at most %d bytes and %d allocations: build its tables and regexps on first use",
+				c.pkg, c.bytes, c.allocs, maxInitBytes, maxOwnInitAllocs)
 		}
-	}
-	if seen == 0 {
-		t.Fatalf("no init trace of clowder's packages in:\n%s", out)
 	}
 }

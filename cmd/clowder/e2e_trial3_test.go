@@ -64,7 +64,8 @@ func TestE2ENoHostPaneCommandWithAnUnreadableRegistrySaysWhy(t *testing.T) {
 	}
 }
 
-// TestE2ELsWithTheStateDirHeldByAHostElsewhereSaysSo pins a trial fault:
+// TestE2ELsWithTheStateDirHeldByAHostElsewhereSaysSo pins a trial fault
+// (and Session 17 fixed it for ls alone):
 // with a host running on the same state dir but another runtime dir, ls
 // said "no clowder host is running" and listed its running panes as
 // stopped, as agents.json last recorded them, with advice (`clowder
@@ -86,8 +87,16 @@ func TestE2ELsWithTheStateDirHeldByAHostElsewhereSaysSo(t *testing.T) {
 	if code == 0 || strings.Contains(stderr, "no clowder host is running") || !strings.Contains(stderr, "runtime dir") {
 		t.Errorf("ls with the state dir held elsewhere: exit %d, stdout %q, stderr %q; want a failure saying a host in another runtime dir holds it", code, stdout, stderr)
 	}
+	// So must a command about a pane, which said to start a host with
+	// `clowder host` (that failed on the held state lock) and run it again.
+	for _, args := range [][]string{{"capture", "busy"}, {"send-keys", "busy", "Enter"}} {
+		_, stderr, code := e.run(args...)
+		if code == 0 || strings.Contains(stderr, "no clowder host is running") || !strings.Contains(stderr, "runtime dir") {
+			t.Errorf("%v with the state dir held elsewhere: exit %d, stderr %q; want a failure saying a host in another runtime dir holds it", args, code, stderr)
+		}
+	}
 	if _, up := e.hostInfo(); up {
-		t.Error("ls started a host")
+		t.Error("ls or a command about a pane started a host")
 	}
 }
 

@@ -67,6 +67,14 @@ func Dial(ctx context.Context, socketPath string) (*Client, error) {
 // if waitHost (Connect starts a host instead).
 func dial(parent context.Context, socketPath string, waitHost bool) (*Client, error) {
 	c, err := dialOnce(parent, socketPath)
+	return dialRecover(parent, socketPath, waitHost, c, err)
+}
+
+// dialRecover is what Dial does after its first connection and handshake
+// (c, err): no socket, a stranded host is asked to listen again
+// (stranded.go); a handshake cut short, the next host is waited for. Any
+// other result is returned as it is.
+func dialRecover(parent context.Context, socketPath string, waitHost bool, c *Client, err error) (*Client, error) {
 	if errors.Is(err, ErrNoHost) {
 		c, err = dialStranded(parent, socketPath) // stranded.go
 	}

@@ -19,7 +19,6 @@ package client
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -84,42 +83,32 @@ func appendFrames(frames ...proto.Frame) ([]byte, error) {
 // result is Dial's and Call's: it is then sent again the ordinary way.
 // The caller closes the Client, also when the call failed.
 func DialCall(ctx context.Context, socketPath string, req proto.Message, setup func(*Client)) (*Client, proto.Message, []*os.File, error) {
-	if !safeToRepeat(req) {
-		return dialThenCall(ctx, socketPath, req, setup)
-	}
-	f, err := proto.NewFrame(earlyID, 0, req)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("send %s: %w", req.MsgType(), err)
-	}
-	c, err := dialOnceWith(ctx, socketPath, &f)
-	if err != nil {
-		if errors.Is(err, ErrNoHost) || errors.Is(err, errHandshakeCut) {
-			return dialThenCall(ctx, socketPath, req, setup) // Dial's own recovery
+	var early *proto.Frame
+	if safeToRepeat(req) {
+		f, err := proto.NewFrame(earlyID, 0, req)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("send %s: %w", req.MsgType(), err)
 		}
-		return nil, nil, nil, err
+		early = &f
 	}
-	c.addr = socketPath
-	c.redial = func(ctx context.Context) (*Client, error) { return Dial(ctx, socketPath) }
+	c, err := dialOnceWith(ctx, socketPath, early)
+	if err != nil {
+		early = nil // any later connection is Dial's own, without it
+		if c, err = dialRecover(ctx, socketPath, true, c, err); err != nil {
+			return nil, nil, nil, err
+		}
+	}
 	if setup != nil {
 		setup(c)
+	}
+	if early == nil {
+		m, files, err := c.Call(ctx, req)
+		return c, m, files, err
 	}
 	m, files, err := c.awaitEarly(ctx, req)
 	if err != nil && ctx.Err() == nil && retryable(req, err, c.retrying()) {
 		m, files, err = c.Call(ctx, req) // on a new connection: this one is gone
 	}
-	return c, m, files, err
-}
-
-// dialThenCall is DialCall the ordinary way: Dial, then Call.
-func dialThenCall(ctx context.Context, socketPath string, req proto.Message, setup func(*Client)) (*Client, proto.Message, []*os.File, error) {
-	c, err := Dial(ctx, socketPath)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if setup != nil {
-		setup(c)
-	}
-	m, files, err := c.Call(ctx, req)
 	return c, m, files, err
 }
 

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -165,5 +166,50 @@ func TestDialListAsksAgainWhenTheHostGoesAwayUnderIt(t *testing.T) {
 	}
 	if err != nil || len(list) != 1 || list[0].Name != "next" {
 		t.Fatalf("DialList = %v, %v; want the next host's pane", list, err)
+	}
+}
+
+// TestDialCallAfterACutHandshakeWaitsForAHostAsDialDoes pins a fault of
+// DialCall's own dial path: after a host cut the handshake short and its
+// socket went (a host dying or restarting), Dial waits for the next host
+// (reconnectWait), but DialCall dialled once more, found no host and gave
+// up at once with "no clowder host is running". Both now recover alike:
+// here, with no next host, they fail with the same error when the
+// caller's context ends.
+func TestDialCallAfterACutHandshakeWaitsForAHostAsDialDoes(t *testing.T) {
+	errOf := func(call func(context.Context, string) error) string {
+		path := make(chan string, 1)
+		served := make(chan struct{})
+		sock := earlyHost(t, func(uc *net.UnixConn) { // reads the hello, goes away with its socket, then cuts the connection
+			defer close(served)
+			_, _ = uc.Read(make([]byte, 64))
+			_ = os.Remove(<-path)
+		})
+		path <- sock
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond) // bounds the wait for a next host
+		defer cancel()
+		err := call(ctx, sock)
+		<-served
+		if err == nil {
+			t.Fatal("a call succeeded with no host")
+		}
+		return strings.ReplaceAll(err.Error(), sock, "SOCK")
+	}
+	dialErr := errOf(func(ctx context.Context, sock string) error {
+		c, err := Dial(ctx, sock)
+		if err == nil {
+			_ = c.Close()
+		}
+		return err
+	})
+	callErr := errOf(func(ctx context.Context, sock string) error {
+		c, _, err := DialList(ctx, sock, nil)
+		if c != nil {
+			_ = c.Close()
+		}
+		return err
+	})
+	if callErr != dialErr {
+		t.Fatalf("after a cut handshake and no host, DialList failed with\n%s\nand Dial with\n%s", callErr, dialErr)
 	}
 }

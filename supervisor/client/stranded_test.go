@@ -4,9 +4,13 @@ package client
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -45,5 +49,39 @@ func TestDialWaitsForAHostThatHasJustTakenItsLock(t *testing.T) {
 	}
 	if accepted.Load() == 0 {
 		t.Fatalf("the client never dialled the host that took the lock (err %v)", err)
+	}
+}
+
+// TestDialStrandedSaysNoHostWhenTheHostExitsWhileItWaits pins a fault of
+// the stranded-host dial: a client that found the lock held and the
+// socket gone asked the holder to listen again and waited for it; when
+// the holder exited instead (its lock released), the client waited out
+// relistenWait and then blamed a host that "did not listen again", which
+// no longer existed. It now says what a dial with no host says.
+func TestDialStrandedSaysNoHostWhenTheHostExitsWhileItWaits(t *testing.T) {
+	dir := privateRuntimeDir(t)
+	lock, err := persist.Lock(filepath.Join(dir, persist.LockFileName), persist.CanRelisten) // this process is the host
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	asked := make(chan os.Signal, 1)
+	signal.Notify(asked, syscall.SIGUSR1)
+	defer signal.Stop(asked)
+	exited := make(chan struct{})
+	go func() { // the host, asked to listen again, exits instead
+		defer close(exited)
+		<-asked
+		_ = lock.Close()
+	}()
+	sock := filepath.Join(dir, "host.sock")
+	c, err := dialStranded(context.Background(), sock)
+	<-exited
+	if err == nil {
+		_ = c.Close()
+		t.Fatal("dialled a host that exited")
+	}
+	if want := fmt.Errorf("%w (socket %s)", ErrNoHost, sock).Error(); !errors.Is(err, ErrNoHost) || err.Error() != want {
+		t.Fatalf("the host exited while the client waited for it: %q; want the no-host error %q", err, want)
 	}
 }

@@ -82,8 +82,13 @@ func (p *pane) judgeNow() {
 
 // judgeDueLocked runs when idleTick fires at now: it judges the screen if
 // the judgement is due, else re-arms the timer for the rest of the settle
-// time (output or input came since it was armed).
+// time (output or input came since it was armed). A judgement stopped
+// since (stopJudgeLocked: the timer fired as it was stopped, and waited
+// for the pane lock) stays stopped.
 func (p *pane) judgeDueLocked(now time.Time) {
+	if p.judge.fires.IsZero() {
+		return
+	}
 	if rest := p.judge.at.Sub(now); rest > 0 {
 		p.judge.fires = p.judge.at
 		p.idleTick.Reset(rest)

@@ -113,3 +113,26 @@ func TestAPaneTakesTheReadersClockReading(t *testing.T) {
 		t.Fatalf("output read at %v stamped %v, judged at %v", read, p.lastOut, p.judge.at)
 	}
 }
+
+// TestAStoppedJudgementStaysStopped: a timer that fired just as its
+// judgement was stopped (the pane exited or was killed: stopJudgeLocked
+// cannot stop a timer whose function already waits for the pane lock)
+// finds output since it was armed, and used to re-arm itself for the
+// rest, bringing a stopped judgement back. It now leaves it stopped.
+func TestAStoppedJudgementStaysStopped(t *testing.T) {
+	p := quietPane(t)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	t0 := time.Now()
+	outputAt(p, t0)
+	outputAt(p, t0.Add(time.Millisecond)) // output after the timer was armed: at a firing it re-arms
+	p.stopJudgeLocked()
+	state := p.attn.state
+	p.judgeDueLocked(t0.Add(p.adapter.Rules.Settle)) // the timer that fired as it was stopped
+	if !p.judge.fires.IsZero() || p.idleTick.Stop() {
+		t.Fatalf("a stopped judgement was re-armed to fire %v after the output", p.judge.fires.Sub(t0))
+	}
+	if p.attn.state != state {
+		t.Fatalf("a stopped judgement judged the pane %s", p.attn.state)
+	}
+}

@@ -27,12 +27,7 @@ func TestUpgradeWindowAnswersWhatItWillNotRunAndTellsEveryConnection(t *testing.
 	env := th.o.Env(testproc.FakeAgentEnv + "=sleep")
 	owned := c.call(&proto.SpawnReq{Nonce: "owned", Argv: []string{os.Args[0]}, Env: env, Kind: "run", KillOnDisconnect: true}).(*proto.SpawnedReply).Pane
 	wait := c.send(&proto.WaitReq{Pane: p.ID, Text: "never shown"})
-	// A binary that says the right state format, then cannot be executed.
-	bin := filepath.Join(t.TempDir(), "vanishing")
-	script := "#!/bin/sh\nif [ \"$1 $2\" = \"host --state-format\" ]; then echo " + stateFormat + "; chmod -x \"$0\"; exit 0; fi\nexit 1\n"
-	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	bin := vanishingBinary(t)
 	up := th.dial()
 	if e := up.callErr(&proto.UpgradeReq{Binary: bin}); e.Code != proto.CodeUnsupported {
 		t.Fatalf("upgrade to a binary that cannot be executed: %v; want unsupported", e)
@@ -62,6 +57,19 @@ func TestUpgradeWindowAnswersWhatItWillNotRunAndTellsEveryConnection(t *testing.
 	if got := up.info(owned.ID); got.State != "running" {
 		t.Fatalf("the pane owned by a client that followed the upgrade notice is %s; want running", got.State)
 	}
+}
+
+// vanishingBinary is a binary that says the right state format, then
+// cannot be executed: an upgrade to it tells every connection and then
+// fails, so the test process stays the host.
+func vanishingBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "vanishing")
+	script := "#!/bin/sh\nif [ \"$1 $2\" = \"host --state-format\" ]; then echo " + stateFormat + "; chmod -x \"$0\"; exit 0; fi\nexit 1\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin
 }
 
 // isUpgrading reports whether err is the error reply `upgrading`.

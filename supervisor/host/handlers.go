@@ -121,8 +121,9 @@ func (c *conn) input(id uint32, req *proto.InputReq) {
 
 func (c *conn) paste(id uint32, req *proto.PasteReq) {
 	c.withPane(id, req.Pane, func(p *pane) {
-		c.notePastePart(p, req.Part)
-		c.replyErr(id, p.paste(c.ctx, req))
+		err := p.paste(c.ctx, req)
+		c.notePastePart(p, req.Part, err)
+		c.replyErr(id, err)
 	})
 }
 

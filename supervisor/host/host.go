@@ -229,12 +229,24 @@ func (h *Server) listen(ctx context.Context) (*net.UnixListener, *persist.Lockfi
 	return ln, lock, nil
 }
 
+// sameFile reports whether paths a and b name one file, by whatever path
+// (a symlink among the parents of one of them): their text may differ. A
+// symlink itself is not followed (the lock refuses one).
+func sameFile(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, errA := os.Lstat(a)
+	fb, errB := os.Lstat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
 // lockStateDir takes the state dir's lock: a host of another runtime dir
 // (XDG_RUNTIME_DIR set in one session and not in another) would otherwise
 // read this host's live panes from agents.json as an earlier host's
 // orphans, kill them on rm, and overwrite the file.
 func (h *Server) lockStateDir() error {
-	if filepath.Clean(h.opts.Paths.StateLockFile()) == filepath.Clean(h.opts.Paths.LockFile()) {
+	if sameFile(h.opts.Paths.StateLockFile(), h.opts.Paths.LockFile()) {
 		return nil // one dir for both: the runtime dir's lock, taken already, is this one
 	}
 	l, err := persist.Lock(h.opts.Paths.StateLockFile())

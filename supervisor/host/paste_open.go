@@ -11,13 +11,18 @@ import (
 	"clowder/supervisor/proto"
 )
 
-// notePastePart records that this connection's split paste into p began
-// (its first part) or ended (its last).
-func (c *conn) notePastePart(p *pane, part string) {
+// notePastePart records, once a part was pasted with the result err,
+// that this connection's split paste into p began (its first part went)
+// or ended (its last). A first part that failed opened nothing, so there
+// is nothing to close if its client goes away.
+func (c *conn) notePastePart(p *pane, part string, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch part {
 	case proto.PastePartFirst:
+		if err != nil {
+			return
+		}
 		if c.openPastes == nil {
 			c.openPastes = map[*pane]bool{}
 		}
@@ -28,7 +33,9 @@ func (c *conn) notePastePart(p *pane, part string) {
 }
 
 // closeOpenPastes ends the split pastes the connection left open; the
-// connection has ended, so no part of them comes any more.
+// connection has ended, so no part of them comes any more. Not called for
+// a connection that hung up to follow an upgrade in place: its client
+// sends the next parts to the new host.
 func (c *conn) closeOpenPastes() {
 	c.mu.Lock()
 	open := c.openPastes

@@ -39,3 +39,37 @@ func TestAnInvalidValueIsQuotedInPart(t *testing.T) {
 			len(msg), strings.Contains(msg, "give an absolute directory"), utf8.ValidString(msg), msg)
 	}
 }
+
+// TestEveryRefusalQuotesABoundedPartOfTheValue: the bound of
+// TestAnInvalidValueIsQuotedInPart held only for values Invalid was given
+// as strings; a refusal built on another function's error (a signal's, a
+// key name's, a regexp's) still quoted the whole value: a megabyte signal
+// name or key name came back whole in the reply and in host.log.
+func TestEveryRefusalQuotesABoundedPartOfTheValue(t *testing.T) {
+	big := strings.Repeat("X", 1<<20)
+	badRegexp := "(" + strings.Repeat("a", MaxWaitTextLen-1)
+	tests := []struct {
+		name string
+		req  Validator
+		says string // what to do, kept whole
+	}{
+		{"signal", &SignalReq{Pane: "p1", Signal: big}, "use a name like TERM"},
+		{"kill signal", &KillReq{Pane: "p1", Signal: big}, "use a name like TERM"},
+		{"key name", &InputReq{Pane: "p1", Keys: []string{"Enter", big}}, "to send text as typed"},
+		{"wait regexp", &WaitReq{Pane: "p1", Text: badRegexp}, "missing closing )"},
+		{"pane name", &RenameReq{Pane: "p1", Name: big}, "shorten"},
+		{"kind", &SpawnReq{Argv: []string{"true"}, Kind: big}, "is not agent, shell or run"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.req.Validate()
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			msg := err.Error()
+			if len(msg) > 512 || !strings.Contains(msg, tt.says) || !utf8.ValidString(msg) {
+				t.Fatalf("the error is %d bytes (at most 512), says %q: %v: %.300s", len(msg), tt.says, strings.Contains(msg, tt.says), msg)
+			}
+		})
+	}
+}

@@ -7,9 +7,11 @@
 package proto
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 	"syscall"
@@ -59,6 +61,19 @@ func shorten(v string) string {
 		cut--
 	}
 	return v[:cut] + "..."
+}
+
+// quotingInPart is err, from another package's check of vals, with each
+// of vals it quotes (as %q does) quoted in part, as Invalid quotes a
+// string it is given.
+func quotingInPart(err error, vals ...string) error {
+	msg := err.Error()
+	for _, v := range vals {
+		if len(v) > maxQuoted {
+			msg = strings.ReplaceAll(msg, strconv.Quote(v), strconv.Quote(shorten(v)))
+		}
+	}
+	return errors.New(msg)
 }
 
 // Validate checks every field of a spawn request.
@@ -208,7 +223,7 @@ func (r *InputReq) Validate() error {
 		return err
 	}
 	if _, err := panes.ParseKeys(r.Keys); err != nil {
-		return Invalid("keys", "%v", err)
+		return Invalid("keys", "%v", quotingInPart(err, r.Keys...))
 	}
 	return nil
 }
@@ -318,6 +333,10 @@ func (r *WaitReq) Validate() error {
 		return Invalid("text", "regexp longer than %d bytes; shorten it", MaxWaitTextLen)
 	}
 	if _, err := regexp.Compile(r.Text); err != nil {
+		var se *syntax.Error
+		if errors.As(err, &se) { // it quotes the wrong part of the regexp, up to all of it
+			se.Expr = shorten(se.Expr)
+		}
 		return Invalid("text", "%q is not a regular expression: %v", r.Text, err)
 	}
 	return nil
@@ -402,7 +421,7 @@ func ParseSignal(s string) (syscall.Signal, error) {
 	if n, err := strconv.Atoi(s); err == nil && n > 0 && n <= maxSignal {
 		return syscall.Signal(n), nil
 	}
-	return 0, fmt.Errorf("unknown signal %q: use a name like TERM, INT, KILL or a number from 1 to %d", s, maxSignal)
+	return 0, fmt.Errorf("unknown signal %q: use a name like TERM, INT, KILL or a number from 1 to %d", shorten(s), maxSignal)
 }
 
 // Size is the requested PTY size, a zero dimension taking

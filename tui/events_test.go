@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -38,5 +39,27 @@ func TestEventsKeepComingAfterTheHostEndsTheSubscription(t *testing.T) {
 	})
 	if m.hostDown != "" {
 		t.Errorf("host down: %s", m.hostDown)
+	}
+}
+
+// TestAnUpgradeRefusingTheEventsShowsNoError: an upgrade in place refuses
+// a new event subscription (CodeUpgrading) until the new host answers;
+// that is no error, and the status line said "no pane events (trying
+// again): ... upgrading" after every upgrade that met a resubscription,
+// until its error timer ran out. An error that is one is shown, and
+// cleared once the events are back.
+func TestAnUpgradeRefusingTheEventsShowsNoError(t *testing.T) {
+	m, _ := newTestModel(t, nil, nil)
+	m.Update(eventsMsg{err: &proto.ErrorReply{Code: proto.CodeUpgrading, Message: "the host is upgrading in place"}})
+	if m.status != "" {
+		t.Fatalf("after an upgrade's refusal the status says %q", m.status)
+	}
+	m.Update(eventsMsg{err: &proto.ErrorReply{Code: proto.CodeInternal, Message: "boom"}})
+	if !strings.Contains(m.status, "no pane events") {
+		t.Fatalf("after a real error the status says %q", m.status)
+	}
+	m.Update(eventsMsg{stream: &fakeStream{c: make(chan proto.Message)}})
+	if m.status != "" {
+		t.Fatalf("with the events back the status still says %q", m.status)
 	}
 }

@@ -108,6 +108,7 @@ type Model struct {
 	termNoClipboard      bool
 	events               Stream    // the pane-event subscription, nil while none is open
 	eventsAt             time.Time // when the last event subscription was asked for
+	eventsErrSeq         int       // statusSeq of the events' error shown, cleared when they are back
 	quitting             bool
 	notes                notifier // which panes wait, since when (notify.go)
 

@@ -31,8 +31,14 @@ func (m *Model) onEvents(msg eventsMsg) tea.Cmd {
 		if errors.Is(msg.err, client.ErrConnectionLost) {
 			return m.lostHost(msg.err)
 		}
-		m.setStatus(fmt.Sprintf("no pane events (trying again): %v", msg.err), true)
+		if !client.Resumable(msg.err) { // an upgrade in place refused it: the new host answers the retry, nothing went wrong
+			m.setStatus(fmt.Sprintf("no pane events (trying again): %v", msg.err), true)
+			m.eventsErrSeq = m.statusSeq
+		}
 		return m.resubscribeEvents()
+	}
+	if m.eventsErrSeq == m.statusSeq && m.status != "" { // the events' error still shown: they are back
+		m.status, m.statusErr, m.dirty = "", false, true
 	}
 	m.events = msg.stream
 	m.eventsToken++

@@ -103,6 +103,9 @@ type FrameCell struct {
 	Link       uint32
 }
 
+// blankCell is a blank of the default style.
+var blankCell = FrameCell{Width: 1}
+
 // maxCellText bounds one cell's grapheme in bytes.
 const maxCellText = 255
 
@@ -158,6 +161,8 @@ func cellKind(cells []FrameCell, i int) (kind, step int) {
 	switch {
 	case c.Width == 1 && c.Text == "":
 		return runBlank, 1
+	case c.Width == 1 && len(c.Text) == 1 && c.Text[0] < utf8.RuneSelf: // ASCII, most text: no decoding
+		return runNarrow, 1
 	case c.Width == 1 && oneRune(c.Text):
 		return runNarrow, 1
 	case c.Width == 2 && oneRune(c.Text) && i+1 < len(cells) &&
@@ -171,6 +176,12 @@ func cellKind(cells []FrameCell, i int) (kind, step int) {
 func nextRun(cells []FrameCell, i int) (kind, end int) {
 	kind, step := cellKind(cells, i)
 	end = i + step
+	if cells[i] == blankCell { // the rest of most rows: one comparison a cell
+		for end < len(cells) && cells[end] == blankCell {
+			end++
+		}
+		return kind, end
+	}
 	for end < len(cells) && sameStyle(&cells[i], &cells[end]) {
 		k, s := cellKind(cells, end)
 		if k != kind {

@@ -28,29 +28,41 @@ const rowWrapped = 1 << 0
 // flags, run count): it bounds how many rows a decoder preallocates.
 const minRowBytes = 2
 
-// appendRow encodes row flags, run count and runs.
+// appendRow encodes row flags, run count and runs. It finds the runs
+// once, checking each cell as it goes (issue 12: an echo's frame is one
+// row, and counting the runs, then finding them again to write them, was
+// most of its encoding).
 func appendRow(dst []byte, row *FrameRow) ([]byte, error) {
 	var flags byte
 	if row.Wrapped {
 		flags |= rowWrapped
 	}
-	for i := range row.Cells {
-		if err := checkCell(&row.Cells[i]); err != nil {
-			return dst, fmt.Errorf("row %d cell %d: %w", row.Y, i, err)
-		}
-	}
-	runs := 0
-	for i := 0; i < len(row.Cells); runs++ {
-		_, i = nextRun(row.Cells, i)
-	}
-	dst = appendUvarint(append(dst, flags), uint64(runs))
+	var stack [32]rowRun // a row of text and blanks has a few runs
+	runs := stack[:0]
+	checked := 0
 	for i := 0; i < len(row.Cells); {
-		var kind int
-		start := i
-		kind, i = nextRun(row.Cells, i)
-		dst = appendRun(dst, kind, row.Cells[start:i])
+		kind, end := nextRun(row.Cells, i)
+		for ; checked < end; checked++ {
+			if c := &row.Cells[checked]; *c == blankCell {
+				continue // valid
+			} else if err := checkCell(c); err != nil {
+				return dst, fmt.Errorf("row %d cell %d: %w", row.Y, checked, err)
+			}
+		}
+		runs = append(runs, rowRun{kind: kind, start: i, end: end})
+		i = end
+	}
+	dst = appendUvarint(append(dst, flags), uint64(len(runs)))
+	for _, r := range runs {
+		dst = appendRun(dst, r.kind, row.Cells[r.start:r.end])
 	}
 	return dst, nil
+}
+
+// rowRun is one run of a row being encoded: its kind and cells.
+type rowRun struct {
+	kind       int
+	start, end int
 }
 
 // appendRun writes one run: head, style, then the kind's payload.

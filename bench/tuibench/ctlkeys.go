@@ -94,7 +94,7 @@ func typedTail(n int) string {
 // panes panes on the layout (the agent pane running cat, its companion
 // shell, and panes-2 more shells), by a control-mode client of the outer
 // tmux.
-func ClowderControlKeys(ctx context.Context, bin string, panes, n int) (ControlKeys, error) {
+func ClowderControlKeys(ctx context.Context, bin string, panes, warm, n int) (ControlKeys, error) {
 	w, err := startClowder(ctx, bin, 160, 48, catScript, max(panes-2, 0))
 	if err != nil {
 		return ControlKeys{}, err
@@ -106,12 +106,12 @@ func ClowderControlKeys(ctx context.Context, bin string, panes, n int) (ControlK
 	if err := w.waitQuiet(ctx); err != nil {
 		return ControlKeys{}, err
 	}
-	return controlKeys(ctx, w.o, panes, n)
+	return controlKeys(ctx, w.o, panes, warm, n)
 }
 
 // TmuxControlKeys does the same through tmux nested in the outer tmux,
 // with panes panes (each running cat; the first has the focus).
-func TmuxControlKeys(ctx context.Context, panes, n int) (ControlKeys, error) {
+func TmuxControlKeys(ctx context.Context, panes, warm, n int) (ControlKeys, error) {
 	o, stop, err := nestedTmux(ctx, panes, catScript)
 	if err != nil {
 		return ControlKeys{}, err
@@ -120,17 +120,21 @@ func TmuxControlKeys(ctx context.Context, panes, n int) (ControlKeys, error) {
 	if err := o.waitForCount(ctx, "cat-ready", panes); err != nil {
 		return ControlKeys{}, err
 	}
-	return controlKeys(ctx, o, panes, n)
+	return controlKeys(ctx, o, panes, warm, n)
 }
 
-// controlKeys attaches a control-mode client to o, times n keys and checks
-// that they reached the echo pane.
-func controlKeys(ctx context.Context, o *outer, panes, n int) (ControlKeys, error) {
+// controlKeys attaches a control-mode client to o, types warm keys
+// untimed (warmUp), times n keys and checks that they reached the echo
+// pane.
+func controlKeys(ctx context.Context, o *outer, panes, warm, n int) (ControlKeys, error) {
 	c, err := startControl(ctx, o)
 	if err != nil {
 		return ControlKeys{}, err
 	}
 	defer c.close()
+	if err := warmUp(ctx, c, warm); err != nil {
+		return ControlKeys{}, err
+	}
 	r, err := timeControlKeys(ctx, c, n)
 	if err != nil {
 		return r, err
@@ -140,6 +144,31 @@ func controlKeys(ctx context.Context, o *outer, panes, n int) (ControlKeys, erro
 		return r, fmt.Errorf("the keys did not reach the echo pane: %w", err)
 	}
 	return r, nil
+}
+
+// warmUp types n keys, untimed, as the timed ones are typed, through either
+// stack alike: what a user types into goes through a host or a tmux server
+// that has been running a while, and a young Go process faults on fresh
+// heap pages until its first garbage collection (2-3 faults per echo,
+// 25-35 us of the host's step: bench/profiles/keys.md, "Host step, session
+// 18"); the report's thousand echoes allocate more than the host's first
+// heap goal. n is cut to a multiple of len(keyLetters), so the timed keys'
+// letters are the same as without it. It then starts a blank line in the
+// echo pane (a timed key typed over the same letter would change no cell,
+// and the UI would write nothing) and types the ready mark cat printed, so
+// the timed keys take the same columns as without it.
+func warmUp(ctx context.Context, c *control, n int) error {
+	n -= n % len(keyLetters)
+	if n <= 0 {
+		return nil
+	}
+	if _, err := timeControlKeys(ctx, c, n); err != nil {
+		return fmt.Errorf("warming up: %w", err)
+	}
+	if err := c.send("send-keys C-j Enter"); err != nil { // raw: LF moves down a line, CR to its start
+		return err
+	}
+	return c.send("send-keys -l cat-ready")
 }
 
 // nestedTmux starts an inner tmux with panes panes running cmd, attached

@@ -47,11 +47,11 @@ func TestControlModeTimesKeysAndCountsBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, panes := range []int{2, 8} {
-		r, err := ClowderControlKeys(ctx, bin, panes, 10)
+		r, err := ClowderControlKeys(ctx, bin, panes, 16, 10)
 		if err != nil || len(r.Samples) != 10 || r.BytesPerKey < 1 {
 			t.Fatalf("clowder, %d panes: %+v %v", panes, r, err)
 		}
-		m, err := TmuxControlKeys(ctx, panes, 10)
+		m, err := TmuxControlKeys(ctx, panes, 16, 10)
 		if err != nil || len(m.Samples) != 10 || m.BytesPerKey < 1 {
 			t.Fatalf("tmux, %d panes: %+v %v", panes, m, err)
 		}

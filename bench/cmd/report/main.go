@@ -45,6 +45,7 @@ type config struct {
 	cliRuns     int
 	coldRuns    int
 	keys        int
+	warmKeys    int
 	idle        time.Duration
 	tmuxTimeout time.Duration
 }
@@ -71,6 +72,7 @@ func parseFlags() config {
 	flag.IntVar(&c.cliRuns, "cli-runs", 20, "runs of each CLI command timed")
 	flag.IntVar(&c.coldRuns, "cold-runs", 10, "cold starts timed")
 	flag.IntVar(&c.keys, "keys", 200, "keystroke round trips to time (0: skip)")
+	flag.IntVar(&c.warmKeys, "warm-keys", 1000, "keys typed untimed before each control-mode keystroke row, through both stacks")
 	flag.DurationVar(&c.idle, "idle", 10*time.Second, "how long idle CPU is measured")
 	flag.DurationVar(&c.tmuxTimeout, "tmux-timeout", 5*time.Minute, "give up on tmux after this long")
 	flag.Parse()

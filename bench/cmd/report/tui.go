@@ -57,11 +57,11 @@ func runTUIKeys(ctx context.Context, w io.Writer, c config, sum *summary) error 
 	sum.keys, sum.keysTmux = map[int]tuibench.ControlKeys{}, map[int]tuibench.ControlKeys{}
 	for _, panes := range []int{2, 8} {
 		fmt.Fprintf(os.Stderr, "timing %d keystrokes by control mode, %d panes\n", c.keys, panes)
-		k, err := tuibench.ClowderControlKeys(ctx, c.bin, panes, c.keys)
+		k, err := tuibench.ClowderControlKeys(ctx, c.bin, panes, c.warmKeys, c.keys)
 		if err != nil {
 			return fmt.Errorf("clowder control-mode keys, %d panes: %w", panes, err)
 		}
-		t, err := tuibench.TmuxControlKeys(ctx, panes, c.keys)
+		t, err := tuibench.TmuxControlKeys(ctx, panes, c.warmKeys, c.keys)
 		if err != nil {
 			return fmt.Errorf("tmux control-mode keys, %d panes: %w", panes, err)
 		}

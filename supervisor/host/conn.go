@@ -110,8 +110,8 @@ func (h *Server) serveConn(ctx context.Context, uc *net.UnixConn) {
 	c.readLoop()
 	cancel()
 	c.active.Wait()
-	c.closeOpenPastes()
-	if !c.h.window.toldOf(c) { // told of an upgrade, the client hung up to follow it: its panes go on (drain.go)
+	if !c.h.window.toldOf(c) { // told of an upgrade, the client hung up to follow it: its panes and its paste go on (drain.go)
+		c.closeOpenPastes()
 		c.killOwned()
 	}
 }

@@ -13,8 +13,8 @@ package tui
 //     per queue drains it in order, to the master or, without one, through
 //     the host's input call, one call at a time.
 //
-// A bracketed paste written to the master leaves its brackets to the
-// host: the drainer asks the host to write ESC[200~ and ESC[201~ (a split
+// A bracketed paste the master does not take in Update's one write (one
+// over directPaste) leaves its brackets to the host: the drainer asks the host to write ESC[200~ and ESC[201~ (a split
 // paste's first and last part, with no text) and writes the body itself
 // in between. The host then knows the paste is open while the body is
 // written, and closes it if the TUI dies before its end (killed in the
@@ -60,6 +60,13 @@ const maxQueuedInput = 64 << 20
 
 // hostChunk is the most one input call carries (frames are bounded).
 const hostChunk = 256 << 10
+
+// directPaste is the largest bracketed paste Update writes to the master
+// itself, brackets and all: a line or a prompt, which the terminal takes
+// in one write, so it cannot be cut by the TUI's death, and which should
+// not wait for the host (stopped, or busy). A bigger one, or what a write
+// did not take, goes through the drainer, with the host's brackets.
+const directPaste = 1 << 10
 
 // route is where a queue delivers.
 type route uint8
@@ -152,7 +159,7 @@ func (q *inputQueue) send(b []byte) {
 	if q.closed || len(b) == 0 {
 		return
 	}
-	if q.route == routeMaster && !q.busy && len(q.buf) == 0 && !hasPasteMarker(b) {
+	if q.route == routeMaster && !q.busy && len(q.buf) == 0 && (len(b) <= directPaste || !hasPasteMarker(b)) {
 		f := q.master
 		q.busy = true
 		q.mu.Unlock()

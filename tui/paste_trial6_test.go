@@ -44,3 +44,22 @@ func TestABigPasteIsBracketedByTheHostSoAKilledTUILeavesItClosed(t *testing.T) {
 		t.Errorf("a key after the paste sent %q", got)
 	}
 }
+
+// A paste of a line or a prompt goes to the master at once, brackets and
+// all, from Update: it does not wait for the host (stopped, or busy).
+func TestASmallPasteGoesToTheMasterWithoutTheHost(t *testing.T) {
+	m, h := twoPanes(t)
+	focus := m.tree.Focus()
+	s := streamOf(t, m, focus)
+	frame(t, m, focus, 39, 22, proto.FrameModes{Flags: proto.ModeBracketedPaste}, "$")
+	_, cmd := m.Update(tea.PasteMsg{Content: "fix the test"})
+	settle(t, m, cmd)
+	if got := s.read(t, 24); got != panes.PasteStart+"fix the test"+panes.PasteEnd {
+		t.Errorf("the paste sent %q", got)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.pastes) != 0 {
+		t.Errorf("a small paste asked the host %+v", h.pastes)
+	}
+}

@@ -101,6 +101,9 @@ type resizedMsg struct {
 type doneMsg struct {
 	op  string
 	err error
+	// undo, if set, runs in Update when the call failed: it puts back
+	// what the model changed before the host answered.
+	undo func(*Model) tea.Cmd
 }
 
 // savedMsg says a layout.json save finished.

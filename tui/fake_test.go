@@ -42,6 +42,7 @@ type fakeHost struct {
 	// openPaste is the panes whose split paste is open (a first part
 	// without its last), which the real host closes if the connection ends.
 	openPaste map[string]bool
+	renameErr error // when set, Rename fails with it
 }
 
 func (h *fakeHost) List(context.Context) ([]proto.PaneInfo, error) {
@@ -171,7 +172,7 @@ func (h *fakeHost) Rename(_ context.Context, pane, name string) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.renamed = append(h.renamed, pane+"="+name)
-	return nil
+	return h.renameErr
 }
 
 // Respawn records req and answers with the pane running again.

@@ -526,6 +526,9 @@ func (m *Model) onResized(msg resizedMsg) tea.Cmd {
 func (m *Model) onDone(msg doneMsg) tea.Cmd {
 	if msg.err != nil {
 		m.setStatus(fmt.Sprintf("%s: %v", msg.op, msg.err), true)
+		if msg.undo != nil {
+			return msg.undo(m)
+		}
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -112,6 +113,54 @@ func TestE2ETUIKilledMidPasteLeavesThePasteClosed(t *testing.T) {
 	})
 	tui := o.pid()
 	if err := syscall.Kill(tui, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(release, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.eventually(60*time.Second, "the paste to end in the pane", func() bool {
+		out, _, _ := e.run("capture", id)
+		return strings.Contains(out, "PASTE-ENDED")
+	})
+	e.must("send-keys", id, "-l", "after")
+	want := fmt.Sprintf("AFTER %x", "after")
+	e.eventually(30*time.Second, "a key after the paste", func() bool {
+		out, _, _ := e.run("capture", id)
+		return strings.Contains(out, want)
+	})
+}
+
+// The same through `clowder attach`, which passed the terminal's paste to
+// the master brackets and all: an attach killed mid-paste left the
+// program inside it.
+func TestE2EAttachKilledMidPasteLeavesThePasteClosed(t *testing.T) {
+	e := newE2E(t)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := filepath.Join(e.dir, "read-on")
+	base := e.env
+	e.env = append(slices.Clone(base), fakePasteHoldEnv+"="+release) // the pane gets the caller's environment
+	id := strings.TrimSpace(e.must("new", "--name", "holds", "--", self))
+	e.env = base
+	e.eventually(30*time.Second, "the fake to start", func() bool {
+		out, _, _ := e.run("capture", id)
+		return strings.Contains(out, "HOLD-READY")
+	})
+	o := startTmux(t, e, 120, 30, "attach", id)
+	o.waitScreen("HOLD-READY")
+	file := filepath.Join(e.dir, "paste.txt")
+	if err := os.WriteFile(file, []byte(strings.Repeat(strings.Repeat("x", 99)+"\n", 1<<20/100)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o.run("load-buffer", file)
+	o.run("paste-buffer", "-p", "-t", "0")
+	e.eventually(60*time.Second, "the paste to begin in the pane", func() bool {
+		out, _, _ := e.run("capture", id)
+		return strings.Contains(out, "PASTE-BEGAN")
+	})
+	if err := syscall.Kill(o.pid(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(release, nil, 0o600); err != nil {

@@ -4,9 +4,9 @@ package host
 // its client left open by going away between the first part and the
 // last: the program would otherwise stay inside a bracketed paste and
 // swallow every key typed after it, until something sent ESC[201~. The
-// TUI opens and closes its pastes this way (parts with no text) around a
-// body it writes to the PTY master itself, so a TUI killed in the middle
-// of a paste is covered too. A connection told of an upgrade in place is
+// TUI and attach open and close their pastes this way (parts with no
+// text) around a body they write to the PTY master themselves, so one
+// killed in the middle of a paste is covered too. A connection told of an upgrade in place is
 // not one that went away: its client sends the rest to the new host.
 
 import (

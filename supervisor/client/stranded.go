@@ -29,7 +29,7 @@ func dialStranded(ctx context.Context, socketPath string) (*Client, error) {
 		return nil, fmt.Errorf("%w (socket %s)", ErrNoHost, socketPath)
 	}
 	if h.PID <= 0 { // a host that has just taken the lock: it listens soon
-		return dialUntil(ctx, socketPath, fmt.Sprintf("a clowder host holds %s but did not listen on %s within %s", lockPath, socketPath, relistenWait))
+		return dialUntil(ctx, socketPath, lockGone(lockPath), fmt.Sprintf("a clowder host holds %s but did not listen on %s within %s", lockPath, socketPath, relistenWait))
 	}
 	if !slices.Contains(h.Can, persist.CanRelisten) {
 		return nil, fmt.Errorf("a clowder host%s holds %s but its socket %s is gone, and it cannot listen again; stop it (kill -TERM %d), which ends its panes", pidText(h.PID), lockPath, socketPath, h.PID)
@@ -37,18 +37,32 @@ func dialStranded(ctx context.Context, socketPath string) (*Client, error) {
 	if err := syscall.Kill(h.PID, syscall.SIGUSR1); err != nil {
 		return nil, fmt.Errorf("the socket %s of the clowder host (pid %d) is gone, and asking it to listen again failed: %w", socketPath, h.PID, err)
 	}
-	return dialUntil(ctx, socketPath, fmt.Sprintf("the socket %s of the clowder host (pid %d) is gone, and it did not listen again within %s", socketPath, h.PID, relistenWait))
+	return dialUntil(ctx, socketPath, lockGone(lockPath), fmt.Sprintf("the socket %s of the clowder host (pid %d) is gone, and it did not listen again within %s", socketPath, h.PID, relistenWait))
+}
+
+// lockGone reports whether no host holds the lock at lockPath any more.
+func lockGone(lockPath string) func() bool {
+	return func() bool {
+		_, held := persist.LockHolder(lockPath)
+		return !held
+	}
 }
 
 // dialUntil dials socketPath until a host answers there, for relistenWait
-// at most; then it fails with the message late.
-func dialUntil(ctx context.Context, socketPath, late string) (*Client, error) {
+// at most; then it fails with the message late. If gone reports that the
+// host released its lock meanwhile (it stopped: host stop, its last pane
+// ended), no host runs: ErrNoHost at once, not late's "did not listen
+// again", which a command run during host stop reported after 3 s.
+func dialUntil(ctx context.Context, socketPath string, gone func() bool, late string) (*Client, error) {
 	ctx, cancel := context.WithTimeout(ctx, relistenWait)
 	defer cancel()
 	for delay := 5 * time.Millisecond; ; delay = min(2*delay, 100*time.Millisecond) {
 		c, err := dialOnce(ctx, socketPath)
 		if !errors.Is(err, ErrNoHost) {
 			return c, err
+		}
+		if gone() {
+			return nil, fmt.Errorf("%w (socket %s)", ErrNoHost, socketPath)
 		}
 		select {
 		case <-ctx.Done():

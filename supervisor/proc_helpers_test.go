@@ -15,7 +15,7 @@ import (
 )
 
 // The test binary re-executed as a fake agent runs it instead of the tests.
-func init() { testproc.RunIfFake(nil) }
+func init() { testproc.RunIfFake(map[string]func() int{"slow-reader": fakeSlowReader}) }
 
 func mustSubreaper(t *testing.T) {
 	t.Helper()

@@ -213,17 +213,29 @@ func ignoringEINTR(fn func() (int, error)) (int, error) {
 // WriteInput writes p to the PTY. If the child stops reading and the input
 // buffer stays full for the run's InputTimeout, it returns how much was
 // written and an error wrapping os.ErrDeadlineExceeded; the pane is left
-// as it was. Writes are serialized.
+// as it was. The deadline restarts whenever the child took some of p: a
+// program that reads a big paste steadily, however slowly, gets all of it
+// (a deadline for the whole write cut a 4 MiB paste part into a program
+// reading under 840 KB/s). Writes are serialized.
 func (r *Run) WriteInput(p []byte) (int, error) {
 	if r.master == nil {
 		return 0, fmt.Errorf("write input to %s: not a PTY run", r.id)
 	}
 	r.writeMu.Lock()
 	defer r.writeMu.Unlock()
-	if err := r.master.SetWriteDeadline(time.Now().Add(r.limits.InputTimeout)); err != nil {
-		return 0, fmt.Errorf("write input to %s: %w", r.id, err)
+	var n int
+	var err error
+	for {
+		if err = r.master.SetWriteDeadline(time.Now().Add(r.limits.InputTimeout)); err != nil {
+			return n, fmt.Errorf("write input to %s: %w", r.id, err)
+		}
+		var k int
+		k, err = r.master.Write(p[n:])
+		n += k
+		if k == 0 || !errors.Is(err, os.ErrDeadlineExceeded) {
+			break // done, failed, or nothing taken for a whole InputTimeout
+		}
 	}
-	n, err := r.master.Write(p)
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		return n, fmt.Errorf("write input to %s: wrote %d of %d bytes; the program has not read its input for %v (input buffer full): %w",
 			r.id, n, len(p), r.limits.InputTimeout, err)

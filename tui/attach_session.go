@@ -62,7 +62,8 @@ func (s *session) use(l *link) {
 
 // startKeys starts the keys goroutine.
 func (s *session) startKeys() {
-	go func() { s.keys <- copyKeys(s.in, s.master, s.typed) }()
+	gate := &pasteGate{master: s.master, bracket: s.bracket} // attach_paste.go
+	go func() { s.keys <- copyKeys(s.in, gate, s.typed) }()
 }
 
 // subC is the link's subscription channel, nil while there is no link.

@@ -101,6 +101,9 @@ type resizedMsg struct {
 type doneMsg struct {
 	op  string
 	err error
+	// undo, if set, runs in Update when the call failed: it puts back
+	// what the model changed before the host answered.
+	undo func(*Model) tea.Cmd
 }
 
 // savedMsg says a layout.json save finished.
@@ -206,8 +209,12 @@ func cwdNow(ctx context.Context, h Host, pane string) string {
 
 // spawnRequest builds the host's request for s.
 func spawnRequest(ctx context.Context, s spawnSpec, env []string, ads *panes.Adapters, wtBase string) (proto.SpawnReq, error) {
+	sz := s.size
+	if sz != (layout.Size{}) { // none: the host's default
+		sz = paneSize(sz)
+	}
 	req := proto.SpawnReq{Nonce: nonce(), Argv: s.argv, Name: s.name, Kind: s.kind.String(),
-		Adapter: s.adapter, Cwd: s.cwd, Env: env, Cols: uint16(s.size.W), Rows: uint16(s.size.H)}
+		Adapter: s.adapter, Cwd: s.cwd, Env: env, Cols: uint16(sz.W), Rows: uint16(sz.H)}
 	if s.kind == persist.KindAgent && s.adapter != "" {
 		ad, err := ads.Get(s.adapter)
 		if err != nil {

@@ -37,6 +37,12 @@ type fakeHost struct {
 
 	spawnHold chan struct{} // when set, Spawn waits until it is closed (a reply still on its way)
 	spawnErr  error         // when set, Spawn fails with it
+
+	pastes []proto.PasteReq
+	// openPaste is the panes whose split paste is open (a first part
+	// without its last), which the real host closes if the connection ends.
+	openPaste map[string]bool
+	renameErr error // when set, Rename fails with it
 }
 
 func (h *fakeHost) List(context.Context) ([]proto.PaneInfo, error) {
@@ -103,7 +109,43 @@ func (h *fakeHost) Input(_ context.Context, req proto.InputReq) error {
 	return err
 }
 
-func (h *fakeHost) Paste(context.Context, proto.PasteReq) error { return nil }
+// Paste records req; a part that opens or closes a split paste writes
+// its bracket to the pane's terminal, as the real host does for a pane in
+// bracketed paste mode, and is kept in openPaste.
+func (h *fakeHost) Paste(_ context.Context, req proto.PasteReq) error {
+	h.mu.Lock()
+	h.pastes = append(h.pastes, req)
+	if h.openPaste == nil {
+		h.openPaste = map[string]bool{}
+	}
+	var bracket string
+	switch req.Part {
+	case proto.PastePartFirst:
+		h.openPaste[req.Pane], bracket = true, panes.PasteStart
+	case proto.PastePartLast:
+		delete(h.openPaste, req.Pane)
+		bracket = panes.PasteEnd
+	}
+	var w *os.File
+	for _, s := range h.streams {
+		if s.pane == req.Pane && s.w != nil {
+			w = s.w
+		}
+	}
+	h.mu.Unlock()
+	if w == nil {
+		return nil
+	}
+	_, err := w.Write(append([]byte(bracket), req.Data...))
+	return err
+}
+
+// pasteOpen says whether pane's split paste is open.
+func (h *fakeHost) pasteOpen(pane string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.openPaste[pane]
+}
 
 func (h *fakeHost) Resize(_ context.Context, pane string, cols, rows uint16) error {
 	h.mu.Lock()
@@ -130,7 +172,7 @@ func (h *fakeHost) Rename(_ context.Context, pane, name string) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.renamed = append(h.renamed, pane+"="+name)
-	return nil
+	return h.renameErr
 }
 
 // Respawn records req and answers with the pane running again.

@@ -7,6 +7,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"os"
 
 	"clowder/supervisor/client"
@@ -93,7 +94,13 @@ func (h *clientHost) Input(ctx context.Context, req proto.InputReq) error {
 }
 
 func (h *clientHost) Paste(ctx context.Context, req proto.PasteReq) error {
-	return h.c().Paste(ctx, req)
+	c := h.c()
+	if req.Part != "" && !c.HasCap(proto.CapPasteData) {
+		// A host without split pastes would read a part as a whole paste
+		// and bracket it; the input queue writes the bracket itself.
+		return fmt.Errorf("paste into %s: the host takes no paste in parts", req.Pane)
+	}
+	return c.Paste(ctx, req)
 }
 
 func (h *clientHost) Resize(ctx context.Context, pane string, cols, rows uint16) error {

@@ -13,6 +13,16 @@ package tui
 //     per queue drains it in order, to the master or, without one, through
 //     the host's input call, one call at a time.
 //
+// A bracketed paste the master does not take in Update's one write (one
+// over directPaste) leaves its brackets to the host: the drainer asks the host to write ESC[200~ and ESC[201~ (a split
+// paste's first and last part, with no text) and writes the body itself
+// in between. The host then knows the paste is open while the body is
+// written, and closes it if the TUI dies before its end (killed in the
+// middle of a big paste, it left the program inside the paste, taking
+// every later key as pasted text). Nothing else in the queue holds the
+// markers: pasted text has them removed (panes.Paste), and no key
+// encodes to them.
+//
 // So keys never race: there is never more than one writer per pane, and
 // never one Cmd per key. A queue whose pane is not known yet (a split the
 // host has not answered) holds what is typed until the pane is placed and
@@ -24,6 +34,7 @@ package tui
 // write it has under way ends within drainDeadline.
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -32,6 +43,7 @@ import (
 	"syscall"
 	"time"
 
+	"clowder/panes"
 	"clowder/supervisor/proto"
 )
 
@@ -48,6 +60,13 @@ const maxQueuedInput = 64 << 20
 
 // hostChunk is the most one input call carries (frames are bounded).
 const hostChunk = 256 << 10
+
+// directPaste is the largest bracketed paste Update writes to the master
+// itself, brackets and all: a line or a prompt, which the terminal takes
+// in one write, so it cannot be cut by the TUI's death, and which should
+// not wait for the host (stopped, or busy). A bigger one, or what a write
+// did not take, goes through the drainer, with the host's brackets.
+const directPaste = 1 << 10
 
 // route is where a queue delivers.
 type route uint8
@@ -140,7 +159,7 @@ func (q *inputQueue) send(b []byte) {
 	if q.closed || len(b) == 0 {
 		return
 	}
-	if q.route == routeMaster && !q.busy && len(q.buf) == 0 {
+	if q.route == routeMaster && !q.busy && len(q.buf) == 0 && (len(b) <= directPaste || !hasPasteMarker(b)) {
 		f := q.master
 		q.busy = true
 		q.mu.Unlock()
@@ -185,12 +204,60 @@ func (q *inputQueue) drain() {
 		}
 		var rest []byte
 		if r == routeMaster {
-			rest = q.toMaster(f, b)
+			rest = q.toMasterBracketed(f, pane, b)
 		} else {
 			q.toHost(pane, b)
 		}
 		q.done(rest)
 	}
+}
+
+// hasPasteMarker says whether b holds a bracketed paste's start or end.
+func hasPasteMarker(b []byte) bool {
+	return bytes.Contains(b, []byte(panes.PasteStart)) || bytes.Contains(b, []byte(panes.PasteEnd))
+}
+
+// nextPasteMarker is the offset, length and split-paste part of the first
+// paste bracket in b; i < 0 if there is none.
+func nextPasteMarker(b []byte) (i, n int, part string) {
+	i, n, part = -1, 0, ""
+	if j := bytes.Index(b, []byte(panes.PasteStart)); j >= 0 {
+		i, n, part = j, len(panes.PasteStart), proto.PastePartFirst
+	}
+	if j := bytes.Index(b, []byte(panes.PasteEnd)); j >= 0 && (i < 0 || j < i) {
+		i, n, part = j, len(panes.PasteEnd), proto.PastePartLast
+	}
+	return i, n, part
+}
+
+// toMasterBracketed is toMaster, with each paste bracket in b written by
+// the host (see the file comment) or, if the host cannot, to the master
+// as before. It returns what is left, as toMaster.
+func (q *inputQueue) toMasterBracketed(f *os.File, pane string, b []byte) []byte {
+	for len(b) > 0 {
+		i, n, part := nextPasteMarker(b)
+		if i < 0 {
+			return q.toMaster(f, b)
+		}
+		if rest := q.toMaster(f, b[:i]); len(rest) > 0 {
+			return append(rest, b[i:]...)
+		}
+		if !q.hostBracket(pane, part) {
+			if rest := q.toMaster(f, b[i:i+n]); len(rest) > 0 {
+				return append(rest, b[i+n:]...)
+			}
+		}
+		b = b[i+n:]
+	}
+	return nil
+}
+
+// hostBracket asks the host to open or close a paste into pane (part);
+// false if it did not.
+func (q *inputQueue) hostBracket(pane string, part string) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	return q.host.Paste(ctx, proto.PasteReq{Pane: pane, Part: part}) == nil
 }
 
 // take waits until there is something to deliver somewhere, and takes it

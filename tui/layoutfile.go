@@ -3,8 +3,8 @@ package tui
 // This file is the TUI's document inside layout.json (persist stores it as
 // raw JSON): the split tree in layout's own JSON form, and per pane what
 // the TUI needs when the host no longer has the pane (its command, cwd,
-// kind and adapter, to respawn it) plus the TUI's label for it (the host
-// has no rename message yet, so a rename lives here).
+// kind and adapter, to respawn it) plus the TUI's label for it (a rename
+// shown before the host's renamed event confirms it).
 //
 // Writes: structure changes are saved at once; ratio changes from a mouse
 // drag are saved when the drag ends. Saves run in Cmds, so two may race;

@@ -137,8 +137,11 @@ func (m *Model) spawnAgent(d agentDraft, worktree bool) tea.Cmd {
 	return m.spawn(s, placement{target: d.target, axis: d.axis, side: layout.After})
 }
 
-// openRename asks for the focused pane's label. The host has no rename
-// message yet, so the label is the TUI's, kept in layout.json.
+// openRename asks for the focused pane's new name and asks the host to
+// rename it. The border shows the name at once (the TUI's label, kept in
+// layout.json until the host's renamed event replaces it); a rename the
+// host refuses puts the label back, so no pane shows a name the host
+// does not know.
 func (m *Model) openRename() tea.Cmd {
 	p := m.focused()
 	if p == nil {
@@ -146,11 +149,25 @@ func (m *Model) openRename() tea.Cmd {
 	}
 	id := p.id
 	return m.ask("rename pane:", p.name(), func(m *Model, s string) tea.Cmd {
+		old := ""
 		if q := m.panes[id]; q != nil {
-			q.meta.Label = s
+			old, q.meta.Label = q.meta.Label, s
 			m.dirty = true
 		}
-		rename := m.callCmd("rename", callTimeout, func(ctx context.Context, h Host) error { return h.Rename(ctx, id, s) })
+		h := m.host
+		rename := func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+			defer cancel()
+			return doneMsg{op: "rename", err: h.Rename(ctx, id, s), undo: func(m *Model) tea.Cmd {
+				q := m.panes[id]
+				if q == nil || q.meta.Label != s { // renamed again since
+					return nil
+				}
+				q.meta.Label = old
+				m.dirty = true
+				return m.saveCmd()
+			}}
+		}
 		return tea.Batch(m.saveCmd(), rename)
 	})
 }

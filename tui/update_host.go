@@ -484,10 +484,20 @@ func (m *Model) syncSizes() tea.Cmd {
 		if p == nil || g.Rect.Empty() {
 			continue
 		}
-		p.want = layout.Size{W: g.Rect.W, H: g.Rect.H}
+		p.want = paneSize(layout.Size{W: g.Rect.W, H: g.Rect.H})
 		cmds = append(cmds, m.resizeIfNeeded(p))
 	}
 	return tea.Batch(cmds...)
+}
+
+// paneSize is the size nearest to a pane's rectangle that the host takes
+// (panes.ClampSize): a rectangle of a terminal wider than panes.MaxCols or
+// over MaxCells, or under the minimum, would be refused, as a resize and
+// as a spawn. The pane is then drawn in the part of its rectangle it
+// covers, as when it is still at its old size.
+func paneSize(r layout.Size) layout.Size {
+	sz := panes.ClampSize(persist.Size{Cols: r.W, Rows: r.H})
+	return layout.Size{W: sz.Cols, H: sz.Rows}
 }
 
 // resizeIfNeeded sends p's wanted size unless it is sent or a call is out.
@@ -516,6 +526,9 @@ func (m *Model) onResized(msg resizedMsg) tea.Cmd {
 func (m *Model) onDone(msg doneMsg) tea.Cmd {
 	if msg.err != nil {
 		m.setStatus(fmt.Sprintf("%s: %v", msg.op, msg.err), true)
+		if msg.undo != nil {
+			return msg.undo(m)
+		}
 	}
 	return nil
 }

@@ -48,6 +48,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(fakeDeafEnv) != "" {
 		os.Exit(fakeDeaf())
 	}
+	if os.Getenv(fakePasteHoldEnv) != "" {
+		os.Exit(fakePasteHold()) // e2e_trial6_test.go
+	}
 	dir, err := os.MkdirTemp("", "clowder-e2e-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -63,7 +63,7 @@ func unixConnFromFd(t *testing.T, fd int, name string) *net.UnixConn {
 // serve runs the handshake, then queues every request for the test.
 func (s *fakeServer) serve() {
 	defer close(s.frames)
-	w := proto.WelcomeReply{Caps: []string{proto.CapFdPassing, proto.CapScreen, proto.CapRaw, proto.CapEvents}, Host: "fake", Pid: 1}
+	w := proto.WelcomeReply{Caps: []string{proto.CapFdPassing, proto.CapScreen, proto.CapRaw, proto.CapEvents, proto.CapPasteData}, Host: "fake", Pid: 1}
 	if _, _, err := proto.AcceptHello(s.conn, proto.MinVersion, proto.MaxVersion, w); err != nil {
 		return
 	}

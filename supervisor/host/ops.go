@@ -73,7 +73,7 @@ func (p *pane) writeInput(b []byte) error {
 		return &proto.ErrorReply{Code: proto.CodeExited, Message: fmt.Sprintf("pane %s is not running; nothing reads input", p.id)}
 	}
 	if _, err := run.WriteInput(b); err != nil {
-		return &proto.ErrorReply{Code: proto.CodeTimeout, Message: fmt.Sprintf("pane %s does not read its input (%v); nothing was harmed, try again later", p.id, err)}
+		return &proto.ErrorReply{Code: proto.CodeTimeout, Message: fmt.Sprintf("pane %s does not read its input (%v); the pane keeps running: try again later", p.id, err)}
 	}
 	p.mu.Lock()
 	p.tookInputLocked()

@@ -3,7 +3,11 @@ package host
 // This file closes a split paste (docs/protocol.md, paste: parts) that
 // its client left open by going away between the first part and the
 // last: the program would otherwise stay inside a bracketed paste and
-// swallow every key typed after it, until something sent ESC[201~.
+// swallow every key typed after it, until something sent ESC[201~. The
+// TUI and attach open and close their pastes this way (parts with no
+// text) around a body they write to the PTY master themselves, so one
+// killed in the middle of a paste is covered too. A connection told of an upgrade in place is
+// not one that went away: its client sends the rest to the new host.
 
 import (
 	"context"

@@ -34,9 +34,14 @@ const (
 	FirstSubmitConfirm = 15 * time.Second
 )
 
-// PasteChunkBytes is the most text one paste or input request carries:
-// as base64 (4/3) inside JSON it stays well under WireMaxFrame.
-const PasteChunkBytes = 4 << 20
+// PasteChunkBytes is the most text one paste or input request carries.
+// As base64 (4/3) inside JSON it stays well under WireMaxFrame; and it is
+// small enough that a program reading it steadily at 17 KB/s takes it
+// within a request's 15 s deadline (the host writes a part as fast as the
+// program reads it): with 4 MiB parts, a program reading under 280 KB/s
+// failed the paste with "the host did not answer" while the host went on
+// writing the part.
+const PasteChunkBytes = 256 << 10
 
 // PasteText is the text req pastes: Data's bytes when set, else Text.
 func (r *PasteReq) PasteText() string {

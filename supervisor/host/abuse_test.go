@@ -656,3 +656,52 @@ func TestHostBoundsTheMemoryOfBigRepliesNobodyReads(t *testing.T) {
 // filled the socket within a minute). With the bound, the host's work
 // does not depend on the count: it builds one and the rest wait.
 const bigFlood = 16
+
+// TestAConnectionsQueuedInputIsBoundedInBytes: the host stopped reading a
+// connection only at MaxConnQueued ordered requests, whatever their size,
+// so a client sending big inputs to a pane that does not read held up to
+// 1,024 of them in the host's memory (trial 6: 9 -> 114 MB). It stops once
+// MaxConnQueuedBytes of their data wait.
+func TestAConnectionsQueuedInputIsBoundedInBytes(t *testing.T) {
+	th := startHost(t)
+	c := th.dial()
+	p := th.spawnFake(c, "silent") // raw mode, never reads: the first input waits for its deadline
+	c.waitText(p.ID, "READY")
+	const part, n = 1 << 20, 40
+	done := flood(th.dial(), n, &proto.InputReq{Pane: p.ID, Data: bytes.Repeat([]byte("x"), part)})
+	queued := func() int {
+		th.host.window.mu.Lock()
+		defer th.host.window.mu.Unlock()
+		most := 0
+		for cn := range th.host.window.conns {
+			cn.lanes.mu.Lock()
+			most = max(most, cn.lanes.bytes)
+			cn.lanes.mu.Unlock()
+		}
+		return most
+	}
+	readerWaits := func() bool { // the connection's reader waits for room in its lanes
+		for _, g := range strings.Split(testproc.AllStacks(), "\n\n") {
+			if strings.Contains(g, "(*lanes).enqueue") && testproc.GoroutineState(g) == "sync.Cond.Wait" {
+				return true
+			}
+		}
+		return false
+	}
+	eventually(t, "the host reading every request, or its reader waiting", func() bool {
+		select {
+		case <-done:
+			return true
+		default:
+			return readerWaits()
+		}
+	})
+	select {
+	case <-done:
+		t.Fatalf("the host read all %d inputs of %d bytes for a pane that reads nothing (%d bytes queued)", n, part, queued())
+	default:
+	}
+	if q := queued(); q > MaxConnQueuedBytes {
+		t.Fatalf("%d bytes of input queued, more than %d", q, MaxConnQueuedBytes)
+	}
+}

@@ -41,6 +41,12 @@ const (
 	// one connection may have queued; beyond it the host stops reading
 	// the connection until the queue drains (nothing is refused or lost).
 	MaxConnQueued = 1024
+	// MaxConnQueuedBytes bounds the data (input bytes and keys, paste
+	// text) of those queued requests the same way: a client sending big
+	// inputs to a pane that reads slowly held up to MaxConnQueued of them
+	// in the host's memory (trial 6: 114 MB). A request bigger than it
+	// still queues, alone.
+	MaxConnQueuedBytes = 8 << 20
 	// MaxConnSubs is how many subscriptions one connection may hold open.
 	MaxConnSubs = 1024
 	// MaxConnFds is how many of those may have passed a PTY master.
@@ -52,8 +58,9 @@ type conn struct {
 	h        *Server
 	fc       proto.FrameConn
 	nc       net.Conn // the transport under fc: its read deadline ends readLoop at shutdown
-	ctx      context.Context
+	ctx      context.Context // ends with the connection, or the host
 	cancel   context.CancelFunc
+	serving  context.Context // ends when the host stops serving
 	fds      bool           // the transport carries fds and the client agreed
 	peer     proto.HelloReq // what the client said of itself (name, pid), for host status
 	slots    chan struct{}  // one token per running unordered request
@@ -97,8 +104,9 @@ func (h *Server) serveConn(ctx context.Context, uc *net.UnixConn) {
 		return
 	}
 	_ = uc.SetReadDeadline(time.Time{})
+	serving := ctx
 	ctx, cancel := context.WithCancel(ctx)
-	c := &conn{h: h, fc: fc, nc: uc, ctx: ctx, cancel: cancel, subs: map[uint32]subEntry{}, peer: hello,
+	c := &conn{h: h, fc: fc, nc: uc, ctx: ctx, cancel: cancel, serving: serving, subs: map[uint32]subEntry{}, peer: hello,
 		fds: hasCap(w.Caps, proto.CapFdPassing), slots: make(chan struct{}, MaxConnRequests), bigReply: make(chan struct{}, 1)}
 	c.lanes.init(c)
 	h.clientDelta(1)

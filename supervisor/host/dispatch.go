@@ -9,6 +9,7 @@
 package host
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -109,33 +110,63 @@ type lanes struct {
 	space  *sync.Cond // signalled when a queued request finishes
 	queues map[any][]laneJob
 	queued int
+	bytes  int // the queued requests' queuedSize
 }
 
 // laneJob is one ordered request.
 type laneJob struct {
-	id uint32
-	m  proto.Message
+	id   uint32
+	m    proto.Message
+	size int // queuedSize(m)
+}
+
+// queuedSize is the data an ordered request holds in the host's memory
+// while it waits: its input bytes and key names, or its paste text.
+func queuedSize(m proto.Message) int {
+	switch req := m.(type) {
+	case *proto.InputReq:
+		n := len(req.Data)
+		for _, k := range req.Keys {
+			n += len(k)
+		}
+		return n
+	case *proto.PasteReq:
+		return len(req.Data) + len(req.Text)
+	}
+	return 0
 }
 
 func (l *lanes) init(c *conn) {
 	l.c, l.queues = c, map[any][]laneJob{}
 	l.space = sync.NewCond(&l.mu)
+	context.AfterFunc(c.ctx, func() { // the connection or the host ends: a reader waiting for room stops
+		l.mu.Lock()
+		l.space.Broadcast()
+		l.mu.Unlock()
+	})
 }
 
 // enqueue appends a request to key's lane, starting the lane's goroutine
-// if it has none. It waits while MaxConnQueued requests are queued: the
-// reader stops, and the client's own writes wait (flow control, never a
-// refusal). The wait ends because every queued request ends: input writes
-// and replies have deadlines.
+// if it has none. It waits while MaxConnQueued requests, or
+// MaxConnQueuedBytes of their data, are queued: the reader stops, and the
+// client's own writes wait (flow control, never a refusal). The wait ends
+// because every queued request ends: input writes and replies have
+// deadlines, or the host's stop, which drops the request unrun.
 func (l *lanes) enqueue(key any, id uint32, m proto.Message) {
+	size := queuedSize(m)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for l.queued >= MaxConnQueued {
+	for l.queued >= MaxConnQueued || (l.bytes > 0 && l.bytes+size > MaxConnQueuedBytes) {
+		if l.c.ctx.Err() != nil {
+			l.c.settled(m)
+			return
+		}
 		l.space.Wait()
 	}
 	q, busy := l.queues[key]
-	l.queues[key] = append(q, laneJob{id: id, m: m})
+	l.queues[key] = append(q, laneJob{id: id, m: m, size: size})
 	l.queued++
+	l.bytes += size
 	if !busy {
 		l.c.active.Add(1)
 		go l.drain(key)
@@ -150,14 +181,21 @@ func (l *lanes) drain(key any) {
 		if !ok {
 			return
 		}
-		if l.c.h.window.isDraining() {
+		switch {
+		case l.c.serving.Err() != nil:
+			// The host stops: a request that has not started is not run
+			// (queued input to a pane that reads nothing held host stop up
+			// for its write deadline, one request after another). A client
+			// that hung up still has what it sent run, in order.
+		case l.c.h.window.isDraining():
 			l.c.reply(job.id, errUpgrading) // queued, never started: not executed (drain.go)
-		} else {
+		default:
 			l.c.run(job.id, job.m)
 		}
 		l.c.settled(job.m)
 		l.mu.Lock()
 		l.queued--
+		l.bytes -= job.size
 		l.space.Signal()
 		l.mu.Unlock()
 	}

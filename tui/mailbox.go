@@ -49,6 +49,11 @@ type mailbox struct {
 	typed map[string]bool
 	// filed, when set (tests), is called by putFrame before it files.
 	filed func()
+	// now, when set (the event loop's deliverNow), is called on the
+	// filing goroutine after each push is filed, outside mu: it delivers
+	// a small frame due now there if the loop is idle. Set before any
+	// stream is followed.
+	now func()
 }
 
 // streamEnd says a stream ended: pane "" is the events stream; token tells
@@ -160,7 +165,32 @@ func (b *mailbox) wait() any {
 			return nil
 		}
 	}
-	return b.deliver()
+	return b.deliver(false)
+}
+
+// pending reports whether anything waits to be delivered.
+func (b *mailbox) pending() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.frames) > 0 || len(b.events) > 0 || len(b.ended) > 0 || len(b.notes) > 0
+}
+
+// smallDue reports whether only frames are pending, some are due now,
+// and every one due is small (an echo, a status line): what the filing
+// goroutine may deliver itself (eventLoop.deliverNow).
+func (b *mailbox) smallDue() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.events) > 0 || len(b.ended) > 0 || len(b.notes) > 0 || len(b.frames) == 0 || b.dueLocked() > 0 {
+		return false
+	}
+	now := b.pace.clock.Now()
+	for pane, f := range b.frames {
+		if !now.Before(b.paced[pane]) && len(f.Lines) > bigRows {
+			return false
+		}
+	}
+	return true
 }
 
 // due is how long until something pending may be delivered (0: at once,
@@ -168,6 +198,11 @@ func (b *mailbox) wait() any {
 func (b *mailbox) due() time.Duration {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	return b.dueLocked()
+}
+
+// dueLocked is due; b.mu is held.
+func (b *mailbox) dueLocked() time.Duration {
 	gap := b.pace.until(false)
 	if len(b.events) > 0 || len(b.ended) > 0 || len(b.notes) > 0 || len(b.frames) == 0 {
 		return gap
@@ -189,12 +224,17 @@ func (b *mailbox) due() time.Duration {
 
 // deliver takes what is due from the mailbox as a delivery; frames of
 // panes still paced stay, and the mailbox signals again if any do.
-func (b *mailbox) deliver() mailMsg {
+// framesOnly leaves events, stream ends and notes for the next delivery
+// (the loop's: deliverNow).
+func (b *mailbox) deliver(framesOnly bool) mailMsg {
 	b.mu.Lock()
 	b.pace.begin()
 	now := b.pace.clock.Now()
-	m := mailMsg{frames: map[string]*proto.ScreenFrame{}, events: b.events, ended: b.ended, notes: b.notes}
-	b.events, b.ended, b.notes = nil, nil, nil
+	m := mailMsg{frames: map[string]*proto.ScreenFrame{}}
+	if !framesOnly {
+		m.events, m.ended, m.notes = b.events, b.ended, b.notes
+		b.events, b.ended, b.notes = nil, nil, nil
+	}
 	for pane, f := range b.frames {
 		if !now.Before(b.paced[pane]) {
 			m.frames[pane] = f
@@ -203,7 +243,7 @@ func (b *mailbox) deliver() mailMsg {
 			delete(b.typed, pane)
 		}
 	}
-	left := len(b.frames) > 0
+	left := len(b.frames) > 0 || len(b.events) > 0 || len(b.ended) > 0 || len(b.notes) > 0
 	b.mu.Unlock()
 	if left {
 		b.signal()
@@ -273,6 +313,19 @@ type streamSink struct {
 // Push files a frame or an event.
 func (k streamSink) Push(m proto.Message) { k.b.file(k.pane, m) }
 
+// AfterPush delivers a small frame due now on the client's reader, if the
+// loop is idle (client.AfterPusher: called outside the subscription's
+// lock).
+func (k streamSink) AfterPush() { k.b.filedNow() }
+
+// filedNow lets the loop deliver what was just filed on the filing
+// goroutine (now).
+func (b *mailbox) filedNow() {
+	if b.now != nil {
+		b.now()
+	}
+}
+
 // End files the stream's end.
 func (k streamSink) End(err error) {
 	k.b.putEnd(streamEnd{pane: k.pane, token: k.token, err: err})
@@ -293,6 +346,7 @@ func (b *mailbox) file(pane string, m proto.Message) {
 func (b *mailbox) watch(s Stream, pane string, token int) {
 	for m := range s.C() {
 		b.file(pane, m)
+		b.filedNow()
 	}
 	b.putEnd(streamEnd{pane: pane, token: token, err: s.Err()})
 }

@@ -129,16 +129,18 @@ func (l *eventLoop) runHere(msg tea.Msg) bool {
 
 // deliverNow delivers the mailbox's small frames due now on the caller's
 // goroutine (the client's reader, which just filed one) if the loop is
-// idle and nothing is queued for it; else the loop delivers them, woken by
-// the mailbox's signal. Only frames: an event or a stream's end may close
-// a stream, which waits for the client's reader (mailbox.smallDue).
-func (l *eventLoop) deliverNow() {
+// idle and nothing is queued for it, and reports whether it did; if not,
+// the caller signals the mailbox and the loop delivers them. Only frames:
+// an event or a stream's end may close a stream, which waits for the
+// client's reader (mailbox.smallDue). What is left (a paced frame, an
+// event filed meanwhile) is signalled by deliver.
+func (l *eventLoop) deliverNow() bool {
 	if l.queued.Load() != 0 || !l.turn.TryLock() {
-		return
+		return false
 	}
 	defer l.turn.Unlock()
 	if l.m == nil || l.ended || l.queued.Load() != 0 || !l.mail.smallDue() {
-		return
+		return false
 	}
 	select {
 	case <-l.mail.ready: // what it signals is delivered now; a filing after this signals again
@@ -147,6 +149,7 @@ func (l *eventLoop) deliverNow() {
 	if msg := l.mail.deliver(true); len(msg.frames) > 0 {
 		l.handleHere(msg)
 	}
+	return true
 }
 
 // handleHere handles msg and runs its Cmd; the caller holds the turn. A

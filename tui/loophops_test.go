@@ -358,3 +358,62 @@ func TestTheLoopEndsCleanlyWithUpdateOffIt(t *testing.T) {
 	stop()
 	waitUntil(t, "the loop's and the reader's goroutines gone", func() bool { return len(ownGoroutines(own)) == 1 })
 }
+
+// A frame the client's reader delivers itself wakes no other goroutine:
+// filing it signalled the mailbox first, which woke the loop's goroutine
+// for a frame already delivered, only to contend for the turn (issue 12).
+// A frame the reader cannot deliver (the loop busy) still wakes the loop.
+// The loop's wait on the signal is played by spyOnReady, so what woke it
+// is known: a signal sent while it waits is handed to it by the send.
+func TestAFrameDeliveredByItsFilerDoesNotWakeTheLoop(t *testing.T) {
+	own := labelGoroutines(t)
+	l := newEventLoop(context.Background())
+	l.mail = newMailbox()
+	l.mail.now = l.deliverNow
+	r := &recorder{got: make(chan tea.Msg, 4)}
+	l.m = r // as run sets it; the loop's goroutine is the test's and the spy's
+	sink := streamSink{b: l.mail, pane: "p1"}
+	echo := func(seq uint64) *proto.ScreenFrame {
+		return &proto.ScreenFrame{Cols: 80, Rows: 24, Seq: seq, Lines: []proto.FrameRow{{Y: 0}}}
+	}
+	push := func(seq uint64) (woken bool) {
+		stop, res := make(chan struct{}), make(chan bool, 1)
+		go spyOnReady(l.mail.ready, stop, res)
+		waitUntil(t, "the spy waiting on the mailbox's signal", func() bool {
+			for _, g := range ownGoroutines(own) {
+				if strings.Contains(g, "spyOnReady") && strings.Contains(g, "[select") {
+					return true
+				}
+			}
+			return false
+		})
+		l.mail.typedTo("p1")
+		sink.Push(echo(seq))
+		sink.AfterPush()
+		close(stop)
+		return <-res
+	}
+	if push(1) {
+		t.Error("the mailbox woke the loop for a frame its filer delivered")
+	}
+	if m, ok := (<-r.got).(mailMsg); !ok || m.frames["p1"].Seq != 1 {
+		t.Fatalf("Update got %#v", m)
+	}
+	l.turn.Lock() // the loop busy
+	woken := push(2)
+	l.turn.Unlock()
+	if !woken || len(r.got) != 0 {
+		t.Errorf("a frame the filer could not deliver: the loop woken %v, delivered %d; want woken", woken, len(r.got))
+	}
+}
+
+// spyOnReady waits on ready as the loop does and reports whether a signal
+// came before stop.
+func spyOnReady(ready <-chan struct{}, stop <-chan struct{}, woken chan<- bool) {
+	select {
+	case <-ready:
+		woken <- true
+	case <-stop:
+		woken <- false
+	}
+}

@@ -51,9 +51,9 @@ type mailbox struct {
 	filed func()
 	// now, when set (the event loop's deliverNow), is called on the
 	// filing goroutine after each push is filed, outside mu: it delivers
-	// a small frame due now there if the loop is idle. Set before any
-	// stream is followed.
-	now func()
+	// a small frame due now there if the loop is idle, and reports
+	// whether it did. Set before any stream is followed.
+	now func() bool
 }
 
 // streamEnd says a stream ended: pane "" is the events stream; token tells
@@ -92,13 +92,18 @@ func (b *mailbox) signal() {
 
 // putFrame files a frame, merged into any still pending for its pane.
 func (b *mailbox) putFrame(pane string, f *proto.ScreenFrame) {
+	b.fileFrame(pane, f)
+	b.signal()
+}
+
+// fileFrame files a frame without signalling.
+func (b *mailbox) fileFrame(pane string, f *proto.ScreenFrame) {
 	if b.filed != nil {
 		b.filed()
 	}
 	b.mu.Lock()
 	b.frames[pane] = mergeFrames(b.frames[pane], f)
 	b.mu.Unlock()
-	b.signal()
 }
 
 // typedTo records that input was written to pane: its next small frame
@@ -298,6 +303,7 @@ type handing interface {
 func (b *mailbox) follow(s Stream, pane string, token int) {
 	if h, ok := s.(handing); ok {
 		h.Hand(streamSink{b: b, pane: pane, token: token})
+		b.signal() // for what Hand filed from the subscription's queue (no AfterPush)
 		return
 	}
 	go b.watch(s, pane, token) // ends when the stream's channel closes
@@ -310,19 +316,23 @@ type streamSink struct {
 	token int
 }
 
-// Push files a frame or an event.
-func (k streamSink) Push(m proto.Message) { k.b.file(k.pane, m) }
+// Push files a frame or an event, without waking the loop: AfterPush
+// follows (client.AfterPusher), and follow signals once Hand has filed
+// what the subscription held.
+func (k streamSink) Push(m proto.Message) { k.b.fileQuiet(k.pane, m) }
 
 // AfterPush delivers a small frame due now on the client's reader, if the
-// loop is idle (client.AfterPusher: called outside the subscription's
-// lock).
+// loop is idle (called outside the subscription's lock), else wakes the
+// loop.
 func (k streamSink) AfterPush() { k.b.filedNow() }
 
-// filedNow lets the loop deliver what was just filed on the filing
-// goroutine (now).
+// filedNow is called on the filing goroutine after a push was filed
+// without a signal: the loop's deliverNow (now) delivers it there if it
+// can; else the loop is woken to, so a frame delivered here wakes no
+// other goroutine (issue 12).
 func (b *mailbox) filedNow() {
-	if b.now != nil {
-		b.now()
+	if b.now == nil || !b.now() {
+		b.signal()
 	}
 }
 
@@ -331,13 +341,16 @@ func (k streamSink) End(err error) {
 	k.b.putEnd(streamEnd{pane: k.pane, token: k.token, err: err})
 }
 
-// file files one push of pane's stream.
-func (b *mailbox) file(pane string, m proto.Message) {
+// fileQuiet files one push of pane's stream without signalling (filedNow
+// follows).
+func (b *mailbox) fileQuiet(pane string, m proto.Message) {
 	switch v := m.(type) {
 	case *proto.ScreenFrame:
-		b.putFrame(pane, v)
+		b.fileFrame(pane, v)
 	case *proto.PaneEvent:
-		b.putEvent(*v)
+		b.mu.Lock()
+		b.events = append(b.events, *v)
+		b.mu.Unlock()
 	}
 }
 
@@ -345,7 +358,7 @@ func (b *mailbox) file(pane string, m proto.Message) {
 // is "" for the events stream. It runs on its own goroutine.
 func (b *mailbox) watch(s Stream, pane string, token int) {
 	for m := range s.C() {
-		b.file(pane, m)
+		b.fileQuiet(pane, m)
 		b.filedNow()
 	}
 	b.putEnd(streamEnd{pane: pane, token: token, err: s.Err()})

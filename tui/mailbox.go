@@ -1,14 +1,16 @@
 package tui
 
 // This file is the coalescing mailbox between the host's streams and
-// Update. One goroutine per stream (watch) reads the stream's channel and
-// files what it gets here: the newest screen state per pane (frames merged,
-// so a flood of output in one pane is one pending frame), events in order,
-// and the ends of streams. Each filing signals a capacity-1 channel without
-// blocking; one Cmd (wait) at a time sleeps on it and hands everything
-// pending to Update as one mailMsg. So a burst is one Update and one render,
-// an idle host costs nothing, and a slow UI never blocks a stream (and
-// through it the host).
+// Update. The client's reader (follow: a handed subscription), or else one
+// goroutine per stream (watch), files what the stream delivers here: the
+// newest screen state per pane (frames merged, so a flood of output in one
+// pane is one pending frame), events in order, and the ends of streams.
+// Each filing signals a capacity-1 channel without blocking, unless the
+// filer delivered it itself (filedNow: a small frame due now, the event
+// loop idle); the event loop (or, in tests, one Cmd, wait) sleeps on it
+// and hands everything pending to Update as one mailMsg. So a burst is one
+// Update and one render, an idle host costs nothing, and a slow UI never
+// blocks a stream (and through it the host).
 //
 // Goroutines: watch runs until its stream's channel closes, which happens
 // when the stream is closed (Model closes every stream on quit and when a
@@ -112,14 +114,6 @@ func (b *mailbox) typedTo(pane string) {
 	b.mu.Lock()
 	b.typed[pane] = true
 	b.mu.Unlock()
-}
-
-// putEvent files a pane event.
-func (b *mailbox) putEvent(e proto.PaneEvent) {
-	b.mu.Lock()
-	b.events = append(b.events, e)
-	b.mu.Unlock()
-	b.signal()
 }
 
 // putEnd files the end of a stream.

@@ -66,9 +66,10 @@ type eventLoop struct {
 	// sends itself: never counted, never handled off the loop.
 	events chan tea.Msg
 	errs   chan error // capacity 1: the first Cmd that panicked
-	// mail, when set, is delivered by the loop itself: a frame goes from
-	// the stream's watcher straight to Update, with no Cmd's goroutine
-	// between (the model's waitMail then returns nil).
+	// mail, when set, is delivered by the loop itself, or by the
+	// goroutine that filed a small frame due now (deliverNow): no Cmd's
+	// goroutine between the stream and Update (the model's waitMail then
+	// returns nil).
 	mail *mailbox
 	// queued counts the messages handed over (msgs) that the loop has not
 	// yet taken under the turn: while any is, nothing is handled off the

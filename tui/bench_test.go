@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -202,4 +203,27 @@ func (c *leapClock) After(time.Duration) <-chan time.Time {
 	ch := make(chan time.Time, 1)
 	ch <- c.Now()
 	return ch
+}
+
+// nopModel is a model whose Update does nothing.
+type nopModel struct{}
+
+func (nopModel) Init() tea.Cmd                         { return nil }
+func (nopModel) View() tea.View                        { return tea.View{} }
+func (m nopModel) Update(tea.Msg) (tea.Model, tea.Cmd) { return m, nil }
+
+// BenchmarkAKeyDecodedAndHandled is the TUI's own cost of a key before
+// the model's: decoded from the terminal's bytes and handed to Update on
+// the reader's goroutine, the loop idle (issue 12: no hop; isIgnored by
+// the type's identity, 60 ns a key less).
+func BenchmarkAKeyDecodedAndHandled(b *testing.B) {
+	l := newEventLoop(context.Background())
+	l.m = nopModel{}
+	var s inputScanner
+	emit := func(ev uv.Event) { l.sendInput(context.Background(), ev) }
+	in := []byte("a")
+	b.ReportAllocs()
+	for b.Loop() {
+		s.feed(in, emit)
+	}
 }

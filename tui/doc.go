@@ -33,16 +33,22 @@
 //
 //   - The event loop (eventLoop.run in loop.go, on Run's goroutine; not
 //     bubbletea's Program, whose renderer ticker woke the TUI every
-//     second): the only goroutine that runs Update and so the only one
-//     that touches the Model. It ends on a tea.QuitMsg (detach, kill-all,
-//     a signal), when Run's context ends, or when a Cmd panics.
+//     second): it runs Update for everything handed over to it. Update,
+//     and so the Model, belongs to whoever holds the loop's turn (a
+//     mutex), one at a time: the loop, or, when the loop is idle and
+//     nothing handed over waits, the input reader for a key it decoded
+//     and the client's reader for a small frame due now (no goroutine hop
+//     for a keystroke or its echo, issue 12). It ends on a tea.QuitMsg
+//     (detach, kill-all, a signal), when Run's context ends, or when a
+//     Cmd panics; it waits for the turn, and nothing runs Update after.
 //   - The input reader (eventLoop.readInput): on Linux one goroutine
 //     whose read waits in the runtime's poller (pollinput_linux.go) and
 //     that decodes what it read with ultraviolet's decoder
 //     (inputscan.go); elsewhere ultraviolet's TerminalReader (the decoder
 //     bubbletea wraps, two goroutines). It decodes keys, mouse, pastes
-//     and focus into messages for the event loop. The loop's end cancels
-//     its read and waits for it.
+//     and focus into messages, and on Linux runs Update with each itself
+//     when the loop is idle (eventLoop.sendInput), else hands it to the
+//     loop. The loop's end cancels its read and waits for it.
 //   - Cmds (the loop runs each on a goroutine of its own, a batch's Cmds
 //     each on their own, so they race, as bubbletea does): host calls
 //     (conn.go), clipboard tools, timers. Each reads only what Update copied into its closure,
@@ -57,7 +63,12 @@
 //     goroutine, which decodes each frame off the socket, files frames,
 //     events and the stream's end into the mailbox itself (mutex; frames
 //     merged per pane) and signals a capacity-1 channel that the event
-//     loop selects on; it never touches the model. Update closes a pane's
+//     loop selects on. After filing a push, outside the subscription's
+//     lock (client.AfterPusher), it delivers a small frame due now itself
+//     if the loop is idle (eventLoop.deliverNow): Update applies and
+//     draws the echo on the reader. Events, stream ends and big or paced
+//     frames stay the loop's (an event may close a stream, which waits
+//     for this reader); otherwise it never touches the model. Update closes a pane's
 //     stream when it subscribes again or the pane leaves, Model.Close
 //     closes them all once the program has ended, and the host may end one
 //     (a subscriber that fell behind, a lost connection); each files its

@@ -6,7 +6,7 @@ package tui
 // nothing: drawing is terminal.go's, and terminal commands go through it
 // too. The loop keeps the rest of what Program gave the TUI: the input
 // decoder (ultraviolet's TerminalReader, which bubbletea wraps: kitty
-// keyboard, SGR mouse, bracketed paste, focus), Update on one goroutine,
+// keyboard, SGR mouse, bracketed paste, focus), Update one at a time,
 // every Cmd on a goroutine of its own (a batch's each on its own, so they
 // race, as under Program), QuitMsg to end. Nothing in it ticks: idle, every
 // goroutine sleeps on a read or a channel (docs/adr/0002).
@@ -18,6 +18,19 @@ package tui
 // (inputscan.go); elsewhere ultraviolet's, two (the read and the
 // decoder). Each Cmd's goroutine ends when its Cmd returns and its
 // message is handed over or the loop has ended.
+//
+// Update runs on one goroutine at a time, not always the loop's: whoever
+// holds the turn (eventLoop.turn) runs it. A key the input reader decoded,
+// and a small frame the client's reader filed in the mailbox, are handled
+// on that reader's goroutine itself when the loop is idle and nothing is
+// queued for it (runHere, deliverNow): no goroutine hop, and no thread
+// woken, between the terminal's read and Update, nor between the socket
+// and the terminal's write (issue 12). Otherwise they are handed over as
+// before. Order: a message handed over is counted (queued) from before
+// it is sent until the loop holds the turn to handle it, and nobody
+// handles one here while any is counted, so a key never overtakes an
+// earlier key or a message still queued; frames are taken from the
+// mailbox under the turn, so one never overtakes another.
 
 import (
 	"context"
@@ -25,6 +38,8 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -46,29 +61,155 @@ const inputStopWait = 500 * time.Millisecond
 // Cmd. send may be called from any goroutine.
 type eventLoop struct {
 	ctx  context.Context
-	msgs chan tea.Msg
-	errs chan error // capacity 1: the first Cmd that panicked
-	// mail, when set, is delivered by the loop itself: a frame goes from
-	// the stream's watcher straight to Update, with no Cmd's goroutine
-	// between (the model's waitMail then returns nil).
+	msgs chan tea.Msg // handed over, counted in queued
+	// events has ultraviolet's reader's events (not on Linux), which it
+	// sends itself: never counted, never handled off the loop.
+	events chan tea.Msg
+	errs   chan error // capacity 1: the first Cmd that panicked
+	// mail, when set, is delivered by the loop itself, or by the
+	// goroutine that filed a small frame due now (deliverNow): no Cmd's
+	// goroutine between the stream and Update (the model's waitMail then
+	// returns nil).
 	mail *mailbox
+	// queued counts the messages handed over (msgs) that the loop has not
+	// yet taken under the turn: while any is, nothing is handled off the
+	// loop, so nothing overtakes them.
+	queued atomic.Int64
+	// turn is held by whoever runs Update (handleHere): the loop, or an
+	// input or socket reader when the loop was idle. It guards m and
+	// ended.
+	turn  sync.Mutex
+	m     tea.Model     // set by run: nil until the loop runs
+	ended bool          // the loop ended (or a QuitMsg came): Update runs no more
+	quit  chan struct{} // closed when a QuitMsg is handled, wherever
 }
 
 func newEventLoop(ctx context.Context) *eventLoop {
-	return &eventLoop{ctx: ctx, msgs: make(chan tea.Msg), errs: make(chan error, 1)}
+	return &eventLoop{ctx: ctx, msgs: make(chan tea.Msg), events: make(chan tea.Msg),
+		errs: make(chan error, 1), quit: make(chan struct{})}
 }
 
-// send hands msg to Update, or drops it once the loop has ended.
-func (l *eventLoop) send(msg tea.Msg) {
+// send hands msg to Update, or drops it once the loop has ended. It
+// returns when the loop has taken it.
+func (l *eventLoop) send(msg tea.Msg) { l.sendUntil(l.ctx, msg) }
+
+// sendUntil is send, giving up when ctx ends.
+func (l *eventLoop) sendUntil(ctx context.Context, msg tea.Msg) {
+	l.queued.Add(1)
 	select {
 	case l.msgs <- msg:
-	case <-l.ctx.Done():
+	case <-ctx.Done():
+		l.queued.Add(-1)
 	}
+}
+
+// sendInput hands an input event to Update: here, on the caller's
+// goroutine, if the loop is idle and nothing is queued for it (no hop),
+// else as send does. Called by the input reader.
+func (l *eventLoop) sendInput(ctx context.Context, msg tea.Msg) {
+	if !l.runHere(msg) {
+		l.sendUntil(ctx, msg)
+	}
+}
+
+// runHere handles msg on the caller's goroutine if it can have the turn
+// at once and nothing is queued, and reports whether it did.
+func (l *eventLoop) runHere(msg tea.Msg) bool {
+	if l.queued.Load() != 0 || !l.turn.TryLock() {
+		return false
+	}
+	defer l.turn.Unlock()
+	// Counted again under the turn: one handed over just before we took
+	// it would be overtaken (the loop counts it down only under the turn).
+	if l.m == nil || l.ended || l.queued.Load() != 0 {
+		return false
+	}
+	l.handleHere(msg)
+	return true
+}
+
+// deliverNow delivers the mailbox's small frames due now on the caller's
+// goroutine (the client's reader, which just filed one) if the loop is
+// idle and nothing is queued for it, and reports whether it did; if not,
+// the caller signals the mailbox and the loop delivers them. Only frames:
+// an event or a stream's end may close a stream, which waits for the
+// client's reader (mailbox.smallDue). What is left (a paced frame, an
+// event filed meanwhile) is signalled by deliver.
+func (l *eventLoop) deliverNow() bool {
+	if l.queued.Load() != 0 || !l.turn.TryLock() {
+		return false
+	}
+	defer l.turn.Unlock()
+	if l.m == nil || l.ended || l.queued.Load() != 0 || !l.mail.smallDue() {
+		return false
+	}
+	select {
+	case <-l.mail.ready: // what it signals is delivered now; a filing after this signals again
+	default:
+	}
+	if msg := l.mail.deliver(true); len(msg.frames) > 0 {
+		l.handleHere(msg)
+	}
+	return true
+}
+
+// handleHere handles msg and runs its Cmd; the caller holds the turn. A
+// QuitMsg ends the loop: nothing is handled after it.
+func (l *eventLoop) handleHere(msg tea.Msg) {
+	quit, cmd := l.handle(l.m, msg)
+	if quit {
+		l.ended = true
+		close(l.quit)
+		return
+	}
+	l.exec(cmd)
+}
+
+// take handles a message the loop took: under the turn, after whoever
+// holds it now. counted: it came through msgs. It reports whether the
+// loop has ended.
+func (l *eventLoop) take(msg tea.Msg, counted bool) bool {
+	l.turn.Lock()
+	defer l.turn.Unlock()
+	if counted {
+		l.queued.Add(-1)
+	}
+	if !l.ended {
+		l.handleHere(msg)
+	}
+	return l.ended
+}
+
+// takeMail delivers what the mailbox has due, or reports how long until
+// something is (paced, pace.go); ended: the loop has ended.
+func (l *eventLoop) takeMail() (wait time.Duration, ended bool) {
+	l.turn.Lock()
+	defer l.turn.Unlock()
+	if l.ended || !l.mail.pending() { // delivered off the loop meanwhile (deliverNow)
+		return 0, l.ended
+	}
+	if d := l.mail.due(); d > 0 {
+		return d, false
+	}
+	l.handleHere(l.mail.deliver(false))
+	return 0, l.ended
+}
+
+// end ends the loop once whoever runs Update now is done: nothing is
+// handled after it.
+func (l *eventLoop) end() {
+	l.turn.Lock()
+	l.ended = true
+	l.turn.Unlock()
 }
 
 // run calls Update with every message until the end and runs its Cmds;
 // first is run first (Init's Cmd, say).
 func (l *eventLoop) run(m tea.Model, first tea.Cmd) error {
+	l.turn.Lock()
+	l.m = m
+	l.turn.Unlock()
+	defer l.end()
 	l.exec(first)
 	var ready <-chan struct{} // the mailbox's signal, while listened to
 	var paced <-chan time.Time
@@ -76,32 +217,35 @@ func (l *eventLoop) run(m tea.Model, first tea.Cmd) error {
 		ready = l.mail.ready
 	}
 	for {
-		var msg tea.Msg
+		ended := false
 		select {
 		case <-l.ctx.Done():
 			return nil
 		case err := <-l.errs:
 			return err
-		case msg = <-l.msgs:
+		case <-l.quit: // handled off the loop
+			return nil
+		case msg := <-l.msgs:
+			ended = l.take(msg, true)
+		case ev := <-l.events:
+			ended = l.take(ev, false)
 		case <-ready: // something filed: it may be due sooner than what waits
-			if d := l.mail.due(); d > 0 { // paced (pace.go): deliver when due
-				paced = l.mail.pace.clock.After(d)
-				continue
-			}
-			paced, msg = nil, l.mail.deliver()
+			paced, ended = l.pace(l.takeMail())
 		case <-paced:
-			if d := l.mail.due(); d > 0 {
-				paced = l.mail.pace.clock.After(d)
-				continue
-			}
-			paced, msg = nil, l.mail.deliver()
+			paced, ended = l.pace(l.takeMail())
 		}
-		quit, cmd := l.handle(m, msg)
-		if quit {
+		if ended {
 			return nil
 		}
-		l.exec(cmd)
 	}
+}
+
+// pace is the timer for a delivery due in d (none if 0).
+func (l *eventLoop) pace(d time.Duration, ended bool) (<-chan time.Time, bool) {
+	if d > 0 {
+		return l.mail.pace.clock.After(d), ended
+	}
+	return nil, ended
 }
 
 // handle acts on one message: the loop's own (quit, a batch to run), else
@@ -162,9 +306,10 @@ func plausibleSize(w, h int) bool {
 //
 // Where the terminal can be read through the runtime's poller
 // (pollinput_linux.go), the goroutine that reads it decodes what it read
-// (inputscan.go) and hands the events to the loop: one hop from the
-// terminal to Update. Elsewhere ultraviolet's TerminalReader reads and
-// decodes, on two goroutines.
+// (inputscan.go) and runs Update with each event itself when the loop
+// is idle (sendInput), else hands it to the loop: no hop from the
+// terminal to Update, or one. Elsewhere ultraviolet's TerminalReader
+// reads and decodes, on two goroutines, and the loop takes its events.
 func (l *eventLoop) readInput(in io.Reader, term string) (stop func(), err error) {
 	ctx, cancel := context.WithCancel(l.ctx)
 	done := make(chan struct{})
@@ -186,7 +331,7 @@ func (l *eventLoop) readInput(in io.Reader, term string) (stop func(), err error
 		go func() {
 			defer close(done)
 			// Straight into the loop's channel (a tea.Msg is a uv.Event).
-			_ = uv.NewTerminalReader(ucr, term).StreamEvents(ctx, l.msgs) // its error is the terminal going away: Run ends through signals or ctx
+			_ = uv.NewTerminalReader(ucr, term).StreamEvents(ctx, l.events) // its error is the terminal going away: Run ends through signals or ctx
 		}()
 	}
 	return func() {
@@ -203,18 +348,13 @@ type canceler interface{ Cancel() bool }
 // errTimedOut is a read that waited its whole timeout.
 var errTimedOut = errors.New("timed out")
 
-// scanInput reads the terminal and hands its events to the loop, in
-// order, until the read is cancelled or fails. Bytes that may begin a
+// scanInput reads the terminal and hands its events to Update (sendInput),
+// in order, until the read is cancelled or fails. Bytes that may begin a
 // longer sequence wait for more at most ultraviolet's escape timeout, and
 // are then taken as they are (a lone ESC is the escape key).
 func (l *eventLoop) scanInput(ctx context.Context, p *pollInput) {
 	var s inputScanner
-	emit := func(ev uv.Event) {
-		select {
-		case l.msgs <- ev:
-		case <-ctx.Done():
-		}
-	}
+	emit := func(ev uv.Event) { l.sendInput(ctx, ev) }
 	buf := make([]byte, 4096)
 	for {
 		var timeout time.Duration
@@ -243,6 +383,8 @@ func (l *eventLoop) drainUntil(done <-chan struct{}, d time.Duration) {
 		case <-done:
 			return
 		case <-l.msgs:
+			l.queued.Add(-1)
+		case <-l.events:
 		case <-timeout: // a read cancelreader could not interrupt
 			return
 		}

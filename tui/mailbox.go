@@ -1,14 +1,16 @@
 package tui
 
 // This file is the coalescing mailbox between the host's streams and
-// Update. One goroutine per stream (watch) reads the stream's channel and
-// files what it gets here: the newest screen state per pane (frames merged,
-// so a flood of output in one pane is one pending frame), events in order,
-// and the ends of streams. Each filing signals a capacity-1 channel without
-// blocking; one Cmd (wait) at a time sleeps on it and hands everything
-// pending to Update as one mailMsg. So a burst is one Update and one render,
-// an idle host costs nothing, and a slow UI never blocks a stream (and
-// through it the host).
+// Update. The client's reader (follow: a handed subscription), or else one
+// goroutine per stream (watch), files what the stream delivers here: the
+// newest screen state per pane (frames merged, so a flood of output in one
+// pane is one pending frame), events in order, and the ends of streams.
+// Each filing signals a capacity-1 channel without blocking, unless the
+// filer delivered it itself (filedNow: a small frame due now, the event
+// loop idle); the event loop (or, in tests, one Cmd, wait) sleeps on it
+// and hands everything pending to Update as one mailMsg. So a burst is one
+// Update and one render, an idle host costs nothing, and a slow UI never
+// blocks a stream (and through it the host).
 //
 // Goroutines: watch runs until its stream's channel closes, which happens
 // when the stream is closed (Model closes every stream on quit and when a
@@ -49,6 +51,11 @@ type mailbox struct {
 	typed map[string]bool
 	// filed, when set (tests), is called by putFrame before it files.
 	filed func()
+	// now, when set (the event loop's deliverNow), is called on the
+	// filing goroutine after each push is filed, outside mu: it delivers
+	// a small frame due now there if the loop is idle, and reports
+	// whether it did. Set before any stream is followed.
+	now func() bool
 }
 
 // streamEnd says a stream ended: pane "" is the events stream; token tells
@@ -87,13 +94,18 @@ func (b *mailbox) signal() {
 
 // putFrame files a frame, merged into any still pending for its pane.
 func (b *mailbox) putFrame(pane string, f *proto.ScreenFrame) {
+	b.fileFrame(pane, f)
+	b.signal()
+}
+
+// fileFrame files a frame without signalling.
+func (b *mailbox) fileFrame(pane string, f *proto.ScreenFrame) {
 	if b.filed != nil {
 		b.filed()
 	}
 	b.mu.Lock()
 	b.frames[pane] = mergeFrames(b.frames[pane], f)
 	b.mu.Unlock()
-	b.signal()
 }
 
 // typedTo records that input was written to pane: its next small frame
@@ -102,14 +114,6 @@ func (b *mailbox) typedTo(pane string) {
 	b.mu.Lock()
 	b.typed[pane] = true
 	b.mu.Unlock()
-}
-
-// putEvent files a pane event.
-func (b *mailbox) putEvent(e proto.PaneEvent) {
-	b.mu.Lock()
-	b.events = append(b.events, e)
-	b.mu.Unlock()
-	b.signal()
 }
 
 // putEnd files the end of a stream.
@@ -160,7 +164,32 @@ func (b *mailbox) wait() any {
 			return nil
 		}
 	}
-	return b.deliver()
+	return b.deliver(false)
+}
+
+// pending reports whether anything waits to be delivered.
+func (b *mailbox) pending() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.frames) > 0 || len(b.events) > 0 || len(b.ended) > 0 || len(b.notes) > 0
+}
+
+// smallDue reports whether only frames are pending, some are due now,
+// and every one due is small (an echo, a status line): what the filing
+// goroutine may deliver itself (eventLoop.deliverNow).
+func (b *mailbox) smallDue() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.events) > 0 || len(b.ended) > 0 || len(b.notes) > 0 || len(b.frames) == 0 || b.dueLocked() > 0 {
+		return false
+	}
+	now := b.pace.clock.Now()
+	for pane, f := range b.frames {
+		if !now.Before(b.paced[pane]) && len(f.Lines) > bigRows {
+			return false
+		}
+	}
+	return true
 }
 
 // due is how long until something pending may be delivered (0: at once,
@@ -168,6 +197,11 @@ func (b *mailbox) wait() any {
 func (b *mailbox) due() time.Duration {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	return b.dueLocked()
+}
+
+// dueLocked is due; b.mu is held.
+func (b *mailbox) dueLocked() time.Duration {
 	gap := b.pace.until(false)
 	if len(b.events) > 0 || len(b.ended) > 0 || len(b.notes) > 0 || len(b.frames) == 0 {
 		return gap
@@ -189,12 +223,17 @@ func (b *mailbox) due() time.Duration {
 
 // deliver takes what is due from the mailbox as a delivery; frames of
 // panes still paced stay, and the mailbox signals again if any do.
-func (b *mailbox) deliver() mailMsg {
+// framesOnly leaves events, stream ends and notes for the next delivery
+// (the loop's: deliverNow).
+func (b *mailbox) deliver(framesOnly bool) mailMsg {
 	b.mu.Lock()
 	b.pace.begin()
 	now := b.pace.clock.Now()
-	m := mailMsg{frames: map[string]*proto.ScreenFrame{}, events: b.events, ended: b.ended, notes: b.notes}
-	b.events, b.ended, b.notes = nil, nil, nil
+	m := mailMsg{frames: map[string]*proto.ScreenFrame{}}
+	if !framesOnly {
+		m.events, m.ended, m.notes = b.events, b.ended, b.notes
+		b.events, b.ended, b.notes = nil, nil, nil
+	}
 	for pane, f := range b.frames {
 		if !now.Before(b.paced[pane]) {
 			m.frames[pane] = f
@@ -203,7 +242,7 @@ func (b *mailbox) deliver() mailMsg {
 			delete(b.typed, pane)
 		}
 	}
-	left := len(b.frames) > 0
+	left := len(b.frames) > 0 || len(b.events) > 0 || len(b.ended) > 0 || len(b.notes) > 0
 	b.mu.Unlock()
 	if left {
 		b.signal()
@@ -258,6 +297,7 @@ type handing interface {
 func (b *mailbox) follow(s Stream, pane string, token int) {
 	if h, ok := s.(handing); ok {
 		h.Hand(streamSink{b: b, pane: pane, token: token})
+		b.signal() // for what Hand filed from the subscription's queue (no AfterPush)
 		return
 	}
 	go b.watch(s, pane, token) // ends when the stream's channel closes
@@ -270,21 +310,41 @@ type streamSink struct {
 	token int
 }
 
-// Push files a frame or an event.
-func (k streamSink) Push(m proto.Message) { k.b.file(k.pane, m) }
+// Push files a frame or an event, without waking the loop: AfterPush
+// follows (client.AfterPusher), and follow signals once Hand has filed
+// what the subscription held.
+func (k streamSink) Push(m proto.Message) { k.b.fileQuiet(k.pane, m) }
+
+// AfterPush delivers a small frame due now on the client's reader, if the
+// loop is idle (called outside the subscription's lock), else wakes the
+// loop.
+func (k streamSink) AfterPush() { k.b.filedNow() }
+
+// filedNow is called on the filing goroutine after a push was filed
+// without a signal: the loop's deliverNow (now) delivers it there if it
+// can; else the loop is woken to, so a frame delivered here wakes no
+// other goroutine (issue 12).
+func (b *mailbox) filedNow() {
+	if b.now == nil || !b.now() {
+		b.signal()
+	}
+}
 
 // End files the stream's end.
 func (k streamSink) End(err error) {
 	k.b.putEnd(streamEnd{pane: k.pane, token: k.token, err: err})
 }
 
-// file files one push of pane's stream.
-func (b *mailbox) file(pane string, m proto.Message) {
+// fileQuiet files one push of pane's stream without signalling (filedNow
+// follows).
+func (b *mailbox) fileQuiet(pane string, m proto.Message) {
 	switch v := m.(type) {
 	case *proto.ScreenFrame:
-		b.putFrame(pane, v)
+		b.fileFrame(pane, v)
 	case *proto.PaneEvent:
-		b.putEvent(*v)
+		b.mu.Lock()
+		b.events = append(b.events, *v)
+		b.mu.Unlock()
 	}
 }
 
@@ -292,7 +352,8 @@ func (b *mailbox) file(pane string, m proto.Message) {
 // is "" for the events stream. It runs on its own goroutine.
 func (b *mailbox) watch(s Stream, pane string, token int) {
 	for m := range s.C() {
-		b.file(pane, m)
+		b.fileQuiet(pane, m)
+		b.filedNow()
 	}
 	b.putEnd(streamEnd{pane: pane, token: token, err: s.Err()})
 }

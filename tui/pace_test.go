@@ -527,9 +527,9 @@ func TestTheEchoOfTypedInputIsMarkedToTheTerminal(t *testing.T) {
 	p := m.panes[id]
 	m.mail.typedTo(id)
 	m.mail.putFrame(id, echoFrame(id, p.size.W, p.size.H, 0, "$ a"))
-	m.Update(m.mail.deliver())
+	m.Update(m.mail.deliver(false))
 	m.mail.putFrame(id, echoFrame(id, p.size.W, p.size.H, 0, "$ ab")) // output nobody typed for
-	m.Update(m.mail.deliver())
+	m.Update(m.mail.deliver(false))
 	if len(marks) != 2 || !marks[0] || marks[1] {
 		t.Errorf("the terminal was told echo %v, want [true false]", marks)
 	}

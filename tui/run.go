@@ -78,6 +78,7 @@ func runLoop(ctx context.Context, m *Model, t *terminal, term string) error {
 	defer cancel()
 	l := newEventLoop(ctx)
 	l.mail, m.mailByLoop = m.mail, true
+	m.mail.now = l.deliverNow // before Init: no stream is followed yet
 	stop, err := l.readInput(t.in, term)
 	if err != nil {
 		return err

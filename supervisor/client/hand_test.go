@@ -181,3 +181,47 @@ func TestHandingAnEndedSubscriptionEndsAtOnce(t *testing.T) {
 		t.Errorf("pushes %q, End calls %v; want last, then one End(nil)", got, h.ends)
 	}
 }
+
+// afterRecorder is a handRecorder that is an AfterPusher: after each
+// push it asks the subscription its error, which takes the
+// subscription's lock (a call under it would deadlock), and notes that
+// it ran on the client's reader goroutine.
+type afterRecorder struct {
+	*handRecorder
+	sub      *Subscription
+	afters   chan bool // one per AfterPush: on the reader's goroutine
+	stackBuf []byte
+}
+
+func (a *afterRecorder) AfterPush() {
+	_ = a.sub.Err()
+	n := runtime.Stack(a.stackBuf, false)
+	a.afters <- strings.Contains(string(a.stackBuf[:n]), "(*Client).readLoop")
+}
+
+// Issue 12: a handler that wants to do more than file a push (the TUI
+// runs Update there to draw an echo when its loop is idle) gets a call
+// after each push on the client's reader goroutine, outside the
+// subscription's lock, so it may call the subscription.
+func TestAnAfterPusherIsCalledAfterEachPushOutsideTheLock(t *testing.T) {
+	c, srv := clientPair(t)
+	sub, id := subscribeFake(t, c, srv)
+	a := &afterRecorder{handRecorder: newHandRecorder(), sub: sub, afters: make(chan bool, 8), stackBuf: make([]byte, 64<<10)}
+	sub.Hand(a)
+	srv.push(id, proto.OutputChunk{Pane: "p1", Seq: 0, Data: []byte("a")})
+	srv.push(id, proto.OutputChunk{Pane: "p1", Seq: 1, Data: []byte("b")})
+	for i := 0; i < 2; i++ {
+		select {
+		case onReader := <-a.afters:
+			if !onReader {
+				t.Errorf("AfterPush %d ran off the client's reader goroutine", i)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("AfterPush %d never came (or deadlocked under the subscription's lock)", i)
+		}
+	}
+	roundTrip(t, c, srv)
+	if len(a.afters) != 0 {
+		t.Errorf("%d AfterPush calls more than pushes", len(a.afters))
+	}
+}

@@ -76,6 +76,18 @@ type Handler interface {
 	End(err error)
 }
 
+// AfterPusher is a Handler that also wants a call after each Push, on
+// the client's reader goroutine once the subscription's lock is
+// released. There it may take longer than Push and call the Subscription
+// (the TUI runs Update there to draw an echo when its loop is idle: no
+// goroutine between the socket and the terminal, issue 12), but it must
+// still not wait for the Client: the goroutine that calls it is the one
+// that reads the Client's replies.
+type AfterPusher interface {
+	Handler
+	AfterPush()
+}
+
 // Subscription is an open subscribe or events request. C delivers
 // *OutputChunk, *ScreenFrame and *PaneEvent pushes in arrival order (screen
 // frames coalesced) and is closed when the subscription ends: the host sent
@@ -209,9 +221,12 @@ func (s *Subscription) push(m proto.Message) {
 		s.mu.Unlock()
 		return
 	}
-	if s.handler != nil { // no queue, no pump: straight to the consumer
-		s.handler.Push(m)
+	if h := s.handler; h != nil { // no queue, no pump: straight to the consumer
+		h.Push(m)
 		s.mu.Unlock()
+		if a, ok := h.(AfterPusher); ok {
+			a.AfterPush()
+		}
 		return
 	}
 	s.enqueue(m)

@@ -57,15 +57,15 @@ const (
 type conn struct {
 	h        *Server
 	fc       proto.FrameConn
-	nc       net.Conn // the transport under fc: its read deadline ends readLoop at shutdown
+	nc       net.Conn        // the transport under fc: its read deadline ends readLoop at shutdown
 	ctx      context.Context // ends with the connection, or the host
 	cancel   context.CancelFunc
 	serving  context.Context // ends when the host stops serving
-	fds      bool           // the transport carries fds and the client agreed
-	peer     proto.HelloReq // what the client said of itself (name, pid), for host status
-	slots    chan struct{}  // one token per running unordered request
-	bigReply chan struct{}  // held by the connection's one big reply in the making (bigReplySlot)
-	lanes    lanes          // ordered requests, per pane
+	fds      bool            // the transport carries fds and the client agreed
+	peer     proto.HelloReq  // what the client said of itself (name, pid), for host status
+	slots    chan struct{}   // one token per running unordered request
+	bigReply chan struct{}   // held by the connection's one big reply in the making (bigReplySlot)
+	lanes    lanes           // ordered requests, per pane
 	mu       sync.Mutex
 	subs     map[uint32]subEntry // subscribe/events request id → its entry
 	nfds     int                 // open subscriptions that passed a master

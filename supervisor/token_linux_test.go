@@ -96,9 +96,15 @@ func TestRunCarriesItsTokenAndShowsItsContainmentBeforeFork(t *testing.T) {
 			if len(seen) != 1 || seen[0].Cgroup != r.Containment().Cgroup {
 				t.Errorf("BeforeFork saw %+v; want once, with the run's containment %+v", seen, r.Containment())
 			}
-			env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", r.Identity().PID))
-			if err != nil {
-				t.Fatal(err)
+			// Start returns once the exec is past its point of no return,
+			// which is before the kernel records where the new image's
+			// environment lies: until then environ reads empty.
+			var env []byte
+			if !waitUntil(testproc.WaitFor, func() bool {
+				env, _ = os.ReadFile(fmt.Sprintf("/proc/%d/environ", r.Identity().PID))
+				return len(env) > 0
+			}) {
+				t.Fatalf("the run's environment never showed in /proc/%d/environ", r.Identity().PID)
 			}
 			if got := envValues(env, PaneTokenEnv); !slices.Equal(got, []string{"inner"}) {
 				t.Errorf("the run's %s values: %q; want only its own", PaneTokenEnv, got)

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"clowder/supervisor/proto"
 )
 
 // recorder is a model that records what Update gets and quits on "q".
@@ -198,4 +200,11 @@ func TestStoppingTheInputEndsTheReaderWithAKeyUntaken(t *testing.T) {
 	// Only this test's goroutines, the test's own left: another test's,
 	// still ending, are not this reader's.
 	waitUntil(t, "the input reader's goroutines gone", func() bool { return len(ownGoroutines(own)) == 1 })
+}
+
+// putFrame files a frame and signals, as a stream's filer does when the
+// loop cannot take the frame at once.
+func (b *mailbox) putFrame(pane string, f *proto.ScreenFrame) {
+	b.fileFrame(pane, f)
+	b.signal()
 }

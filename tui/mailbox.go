@@ -49,7 +49,7 @@ type mailbox struct {
 	// millisecond (the runtime sleeps at least that long) in one
 	// delivery out of four or ten when keys came fast (issue 12). Under mu.
 	typed map[string]bool
-	// filed, when set (tests), is called by putFrame before it files.
+	// filed, when set (tests), is called by fileFrame before it files.
 	filed func()
 	// now, when set (the event loop's deliverNow), is called on the
 	// filing goroutine after each push is filed, outside mu: it delivers
@@ -92,13 +92,8 @@ func (b *mailbox) signal() {
 	}
 }
 
-// putFrame files a frame, merged into any still pending for its pane.
-func (b *mailbox) putFrame(pane string, f *proto.ScreenFrame) {
-	b.fileFrame(pane, f)
-	b.signal()
-}
-
-// fileFrame files a frame without signalling.
+// fileFrame files a frame, merged into any still pending for its pane,
+// without signalling.
 func (b *mailbox) fileFrame(pane string, f *proto.ScreenFrame) {
 	if b.filed != nil {
 		b.filed()

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -558,37 +559,53 @@ func TestE2ERespawnAfterAnUpgradeUsesThePanesEnvironment(t *testing.T) {
 	}
 }
 
+// execAcrossUpgrade starts `clowder exec` of a run that prints "before",
+// waits for a flag file and then runs then, upgrades the host in place
+// once "before" is out, and creates the flag. It returns the exec and what
+// it has printed so far on stdout and stderr.
+func execAcrossUpgrade(t *testing.T, e *e2eEnv, then string) (cmd *exec.Cmd, stdout, stderr func() string) {
+	t.Helper()
+	e.must("new", "--", "sleep", "1000") // a host to upgrade
+	flag := filepath.Join(e.dir, "go-on")
+	read := func(name string) func() string {
+		return func() string { b, _ := os.ReadFile(filepath.Join(e.dir, name)); return string(b) }
+	}
+	cmd = e.command(context.Background(), "exec", "--", "sh", "-c",
+		`echo before; while [ ! -e "$1" ]; do sleep 0.05; done; echo after; `+then, "sh", flag)
+	for _, f := range []struct {
+		name string
+		to   *io.Writer
+	}{{"exec.out", &cmd.Stdout}, {"exec.err", &cmd.Stderr}} {
+		file, err := os.Create(filepath.Join(e.dir, f.name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { file.Close() })
+		*f.to = file
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr = read("exec.out"), read("exec.err")
+	e.eventually(30*time.Second, "the run's first line", func() bool { return strings.Contains(stdout(), "before") })
+	e.must("host", "upgrade")
+	if err := os.WriteFile(flag, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stdout, stderr
+}
+
 // TestE2EExecCarriesOnAcrossHostUpgrade: `clowder exec` streams its run's
 // output and exits with its status across a host upgrade. It failed with
 // "the host is upgrading in place; connect again and resume from your
 // sequence number" (exit 1) while its run went on, unseen, to its end.
 func TestE2EExecCarriesOnAcrossHostUpgrade(t *testing.T) {
 	e := newE2E(t)
-	e.must("new", "--", "sleep", "1000") // a host to upgrade
-	flag := filepath.Join(e.dir, "go-on")
-	outFile := filepath.Join(e.dir, "exec.out")
-	out, err := os.Create(outFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
-	var errOut bytes.Buffer
-	cmd := e.command(context.Background(), "exec", "--", "sh", "-c",
-		`echo before; while [ ! -e "$1" ]; do sleep 0.05; done; echo after; exit 7`, "sh", flag)
-	cmd.Stdout, cmd.Stderr = out, &errOut
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	stdout := func() string { b, _ := os.ReadFile(outFile); return string(b) }
-	e.eventually(30*time.Second, "the run's first line", func() bool { return strings.Contains(stdout(), "before") })
-	e.must("host", "upgrade")
-	if err := os.WriteFile(flag, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	err = cmd.Wait()
+	cmd, stdout, stderr := execAcrossUpgrade(t, e, "exit 7")
+	err := cmd.Wait()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 7 || stdout() != "before\nafter\n" {
-		t.Fatalf("exec across an upgrade: %v, stdout %q, stderr %q; want exit 7 and both lines", err, stdout(), errOut.String())
+		t.Fatalf("exec across an upgrade: %v, stdout %q, stderr %q; want exit 7 and both lines", err, stdout(), stderr())
 	}
 	if ls := e.must("ls"); strings.Contains(ls, "exit 7") || strings.Count(ls, "\n") != 2 {
 		t.Errorf("the finished run is still listed:\n%s", ls)
@@ -603,33 +620,7 @@ func TestE2EExecCarriesOnAcrossHostUpgrade(t *testing.T) {
 // again on each new connection, which ties the same run to it.
 func TestE2EExecKilledAfterAnUpgradeKillsItsRun(t *testing.T) {
 	e := newE2E(t)
-	e.must("new", "--", "sleep", "1000") // a host to upgrade
-	flag := filepath.Join(e.dir, "go-on")
-	outFile := filepath.Join(e.dir, "exec.out")
-	out, err := os.Create(outFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
-	errFile := filepath.Join(e.dir, "exec.err")
-	errOut, err := os.Create(errFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer errOut.Close()
-	cmd := e.command(context.Background(), "exec", "--", "sh", "-c",
-		`echo before; while [ ! -e "$1" ]; do sleep 0.05; done; echo after; exec sleep 1000`, "sh", flag)
-	cmd.Stdout, cmd.Stderr = out, errOut
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	stdout := func() string { b, _ := os.ReadFile(outFile); return string(b) }
-	stderr := func() string { b, _ := os.ReadFile(errFile); return string(b) }
-	e.eventually(30*time.Second, "the run's first line", func() bool { return strings.Contains(stdout(), "before") })
-	e.must("host", "upgrade")
-	if err := os.WriteFile(flag, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdout, stderr := execAcrossUpgrade(t, e, "exec sleep 1000")
 	// A line written after the upgrade reached exec on its new connection,
 	// which it ties before it reads.
 	e.eventually(30*time.Second, "the run's line after the upgrade", func() bool {

@@ -204,11 +204,10 @@ func (b *mailbox) dueLocked() time.Duration {
 	now := b.pace.clock.Now()
 	soonest := time.Duration(-1)
 	for pane, f := range b.frames {
-		g := gap
-		if b.typed[pane] && len(f.Lines) <= bigRows {
-			g = 0 // an echo
+		if b.echoLocked(pane, f) {
+			return 0
 		}
-		d := max(g, b.paced[pane].Sub(now))
+		d := max(gap, b.paced[pane].Sub(now))
 		if soonest < 0 || d < soonest {
 			soonest = d
 		}
@@ -230,9 +229,9 @@ func (b *mailbox) deliver(framesOnly bool) mailMsg {
 		b.events, b.ended, b.notes = nil, nil, nil
 	}
 	for pane, f := range b.frames {
-		if !now.Before(b.paced[pane]) {
+		if echo := b.echoLocked(pane, f); echo || !now.Before(b.paced[pane]) {
 			m.frames[pane] = f
-			m.echo = m.echo || b.typed[pane] && len(f.Lines) <= bigRows
+			m.echo = m.echo || echo
 			delete(b.frames, pane)
 			delete(b.typed, pane)
 		}
@@ -243,6 +242,15 @@ func (b *mailbox) deliver(framesOnly bool) mailMsg {
 		b.signal()
 	}
 	return m
+}
+
+// echoLocked reports whether f, pending for pane, is the echo of input
+// typed into it: a small frame after typedTo. It is due at once, past the
+// cost gap and past the pane's period after a big frame (a line typed at
+// the bottom that scrolled the pane held the next key's echo up to a
+// period); it comes once per key typed, so it cannot flood. b.mu is held.
+func (b *mailbox) echoLocked(pane string, f *proto.ScreenFrame) bool {
+	return b.typed[pane] && len(f.Lines) <= bigRows
 }
 
 // bigRows is how many changed rows make a delivery big (pace.go): more

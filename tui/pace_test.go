@@ -492,8 +492,8 @@ func TestAnEchoOfTypedInputIsNotHeldByItsPanesPeriod(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the echo of a typed key waited for its pane's period after a big frame")
 	}
-	b.handled(first)                                                                                  // paced again
-	b.putFrame("p1", &proto.ScreenFrame{Cols: 80, Rows: 24, Seq: 3, Lines: []proto.FrameRow{{Y: 0}}}) // nobody typed
+	b.handled(first) // paced again, and nobody typed since
+	b.putFrame("p1", &proto.ScreenFrame{Cols: 80, Rows: 24, Seq: 3, Lines: []proto.FrameRow{{Y: 0}}})
 	if d := b.due(); d <= 0 {
 		t.Fatalf("a frame nobody typed for is due in %v in a paced pane; want the period", d)
 	}

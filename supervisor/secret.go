@@ -138,6 +138,11 @@ func valueSecret(a string) (redacted, what string, ok bool) {
 		if red, what, ok := valueSecret(v); ok {
 			return name + "=" + red, what, true
 		}
+		if v != "" && v[0] != '=' { // base64's padding ends a token: "TOKEN==" is no assignment
+			// NAME=value, the value checked: the whole word is no token (a
+			// long NAME=/path has a token's alphabet and entropy).
+			return "", "", false
+		}
 	}
 	if red, what, ok := headerSecret(a); ok {
 		return red, what, true

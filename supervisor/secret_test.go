@@ -35,6 +35,8 @@ func TestCheckArgsAndRedact(t *testing.T) {
 		{"high entropy", []string{"x", "q8Zr4Tn1Lw7Vy2Kd9Hs6Pb3Jm5Xc0Gf1Ra8Ue4"}, true, []string{"x", Redacted}},
 		{"flag without value", []string{"x", "--token"}, false, nil},
 		{"flag then flag", []string{"x", "--password", "--verbose"}, false, nil},
+		{"a long NAME=/path is no token (trial 6)", []string{"env", "CLOWDER_E2E_FAKE_PASTEHOLD=/tmp/t6env/go", "prog"}, false, nil},
+		{"an assigned token still is", []string{"env", "X=q8Zr4Tn1Lw7Vy2Kd9Hs6Pb3Jm5Xc0Gf1Ra8Ue4", "prog"}, true, []string{"env", "X=" + Redacted, "prog"}},
 		{"b64 padding is no assignment", []string{"x", "q8Zr4Tn1Lw7Vy2Kd9Hs6Pb3Jm5Xc0Gf1Ra8Ue4=="}, true, []string{"x", Redacted}},
 	}
 	for _, tc := range cases {

@@ -2,9 +2,12 @@ package tui
 
 import (
 	"bytes"
+	"errors"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -565,5 +568,81 @@ func TestTheEchoOfTypedInputIsMarkedToTheTerminal(t *testing.T) {
 	m.Update(m.mail.deliver(false))
 	if len(marks) != 2 || !marks[0] || marks[1] {
 		t.Errorf("the terminal was told echo %v, want [true false]", marks)
+	}
+}
+
+// Issue 12's direct draws: the client's reader runs Update for an echo
+// (loop.go), and Update draws a small frame on its own goroutine while
+// holding the canvas. A terminal that takes no bytes (an SSH link that
+// stalls) then held that write, and with it Update and the client's
+// reader, which stops reading the host, which disconnects a client that
+// has not read for its write deadline. An echo is drawn there only when
+// the terminal has room; otherwise the terminal's goroutine waits for it.
+func TestAnEchoIsNotDrawnInlineIntoAStalledTerminal(t *testing.T) {
+	ptm, tty := rawPTY(t)
+	if err := pty.Setsize(ptm, &pty.Winsize{Cols: 80, Rows: 24}); err != nil {
+		t.Fatal(err)
+	}
+	clk := newFakeClock()
+	term, err := startTerminal(tty, tty, tty, []string{"TERM=xterm-256color"}, clk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		go clk.advance(time.Hour)
+		ptm.Close() // a write still waiting for the terminal fails
+		term.close()
+	})
+	// Fill the terminal: nobody reads its master. A description of its
+	// own, non-blocking, so the terminal's stays blocking.
+	filler, err := os.OpenFile(tty.Name(), os.O_WRONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer filler.Close()
+	for _, size := range []int{4096, 1} { // till not one more byte fits
+		chunk := bytes.Repeat([]byte("x"), size)
+		for {
+			if _, err := syscall.Write(int(filler.Fd()), chunk); err != nil {
+				if !errors.Is(err, syscall.EAGAIN) {
+					t.Fatal(err)
+				}
+				break
+			}
+		}
+	}
+	shown := make(chan struct{})
+	go func() {
+		defer close(shown)
+		f := shellFrame("$ echoed")
+		term.canvasMu.Lock()
+		term.show(f.view, f.cells, damage{rows: []int{0}, echo: true})
+		term.canvasMu.Unlock()
+	}()
+	select {
+	case <-shown:
+	case <-time.After(10 * time.Second):
+		t.Fatal("show waited for a terminal that takes no bytes")
+	}
+	got := make(chan struct{})
+	go func() { // the terminal reads again: the echo comes
+		var seen []byte
+		buf := make([]byte, 64<<10)
+		for {
+			n, err := ptm.Read(buf)
+			seen = append(seen, buf[:n]...)
+			if bytes.Contains(seen, []byte("echoed")) {
+				close(got)
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	select {
+	case <-got:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the echo never reached the terminal once it read again")
 	}
 }

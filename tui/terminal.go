@@ -26,6 +26,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
+	"golang.org/x/sys/unix"
 )
 
 // terminal draws views on the outer terminal. show may be called from
@@ -34,13 +35,20 @@ import (
 type terminal struct {
 	in, out *os.File
 	dst     io.Writer // where frames go: out (tests count the writes)
-	saved   *term.State
-	scr     *outer // what the terminal shows; writes the rows that change (outer.go)
-	body    []byte // the frame being drawn, before wrap
-	frame   []byte // the frame's one write: body, wrapped when big
-	mouse   tea.MouseMode
-	shown   bool // the cursor is visible
-	pace    pacer
+	// room reports whether a small write to dst would not wait: nil, it
+	// always would not (a buffer in tests). drawNow draws on the caller's
+	// goroutine only then, holding the canvas: a terminal that stopped
+	// taking bytes (an SSH link that stalls) must not hold Update, nor the
+	// client's reader that runs it (loop.go), which the host disconnects
+	// once it has not read for its write deadline.
+	room  func() bool
+	saved *term.State
+	scr   *outer // what the terminal shows; writes the rows that change (outer.go)
+	body  []byte // the frame being drawn, before wrap
+	frame []byte // the frame's one write: body, wrapped when big
+	mouse tea.MouseMode
+	shown bool // the cursor is visible
+	pace  pacer
 
 	// canvasMu guards the model's canvas: the model paints it and calls
 	// show under it, the drawer encodes the damaged rows from it under it.
@@ -70,6 +78,10 @@ func startTerminal(in, out *os.File, w io.Writer, env []string, clk clock) (*ter
 	}
 	t := &terminal{in: in, out: out, dst: w, saved: saved, pace: pacer{clock: clk, period: framePeriod},
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
+	if f, ok := w.(*os.File); ok {
+		fd := int32(f.Fd()) // once: the terminal is in blocking mode already (MakeRaw, GetSize)
+		t.room = func() bool { return writableNow(fd) }
+	}
 	t.scr = newOuter(out, env) // the tty, not the buffer: a buffer is no terminal, and gets no colours
 	cols, rows, _ := term.GetSize(out.Fd())
 	t.w, t.h = cols, rows
@@ -145,6 +157,9 @@ func (t *terminal) drawNow(f *drawing) bool {
 	}
 	defer t.drawMu.Unlock()
 	if !f.dmg.echo && !t.pace.ready(false) { // an echo of typed input skips the cost gap
+		return false
+	}
+	if t.room != nil && !t.room() { // the terminal's goroutine waits for it instead
 		return false
 	}
 	t.mu.Lock()
@@ -335,4 +350,12 @@ func (t *terminal) followSize(send func(tea.Msg), done <-chan struct{}) {
 			send(tea.WindowSizeMsg{Width: w, Height: h})
 		}
 	}
+}
+
+// writableNow reports whether fd, a terminal, takes a write now: poll
+// says it has room (POLLOUT), or poll failed (then the write finds out).
+func writableNow(fd int32) bool {
+	fds := []unix.PollFd{{Fd: fd, Events: unix.POLLOUT}}
+	n, err := unix.Poll(fds, 0)
+	return err != nil || n > 0 && fds[0].Revents&unix.POLLOUT != 0
 }

@@ -131,12 +131,7 @@ func TestTheTerminalIsDecodedOnTheGoroutineThatReadsIt(t *testing.T) {
 	if strings.Contains(stacks, "ultraviolet.(*TerminalReader)") {
 		t.Errorf("ultraviolet's TerminalReader decodes the input on goroutines of its own:\n%s", stacks)
 	}
-	if _, err := ptm.WriteString("q"); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-res; err != nil {
-		t.Errorf("a QuitMsg ended the loop with %v", err)
-	}
+	typeQuit(t, ptm, res)
 }
 
 // Keys, pastes, mouse and focus events typed through a real terminal
@@ -168,12 +163,7 @@ func TestInputReachesUpdateInOrder(t *testing.T) {
 	if got := strings.Join(seen, ", "); got != want {
 		t.Errorf("Update got\n %q\nwant\n %q", got, want)
 	}
-	if _, err := ptm.WriteString("q"); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-res; err != nil {
-		t.Errorf("a QuitMsg ended the loop with %v", err)
-	}
+	typeQuit(t, ptm, res)
 }
 
 // describe names an input message ("" for the paste's start and end).

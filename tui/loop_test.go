@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -81,12 +82,7 @@ func TestTheLoopDecodesTheTerminalsInput(t *testing.T) {
 	if got := strings.Join(seen, ", "); got != "key a, key up, paste pasted, focus" {
 		t.Errorf("Update got %s", got)
 	}
-	if _, err := ptm.WriteString("q"); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-res; err != nil {
-		t.Errorf("a QuitMsg ended the loop with %v", err)
-	}
+	typeQuit(t, ptm, res)
 }
 
 // As under bubbletea, a batch's Cmds run each on its own goroutine: one
@@ -207,4 +203,17 @@ func TestStoppingTheInputEndsTheReaderWithAKeyUntaken(t *testing.T) {
 func (b *mailbox) putFrame(pane string, f *proto.ScreenFrame) {
 	b.fileFrame(pane, f)
 	b.signal()
+}
+
+// typeQuit types q, which the recorder quits on, into the terminal ptm
+// is the master of, and checks that the loop whose result res carries
+// then ends cleanly.
+func typeQuit(t *testing.T, ptm *os.File, res <-chan error) {
+	t.Helper()
+	if _, err := ptm.WriteString("q"); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-res; err != nil {
+		t.Errorf("a QuitMsg ended the loop with %v", err)
+	}
 }

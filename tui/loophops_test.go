@@ -55,12 +55,7 @@ func TestAKeyIsHandledOnTheInputReaderWhenTheLoopIsIdle(t *testing.T) {
 	if s := <-stacks; !strings.Contains(s, "(*eventLoop).scanInput") || strings.Contains(s, "(*eventLoop).run(") {
 		t.Errorf("with the loop idle, the key was not handled on the input reader's goroutine:\n%s", s)
 	}
-	if _, err := ptm.WriteString("q"); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-res; err != nil {
-		t.Errorf("a QuitMsg ended the loop with %v", err)
-	}
+	typeQuit(t, ptm, res)
 }
 
 // Issue 12: an echo's frame went from the client's reader, which filed it

@@ -111,23 +111,7 @@ func TestE2ETUIKilledMidPasteLeavesThePasteClosed(t *testing.T) {
 		}
 		return false
 	})
-	tui := o.pid()
-	if err := syscall.Kill(tui, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(release, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	e.eventually(60*time.Second, "the paste to end in the pane", func() bool {
-		out, _, _ := e.run("capture", id)
-		return strings.Contains(out, "PASTE-ENDED")
-	})
-	e.must("send-keys", id, "-l", "after")
-	want := fmt.Sprintf("AFTER %x", "after")
-	e.eventually(30*time.Second, "a key after the paste", func() bool {
-		out, _, _ := e.run("capture", id)
-		return strings.Contains(out, want)
-	})
+	killMidPaste(t, e, o.pid(), release, id)
 }
 
 // The same through `clowder attach`, which passed the terminal's paste to
@@ -160,7 +144,15 @@ func TestE2EAttachKilledMidPasteLeavesThePasteClosed(t *testing.T) {
 		out, _, _ := e.run("capture", id)
 		return strings.Contains(out, "PASTE-BEGAN")
 	})
-	if err := syscall.Kill(o.pid(), syscall.SIGKILL); err != nil {
+	killMidPaste(t, e, o.pid(), release, id)
+}
+
+// killMidPaste SIGKILLs the UI process ui while pane id holds a paste,
+// lets the pane read on (the release file), and checks that the paste
+// ended and a key typed after it arrives as a key.
+func killMidPaste(t *testing.T, e *e2eEnv, ui int, release, id string) {
+	t.Helper()
+	if err := syscall.Kill(ui, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(release, nil, 0o600); err != nil {

@@ -26,7 +26,6 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
-	"golang.org/x/sys/unix"
 )
 
 // terminal draws views on the outer terminal. show may be called from
@@ -350,12 +349,4 @@ func (t *terminal) followSize(send func(tea.Msg), done <-chan struct{}) {
 			send(tea.WindowSizeMsg{Width: w, Height: h})
 		}
 	}
-}
-
-// writableNow reports whether fd, a terminal, takes a write now: poll
-// says it has room (POLLOUT), or poll failed (then the write finds out).
-func writableNow(fd int32) bool {
-	fds := []unix.PollFd{{Fd: fd, Events: unix.POLLOUT}}
-	n, err := unix.Poll(fds, 0)
-	return err != nil || n > 0 && fds[0].Revents&unix.POLLOUT != 0
 }

@@ -95,18 +95,25 @@ func (h *fakeHost) Events(context.Context) (Stream, error) {
 func (h *fakeHost) Input(_ context.Context, req proto.InputReq) error {
 	h.mu.Lock()
 	h.inputs = append(h.inputs, req)
-	var w *os.File
-	for _, s := range h.streams {
-		if s.pane == req.Pane && s.w != nil {
-			w = s.w
-		}
-	}
+	w := h.paneTerminalLocked(req.Pane)
 	h.mu.Unlock()
 	if w == nil {
 		return nil
 	}
 	_, err := w.Write(req.Data)
 	return err
+}
+
+// paneTerminalLocked is the write end of the pane's terminal (the pipe of
+// its newest stream), nil without one. h.mu is held.
+func (h *fakeHost) paneTerminalLocked(pane string) *os.File {
+	var w *os.File
+	for _, s := range h.streams {
+		if s.pane == pane && s.w != nil {
+			w = s.w
+		}
+	}
+	return w
 }
 
 // Paste records req; a part that opens or closes a split paste writes
@@ -126,12 +133,7 @@ func (h *fakeHost) Paste(_ context.Context, req proto.PasteReq) error {
 		delete(h.openPaste, req.Pane)
 		bracket = panes.PasteEnd
 	}
-	var w *os.File
-	for _, s := range h.streams {
-		if s.pane == req.Pane && s.w != nil {
-			w = s.w
-		}
-	}
+	w := h.paneTerminalLocked(req.Pane)
 	h.mu.Unlock()
 	if w == nil {
 		return nil

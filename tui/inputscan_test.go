@@ -111,13 +111,7 @@ func events(evs []uv.Event) string {
 // loop's. The goroutine that reads the terminal now decodes it, and no
 // TerminalReader runs.
 func TestTheTerminalIsDecodedOnTheGoroutineThatReadsIt(t *testing.T) {
-	ptm, tty := rawPTY(t)
-	l := newEventLoop(context.Background())
-	stop, err := l.readInput(tty, "xterm-256color")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
+	ptm, l := terminalLoop(t)
 	r := &recorder{got: make(chan tea.Msg, 16)}
 	res := runRecorder(t, l, r, nil)
 	if _, err := ptm.WriteString("a"); err != nil {
@@ -138,13 +132,7 @@ func TestTheTerminalIsDecodedOnTheGoroutineThatReadsIt(t *testing.T) {
 // reach Update in the order they were typed, a sequence split across
 // writes whole, and a lone ESC as the escape key once no more follows.
 func TestInputReachesUpdateInOrder(t *testing.T) {
-	ptm, tty := rawPTY(t)
-	l := newEventLoop(context.Background())
-	stop, err := l.readInput(tty, "xterm-256color")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
+	ptm, l := terminalLoop(t)
 	r := &recorder{got: make(chan tea.Msg, 64)}
 	res := runRecorder(t, l, r, nil)
 	writes := []string{"a\x1b[200~one\r\ntwo\x1b[201~", "\x1b[<0;10;5M\x1b[<0;10;5m", "\x1b[", "Bb\x1b[I\x1b[O", "\x1b[<64;3;4M", "\x1b"}

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"fmt"
 	"math/rand"
 	"reflect"
@@ -120,13 +119,7 @@ func TestAMebibytePasteComesWhole(t *testing.T) {
 // key in one read is Alt+key; a terminal's replies between keys come in
 // their place; invalid bytes cost no key after them.
 func TestALoneEscapeThenAKeyAndRepliesThroughATerminal(t *testing.T) {
-	ptm, tty := rawPTY(t)
-	l := newEventLoop(context.Background())
-	stop, err := l.readInput(tty, "xterm-256color")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
+	ptm, l := terminalLoop(t)
 	r := &recorder{got: make(chan tea.Msg, 64)}
 	res := runRecorder(t, l, r, nil)
 	write := func(s string) {

@@ -56,13 +56,7 @@ func next(t *testing.T, r *recorder) tea.Msg {
 // second even without a renderer, issue 12) still decodes the terminal's
 // keys, pastes and focus as bubbletea's messages, and ends on QuitMsg.
 func TestTheLoopDecodesTheTerminalsInput(t *testing.T) {
-	ptm, tty := rawPTY(t)
-	l := newEventLoop(context.Background())
-	stop, err := l.readInput(tty, "xterm-256color")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
+	ptm, l := terminalLoop(t)
 	r := &recorder{got: make(chan tea.Msg, 16)}
 	res := runRecorder(t, l, r, nil)
 	if _, err := ptm.WriteString("a\x1b[A\x1b[200~pasted\x1b[201~\x1b[I"); err != nil {
@@ -216,4 +210,19 @@ func typeQuit(t *testing.T, ptm *os.File, res <-chan error) {
 	if err := <-res; err != nil {
 		t.Errorf("a QuitMsg ended the loop with %v", err)
 	}
+}
+
+// terminalLoop is an event loop reading a real terminal in raw mode, its
+// input reader stopped at the test's end; ptm is the terminal's master,
+// where the test types.
+func terminalLoop(t *testing.T) (ptm *os.File, l *eventLoop) {
+	t.Helper()
+	ptm, tty := rawPTY(t)
+	l = newEventLoop(context.Background())
+	stop, err := l.readInput(tty, "xterm-256color")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	return ptm, l
 }

@@ -35,13 +35,7 @@ func waitRunning(t *testing.T, l *eventLoop) {
 // terminal to the loop's goroutine, a hop (a thread woken) before Update
 // had it. With the loop idle, the reader now runs Update itself.
 func TestAKeyIsHandledOnTheInputReaderWhenTheLoopIsIdle(t *testing.T) {
-	ptm, tty := rawPTY(t)
-	l := newEventLoop(context.Background())
-	stop, err := l.readInput(tty, "xterm-256color")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
+	ptm, l := terminalLoop(t)
 	stacks := make(chan string, 16)
 	r := &recorder{got: make(chan tea.Msg, 16), update: func(tea.Msg) tea.Cmd { stacks <- stack(); return nil }}
 	res := runRecorder(t, l, r, nil)

@@ -14,9 +14,9 @@ package tui
 //     the host's input call, one call at a time.
 //
 // A bracketed paste the master does not take in Update's one write (one
-// over directPaste) leaves its brackets to the host: the drainer asks the host to write ESC[200~ and ESC[201~ (a split
-// paste's first and last part, with no text) and writes the body itself
-// in between. The host then knows the paste is open while the body is
+// over directPaste) leaves its brackets to the host: the drainer asks the
+// host to write ESC[200~ and ESC[201~ (a split paste's first and last
+// part, with no text) and writes the body itself in between. The host then knows the paste is open while the body is
 // written, and closes it if the TUI dies before its end (killed in the
 // middle of a big paste, it left the program inside the paste, taking
 // every later key as pasted text). Nothing else in the queue holds the

@@ -6,8 +6,9 @@ package host
 // swallow every key typed after it, until something sent ESC[201~. The
 // TUI and attach open and close their pastes this way (parts with no
 // text) around a body they write to the PTY master themselves, so one
-// killed in the middle of a paste is covered too. A connection told of an upgrade in place is
-// not one that went away: its client sends the rest to the new host.
+// killed in the middle of a paste is covered too. A connection told of
+// an upgrade in place is not one that went away: its client sends the
+// rest to the new host.
 
 import (
 	"context"

@@ -171,6 +171,9 @@ func TestHostWaitIdleHoldsWhileOutputFlows(t *testing.T) {
 	th := startHost(t)
 	c := th.dial()
 	chatty := th.spawnFake(c, "chatty") // a line every 20 ms
+	// Once it prints: before its first line (a race-built binary starting
+	// on a loaded machine) the pane is idle, and the wait rightly met it.
+	c.waitText(chatty.ID, "line 1")
 	if e := c.callErr(&proto.WaitReq{Pane: chatty.ID, IdleMS: 200, TimeoutMS: 600}); e.Code != proto.CodeTimeout {
 		t.Fatalf("idle wait on a chatty pane: %+v", e)
 	}

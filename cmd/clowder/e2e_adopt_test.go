@@ -57,10 +57,23 @@ func startTmuxCmd(t *testing.T, e *e2eEnv, remainOnExit bool) *outerTmux {
 	return o
 }
 
-// adopt runs clowder adopt tmux -L on o's pane and returns the pane id.
+// adopt runs clowder adopt tmux -L on o's pane and returns the pane id
+// once the host's control client (which follows the pane's size) is
+// attached: tmux 3.3a's server crashes when a session or window changes
+// while a control client is between its first message and its attach
+// (control_write on a client with no control state yet), so a test that
+// renames or splits right after adopt would kill its own tmux server.
 func adopt(t *testing.T, e *e2eEnv, o *outerTmux, args ...string) string {
 	t.Helper()
-	return strings.TrimSpace(e.must(append([]string{"adopt", "tmux", "-L", o.sock, "work:0.0"}, args...)...))
+	id := strings.TrimSpace(e.must(append([]string{"adopt", "tmux", "-L", o.sock, "work:0.0"}, args...)...))
+	deadline := time.Now().Add(15 * time.Second)
+	for !strings.Contains(o.run("list-clients", "-F", "#{client_control_mode}"), "1") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the host's tmux control client never attached to %s", o.sock)
+		}
+		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
+	}
+	return id
 }
 
 // TestE2EAdoptTmuxPaneCaptureLogWaitInputPasteKill adopts a tmux pane and

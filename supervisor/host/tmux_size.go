@@ -4,8 +4,11 @@
 // control-mode client attached to the pane's session and reads the pane's
 // size again at each %layout-change it reports. The client is made
 // harmless to the user's tmux: ignore-size (it never sizes a window),
-// no-output (tmux sends it no pane output) and read-only; it is attached
-// to the session, not to the pane, so no pane is selected. Nothing ticks:
+// no-output (tmux sends it no pane output) and read-only; -E keeps the
+// host's environment out of the session's (update-environment would give
+// the user's next window the host's DISPLAY and SSH_AUTH_SOCK); it is
+// attached to the session, not to the pane, so no pane is selected, but
+// tmux counts the session attached while it is. Nothing ticks:
 // the host blocks on the client's output until tmux has something to say.
 // The client ends with the pane's watch (its end, rm letting it go, the
 // host's stop): closing its stdin detaches it. A tmux too old for these
@@ -16,6 +19,7 @@ package host
 import (
 	"bufio"
 	"context"
+	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -34,11 +38,30 @@ func (p *pane) followTmuxLayout(ctx context.Context, l *tmuxLink) {
 		p.h.log.Printf("%s: tmux sizes followed at each action only: no session for %s: %v", p.id, paneID, err)
 		return
 	}
-	cmd := exec.CommandContext(ctx, "tmux", "-S", l.srv.Socket, "-C", "attach-session",
+	cmd := exec.CommandContext(ctx, "tmux", "-S", l.srv.Socket, "-C", "attach-session", "-E",
 		"-f", "ignore-size,no-output,read-only", "-t", strings.TrimSpace(sess))
+	cmd.Env = followerEnv(os.Environ())
 	if err := p.readLayoutChanges(ctx, l, cmd); err != nil && ctx.Err() == nil {
 		p.h.log.Printf("%s: tmux sizes followed at each action only: control client of %s: %v", p.id, paneID, err)
 	}
+}
+
+// followerEnv is the part of env the control client needs: where tmux
+// is, and the locale it checks for UTF-8. Nothing else goes: a client
+// sends its whole environment while it identifies, and tmux 3.3a's
+// server crashes if a session or window changes between the client's
+// first identify message and its last (control_write on a client whose
+// control state does not exist yet), so the fewer messages the shorter
+// that window. (-E already keeps the environment out of the session.)
+func followerEnv(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		switch name, _, _ := strings.Cut(kv, "="); name {
+		case "PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE":
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // readLayoutChanges runs the control client cmd and follows the pane's

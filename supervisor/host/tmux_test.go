@@ -100,6 +100,23 @@ func (x *testTmux) cmd(args ...string) (string, error) {
 	return string(out), err
 }
 
+// adopt adopts x's pane "w" through c and returns it once the host's
+// control client (which follows the pane's size) is attached: tmux
+// 3.3a's server crashes when a session or window changes, or a control
+// client goes, while that client is between its first message and its
+// attach (control_write or control_stop on a client with no control
+// state yet), so a test that resizes, splits or kills the host right
+// after adoption would kill its own tmux server.
+func (x *testTmux) adopt(c *tclient) proto.PaneInfo {
+	x.t.Helper()
+	pane := c.call(&proto.AdoptTmuxReq{Socket: x.sock, Target: "w"}).(*proto.AdoptedReply).Pane
+	eventually(x.t, "the host's tmux control client to attach", func() bool {
+		out, _ := x.cmd("list-clients", "-F", "#{client_control_mode}")
+		return strings.Contains(out, "1")
+	})
+	return pane
+}
+
 // TestTmuxPaneSubscribesWithoutMasterAndSeedsModes: a client asking for
 // the PTY master of an adopted tmux pane (the TUI does) gets its screen
 // without one (it then sends input through the host), and the screen
@@ -109,7 +126,7 @@ func TestTmuxPaneSubscribesWithoutMasterAndSeedsModes(t *testing.T) {
 	th := startHost(t)
 	x := startTestTmux(t, th, "printf '\\033[?1hMODES-READY\\n'\nwhile read l; do echo \"GOT:$l\"; done\n", "MODES-READY")
 	c := th.dial()
-	pane := c.call(&proto.AdoptTmuxReq{Socket: x.sock, Target: "w"}).(*proto.AdoptedReply).Pane
+	pane := x.adopt(c)
 	id := c.send(&proto.SubscribeReq{Pane: pane.ID, Screen: true, WantFd: true})
 	m, fds, err := c.await(id)
 	proto.CloseFds(fds)
@@ -131,7 +148,7 @@ func TestTmuxHostStopLeavesThePaneRunning(t *testing.T) {
 	th := startHost(t)
 	x := startTestTmux(t, th, "echo STOP-READY\nwhile read l; do :; done\n", "STOP-READY")
 	c := th.dial()
-	c.call(&proto.AdoptTmuxReq{Socket: x.sock, Target: "w"})
+	x.adopt(c)
 	c.call(&proto.HostStopReq{})
 	select {
 	case <-th.done:
@@ -151,7 +168,7 @@ func TestTmuxHostStopLeavesThePaneRunning(t *testing.T) {
 func crashAfterAdopt(t *testing.T, ph *procHost, x *testTmux, between func()) (*tclient, string) {
 	t.Helper()
 	c := ph.dial()
-	pane := c.call(&proto.AdoptTmuxReq{Socket: x.sock, Target: "w"}).(*proto.AdoptedReply).Pane
+	pane := x.adopt(c)
 	c.uc.Close()
 	if err := ph.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
@@ -216,7 +233,7 @@ func TestTmuxRuntimeDirWithHash(t *testing.T) {
 	th.serve(persist.DefaultConfig())
 	x := startTestTmux(t, th, "echo HASH-READY\nwhile read l; do echo \"GOT:$l\"; done\n", "HASH-READY")
 	c := th.dial()
-	pane := c.call(&proto.AdoptTmuxReq{Socket: x.sock, Target: "w"}).(*proto.AdoptedReply).Pane
+	pane := x.adopt(c)
 	c.call(&proto.InputReq{Pane: pane.ID, Data: []byte("hash"), Keys: []string{"Enter"}})
 	c.waitText(pane.ID, "GOT:hash")
 }
@@ -228,7 +245,7 @@ func TestTmuxPaneFollowsTmuxSize(t *testing.T) {
 	th := startHost(t)
 	x := startTestTmux(t, th, "echo SIZE-READY\nwhile read l; do echo \"GOT:$l\"; done\n", "SIZE-READY")
 	c := th.dial()
-	pane := c.call(&proto.AdoptTmuxReq{Socket: x.sock, Target: "w"}).(*proto.AdoptedReply).Pane
+	pane := x.adopt(c)
 	if pane.Cols != 60 || pane.Rows != 10 {
 		t.Fatalf("adopted at %dx%d, want tmux's 60x10", pane.Cols, pane.Rows)
 	}
@@ -252,7 +269,7 @@ func TestTmuxSignalReachesThePaneProcess(t *testing.T) {
 	th := startHost(t)
 	x := startTestTmux(t, th, "trap 'echo TRAPPED' USR1\necho SIG-READY\nwhile :; do sleep 0.05; done\n", "SIG-READY")
 	c := th.dial()
-	pane := c.call(&proto.AdoptTmuxReq{Socket: x.sock, Target: "w"}).(*proto.AdoptedReply).Pane
+	pane := x.adopt(c)
 	c.call(&proto.SignalReq{Pane: pane.ID, Signal: "USR1"})
 	c.waitText(pane.ID, "TRAPPED")
 	e := c.callErr(&proto.SignalReq{Pane: pane.ID, Signal: "USR1", Pid: pane.Pid, PidStart: pane.PidStart + 1, BootID: pane.BootID})
@@ -269,7 +286,7 @@ func TestTmuxPasteChecksNewlinesAndParts(t *testing.T) {
 	th := startHost(t)
 	x := startTestTmux(t, th, "echo PASTE-READY\nwhile read l; do echo \"GOT:[$l]\"; done\n", "PASTE-READY")
 	c := th.dial()
-	pane := c.call(&proto.AdoptTmuxReq{Socket: x.sock, Target: "w"}).(*proto.AdoptedReply).Pane
+	pane := x.adopt(c)
 	if e := c.callErr(&proto.PasteReq{Pane: pane.ID, Text: "a\x1b[201~b"}); e.Code != proto.CodeBadRequest {
 		t.Errorf("a paste with ESC: %v; want bad-request", e)
 	}
@@ -294,7 +311,7 @@ func TestTmuxPaneFollowsTmuxSizeAsItHappens(t *testing.T) {
 	th := startHost(t)
 	x := startTestTmux(t, th, "echo SIZE-READY\nwhile read l; do echo \"GOT:$l\"; done\n", "SIZE-READY")
 	c := th.dial()
-	pane := c.call(&proto.AdoptTmuxReq{Socket: x.sock, Target: "w"}).(*proto.AdoptedReply).Pane
+	pane := x.adopt(c)
 	if out, err := x.cmd("resize-window", "-t", "w", "-x", "50", "-y", "8"); err != nil {
 		t.Fatalf("resize-window: %v: %s", err, out)
 	}
@@ -313,4 +330,29 @@ func TestTmuxPaneFollowsTmuxSizeAsItHappens(t *testing.T) {
 		got := c.info(pane.ID)
 		return fmt.Sprintf("%dx%d", got.Cols, got.Rows) == strings.TrimSpace(want)
 	})
+}
+
+// TestTmuxAdoptLeavesTheSessionEnvironment: the host's control client
+// attaches to the pane's session, and an attach applies tmux's
+// update-environment: the session's DISPLAY, SSH_AUTH_SOCK and the rest
+// took the host's values (or were removed), so the user's next window
+// in that session got the host's agent socket, which may be long gone.
+func TestTmuxAdoptLeavesTheSessionEnvironment(t *testing.T) {
+	th := startHost(t)
+	x := startTestTmux(t, th, "echo ENV-READY\nwhile read l; do :; done\n", "ENV-READY")
+	for _, kv := range [][2]string{{"DISPLAY", ":user"}, {"SSH_AUTH_SOCK", "/user/agent.sock"}} {
+		if out, err := x.cmd("set-environment", "-t", "w", kv[0], kv[1]); err != nil {
+			t.Fatalf("set-environment: %v: %s", err, out)
+		}
+	}
+	x.adopt(th.dial())
+	out, err := x.cmd("show-environment", "-t", "w")
+	if err != nil {
+		t.Fatalf("show-environment: %v: %s", err, out)
+	}
+	for _, want := range []string{"DISPLAY=:user\n", "SSH_AUTH_SOCK=/user/agent.sock\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("after adoption the session's environment lacks %q:\n%s", want, out)
+		}
+	}
 }

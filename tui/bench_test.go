@@ -199,7 +199,7 @@ func (c *leapClock) Now() time.Time {
 	return c.now
 }
 
-func (c *leapClock) After(time.Duration) <-chan time.Time {
+func (c *leapClock) At(time.Time) <-chan time.Time {
 	ch := make(chan time.Time, 1)
 	ch <- c.Now()
 	return ch

@@ -180,19 +180,20 @@ func (l *eventLoop) take(msg tea.Msg, counted bool) bool {
 	return l.ended
 }
 
-// takeMail delivers what the mailbox has due, or reports how long until
-// something is (paced, pace.go); ended: the loop has ended.
-func (l *eventLoop) takeMail() (wait time.Duration, ended bool) {
+// takeMail delivers what the mailbox has due, or reports when something
+// will be (paced, pace.go; zero: nothing waits); ended: the loop has
+// ended.
+func (l *eventLoop) takeMail() (at time.Time, ended bool) {
 	l.turn.Lock()
 	defer l.turn.Unlock()
 	if l.ended || !l.mail.pending() { // delivered off the loop meanwhile (deliverNow)
-		return 0, l.ended
+		return time.Time{}, l.ended
 	}
-	if d := l.mail.due(); d > 0 {
-		return d, false
+	if at, later := l.mail.due(); later {
+		return at, false
 	}
 	l.handleHere(l.mail.deliver(false))
-	return 0, l.ended
+	return time.Time{}, l.ended
 }
 
 // end ends the loop once whoever runs Update now is done: nothing is
@@ -240,10 +241,10 @@ func (l *eventLoop) run(m tea.Model, first tea.Cmd) error {
 	}
 }
 
-// pace is the timer for a delivery due in d (none if 0).
-func (l *eventLoop) pace(d time.Duration, ended bool) (<-chan time.Time, bool) {
-	if d > 0 {
-		return l.mail.pace.clock.After(d), ended
+// pace is the timer for a delivery due at at (none if zero).
+func (l *eventLoop) pace(at time.Time, ended bool) (<-chan time.Time, bool) {
+	if !at.IsZero() {
+		return l.mail.pace.clock.At(at), ended
 	}
 	return nil, ended
 }

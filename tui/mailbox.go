@@ -151,9 +151,9 @@ func (b *mailbox) wait() any {
 	case <-b.done:
 		return nil
 	}
-	for d := b.due(); d > 0; d = b.due() {
+	for at, later := b.due(); later; at, later = b.due() {
 		select {
-		case <-b.pace.clock.After(d):
+		case <-b.pace.clock.At(at):
 		case <-b.ready: // something new: it may be due sooner
 		case <-b.done:
 			return nil
@@ -175,7 +175,7 @@ func (b *mailbox) pending() bool {
 func (b *mailbox) smallDue() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if len(b.events) > 0 || len(b.ended) > 0 || len(b.notes) > 0 || len(b.frames) == 0 || b.dueLocked() > 0 {
+	if len(b.events) > 0 || len(b.ended) > 0 || len(b.notes) > 0 || len(b.frames) == 0 || b.laterLocked() {
 		return false
 	}
 	now := b.pace.clock.Now()
@@ -187,32 +187,41 @@ func (b *mailbox) smallDue() bool {
 	return true
 }
 
-// due is how long until something pending may be delivered (0: at once,
-// or nothing is pending).
-func (b *mailbox) due() time.Duration {
+// due is when something pending may be delivered, and whether that is
+// later than now (false: at once, or nothing is pending).
+func (b *mailbox) due() (time.Time, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.dueLocked()
+	at := b.dueLocked()
+	return at, at.After(b.pace.clock.Now())
 }
 
-// dueLocked is due; b.mu is held.
-func (b *mailbox) dueLocked() time.Duration {
-	gap := b.pace.until(false)
+// laterLocked reports whether what is pending may only be delivered
+// later than now; b.mu is held.
+func (b *mailbox) laterLocked() bool { return b.dueLocked().After(b.pace.clock.Now()) }
+
+// dueLocked is when something pending may be delivered (zero, or not
+// after now: at once); b.mu is held.
+func (b *mailbox) dueLocked() time.Time {
+	gap := b.pace.earliest(false)
 	if len(b.events) > 0 || len(b.ended) > 0 || len(b.notes) > 0 || len(b.frames) == 0 {
 		return gap
 	}
-	now := b.pace.clock.Now()
-	soonest := time.Duration(-1)
+	var soonest time.Time
+	first := true
 	for pane, f := range b.frames {
 		if b.echoLocked(pane, f) {
-			return 0
+			return time.Time{}
 		}
-		d := max(gap, b.paced[pane].Sub(now))
-		if soonest < 0 || d < soonest {
-			soonest = d
+		at := gap
+		if paced := b.paced[pane]; paced.After(at) {
+			at = paced
+		}
+		if first || at.Before(soonest) {
+			soonest, first = at, false
 		}
 	}
-	return max(soonest, 0)
+	return soonest
 }
 
 // deliver takes what is due from the mailbox as a delivery; frames of

@@ -24,17 +24,20 @@ const framePeriod = time.Second / 60
 // (start to start): 5, so drawing takes at most a fifth of the time.
 const costGap = 5
 
-// clock is the time a pacer reads; tests use a fake one.
+// clock is the time a pacer reads; tests use a fake one. A sleep is
+// until a time, not for a duration: a duration worked out from a Now read
+// earlier would end late by whatever ran in between (with a fake clock
+// moved in between, by a whole period, or never).
 type clock interface {
 	Now() time.Time
-	After(d time.Duration) <-chan time.Time
+	At(t time.Time) <-chan time.Time // fires once the clock reads t or later
 }
 
 // realClock is the wall clock.
 type realClock struct{}
 
-func (realClock) Now() time.Time                         { return time.Now() }
-func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+func (realClock) Now() time.Time                  { return time.Now() }
+func (realClock) At(t time.Time) <-chan time.Time { return time.After(time.Until(t)) }
 
 // pacer spaces frames: begin and end bracket one, until says how long the
 // next must wait. Big and small frames are spaced apart separately: a big
@@ -50,21 +53,16 @@ type pacer struct {
 	nextBig time.Time     // the earliest a big frame may begin
 }
 
-// until is how long the next frame, big or not, must wait from now (0: it
-// may begin).
-func (p *pacer) until(big bool) time.Duration {
-	t := p.next
+// earliest is when the next frame, big or not, may begin (zero: at once).
+func (p *pacer) earliest(big bool) time.Time {
 	if big {
-		t = p.nextBig
+		return p.nextBig
 	}
-	if t.IsZero() {
-		return 0
-	}
-	return max(t.Sub(p.clock.Now()), 0)
+	return p.next
 }
 
 // ready reports whether the next frame, big or not, may begin now.
-func (p *pacer) ready(big bool) bool { return p.until(big) == 0 }
+func (p *pacer) ready(big bool) bool { return !p.earliest(big).After(p.clock.Now()) }
 
 // begin records that a frame begins now.
 func (p *pacer) begin() { p.start = p.clock.Now() }

@@ -38,11 +38,15 @@ func (c *fakeClock) Now() time.Time {
 	return c.now
 }
 
-func (c *fakeClock) After(d time.Duration) <-chan time.Time {
+func (c *fakeClock) At(t time.Time) <-chan time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	ch := make(chan time.Time, 1)
-	c.timers = append(c.timers, fakeTimer{at: c.now.Add(d), ch: ch})
+	if !t.After(c.now) {
+		ch <- c.now
+		return ch
+	}
+	c.timers = append(c.timers, fakeTimer{at: t, ch: ch})
 	return ch
 }
 
@@ -482,8 +486,8 @@ func TestAnEchoOfTypedInputIsNotHeldByItsPanesPeriod(t *testing.T) {
 	b.handled(first) // p1 is paced for a period
 	b.typedTo("p1")
 	b.putFrame("p1", &proto.ScreenFrame{Cols: 80, Rows: 24, Seq: 2, Lines: []proto.FrameRow{{Y: 23}}})
-	if d := b.due(); d != 0 {
-		t.Fatalf("the echo is due in %v; want at once", d)
+	if at, later := b.due(); later {
+		t.Fatalf("the echo is due at %v (now %v); want at once", at, clk.Now())
 	}
 	got := make(chan any, 1)
 	go func() { got <- b.wait() }()
@@ -497,8 +501,8 @@ func TestAnEchoOfTypedInputIsNotHeldByItsPanesPeriod(t *testing.T) {
 	}
 	b.handled(first) // paced again, and nobody typed since
 	b.putFrame("p1", &proto.ScreenFrame{Cols: 80, Rows: 24, Seq: 3, Lines: []proto.FrameRow{{Y: 0}}})
-	if d := b.due(); d <= 0 {
-		t.Fatalf("a frame nobody typed for is due in %v in a paced pane; want the period", d)
+	if at, later := b.due(); !later {
+		t.Fatalf("a frame nobody typed for is due at %v (now %v) in a paced pane; want after the period", at, clk.Now())
 	}
 }
 

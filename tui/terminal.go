@@ -202,10 +202,10 @@ func (t *terminal) loop() {
 		t.mu.Lock()
 		big := t.next != nil && !t.next.small()
 		t.mu.Unlock()
-		wait := t.pace.until(big)
+		ready, at := t.pace.ready(big), t.pace.earliest(big)
 		t.drawMu.Unlock()
-		if wait > 0 {
-			<-t.pace.clock.After(wait)
+		if !ready {
+			<-t.pace.clock.At(at)
 		}
 		t.drawMu.Lock()
 		t.canvasMu.Lock()

@@ -98,6 +98,7 @@ type Server struct {
 	containment string        // how the newest run is contained: cgroup, or the fallback and why
 	colors      hostColors    // the user's terminal colours, as the newest client told them (colors.go)
 	bigReplies  chan struct{} // one token per big reply being built or written (maxBigReplies)
+	parsing     chan struct{} // one token per pane parsing queued output (parseSlots, output.go)
 	orphans     orphanSet     // watchers of trees earlier hosts left (orphans.go)
 
 	resumeAfter []string          // panes that ran when agents.json was saved, to resume at start (respawn.go)
@@ -146,6 +147,7 @@ func New(opts Options) (*Server, error) {
 		nonces:     map[string]*pane{},
 		stopReq:    make(chan struct{}),
 		bigReplies: make(chan struct{}, maxBigReplies),
+		parsing:    make(chan struct{}, parseSlots),
 	}, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -203,13 +204,17 @@ func reaped(pid int) bool {
 // waiting reports whether a goroutine labelled own (this test's, see
 // testproc.LabelGoroutines) is in fn: a goroutine of an earlier test's
 // host, still ending, is not this test's pane.
-func waiting(own, fn string) bool {
+func waiting(own, fn string) bool { return stateOf(own, fn) != "" }
+
+// stateOf is the scheduler state of the first of own's goroutines whose
+// stack holds fn ("" if none does).
+func stateOf(own, fn string) string {
 	for _, g := range testproc.OwnGoroutines(own) {
 		if strings.Contains(g, fn) {
-			return true
+			return testproc.GoroutineState(g)
 		}
 	}
-	return false
+	return ""
 }
 
 func mustMessage(t *testing.T, f proto.Frame) proto.Message {
@@ -219,4 +224,52 @@ func mustMessage(t *testing.T, f proto.Frame) proto.Message {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// TestAFloodWaitsForAParseSlot: panes parse queued output on at most
+// parseSlots processors at once (one fewer than the runtime's), so one
+// is left to the readers, the writers and the network poller, and the
+// echo of a key typed beside a flood is not held for the runtime's 10 ms
+// poll. With every slot taken a flood is read until its queue is full and
+// then waits, its program with it; nothing is lost, and once a slot is
+// free it is all parsed.
+func TestAFloodWaitsForAParseSlot(t *testing.T) {
+	own := testproc.LabelGoroutines(t) // the host's goroutines inherit it
+	th := newTestHost(t)
+	th.serve(persist.DefaultConfig())
+	c := th.dial()
+	const size = 1 << 20 // far past the queue's bound
+	p := th.spawnFake(c, "burst", "FAKE_BYTES="+itoa(size), "FAKE_OUT="+filepath.Join(t.TempDir(), "written"), "FAKE_EXIT=1")
+	c.waitText(p.ID, "READY")
+	slots := cap(th.host.parsing)
+	if slots != max(1, runtime.GOMAXPROCS(0)-1) {
+		t.Fatalf("%d parse slots with %d processors", slots, runtime.GOMAXPROCS(0))
+	}
+	for range slots {
+		th.host.parsing <- struct{}{}
+	}
+	c.call(&proto.EventsReq{Panes: []string{p.ID}})
+	c.call(&proto.InputReq{Pane: p.ID, Data: []byte("\r")})
+	pn := th.host.paneByID(p.ID)
+	eventually(t, "the flood's queue full and its parse waiting for a slot", func() bool {
+		pn.out.mu.Lock()
+		full := pn.out.pending != nil && len(*pn.out.pending) >= outQueueMax
+		pn.out.mu.Unlock()
+		return full && stateOf(own, "host.(*pane).parseQueued") == "chan send"
+	})
+	for range slots {
+		<-th.host.parsing
+	}
+	for {
+		f, err := c.read(60 * time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e, ok := mustMessage(t, f).(*proto.PaneEvent); ok && e.Kind == proto.EventExited {
+			if want := uint64(len("READY\r\n") + size); e.Info.Seq != want {
+				t.Fatalf("exit reported at seq %d; the program wrote %d bytes", e.Info.Seq, want)
+			}
+			return
+		}
+	}
 }

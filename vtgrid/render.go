@@ -5,36 +5,43 @@ package vtgrid
 // blanks trimmed.
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
 
 // Text returns the visible screen as text: each row's trailing blanks
 // trimmed, rows joined with "\n", no final newline.
-func (s *Snapshot) Text() string {
-	var b []byte
+func (s *Snapshot) Text() string { return string(s.appendScreenText(nil)) }
+
+// appendScreenText appends Text to b.
+func (s *Snapshot) appendScreenText(b []byte) []byte {
 	for y := 0; y < s.rows; y++ {
 		if y > 0 {
 			b = append(b, '\n')
 		}
 		b = appendRowText(b, s.grid[y])
 	}
-	return string(b)
+	return b
 }
 
 // HistoryText is Text for the scrollback rows the snapshot carries followed
 // by the screen.
-func (s *Snapshot) HistoryText() string {
-	size := 0
+func (s *Snapshot) HistoryText() string { return string(s.AppendHistoryText(nil)) }
+
+// AppendHistoryText appends HistoryText to b, growing it once for the
+// whole (a capture of 10,000 lines built it in four copies: issue 12).
+func (s *Snapshot) AppendHistoryText(b []byte) []byte {
+	size := s.rows * (s.cols + 1) // ASCII rows; wider text grows it again
 	for i := range s.history {
 		size += len(s.history[i].text) + 1
 	}
-	b := make([]byte, 0, size)
+	b = slices.Grow(b, size)
 	for i := range s.history {
 		b = s.history[i].appendText(b)
 		b = append(b, '\n')
 	}
-	return string(b) + s.Text()
+	return s.appendScreenText(b)
 }
 
 // appendRowText appends a row's characters with trailing blanks trimmed.
@@ -67,9 +74,11 @@ func (s *Snapshot) ANSI() string {
 // SGR sequences and OSC 8 hyperlinks, rows joined with "\n" as
 // HistoryText's are: the form `capture --ansi` prints, and tmux's
 // capture-pane -e, for a file or a pipe whose lines end in LF.
-func (s *Snapshot) HistoryANSI() string {
-	var w ansiWriter
-	w.links = s.links
+func (s *Snapshot) HistoryANSI() string { return string(s.AppendHistoryANSI(nil)) }
+
+// AppendHistoryANSI appends HistoryANSI to b.
+func (s *Snapshot) AppendHistoryANSI(b []byte) []byte {
+	w := ansiWriter{b: b, links: s.links}
 	var cells []Cell // reused: each row is written before the next is decoded
 	for i := range s.history {
 		cells = s.history[i].appendCells(cells[:0])
@@ -77,7 +86,7 @@ func (s *Snapshot) HistoryANSI() string {
 		w.b = append(w.b, '\n')
 	}
 	w.screen(s, "\n")
-	return string(w.b)
+	return w.b
 }
 
 // screen writes the visible rows joined with sep and resets the style.

@@ -26,6 +26,7 @@ func benchPane(b *testing.B, lines int) *pane {
 		fmt.Fprintf(&out, "\x1b[3%dmline %6d\x1b[0m of the history, with some text to fill the row a little %s\r\n", i%8, i, strings.Repeat("x", i%40))
 	}
 	_, _ = p.Write([]byte(out.String()))
+	p.Flush() // parsed on the parse goroutine: wait for the last byte
 	return p
 }
 

@@ -171,13 +171,15 @@ func (p *pane) capture(req *proto.CaptureReq) *proto.CapturedReply {
 		s = p.term.Snapshot()
 	}
 	p.mu.Unlock()
-	text := s.HistoryText()
+	var text []byte
 	if req.ANSI {
-		text = s.HistoryANSI()
+		text = s.AppendHistoryANSI(nil)
+	} else {
+		text = s.AppendHistoryText(nil)
 	}
 	x, y, _ := s.Cursor()
 	return &proto.CapturedReply{
-		Pane: p.id, Text: text + "\n", Cols: uint16(s.Cols()), Rows: uint16(s.Rows()),
+		Pane: p.id, Text: string(append(text, '\n')), Cols: uint16(s.Cols()), Rows: uint16(s.Rows()),
 		CursorX: uint16(x), CursorY: uint16(y),
 	}
 }

@@ -19,11 +19,18 @@ func TestReadProcIsLean(t *testing.T) {
 	if _, err := readProc(pid); err != nil {
 		t.Fatal(err)
 	}
-	allocs := testing.AllocsPerRun(50, func() {
-		if _, err := readProc(pid); err != nil {
-			t.Fatal(err)
-		}
-	})
+	// AllocsPerRun counts the whole process's allocations, and the
+	// package's other tests leave goroutines behind (the orphan reaper
+	// makes a pass at each SIGCHLD): the fewest of five rounds is
+	// readProc's own.
+	allocs := float64(1 << 30)
+	for range 5 {
+		allocs = min(allocs, testing.AllocsPerRun(50, func() {
+			if _, err := readProc(pid); err != nil {
+				t.Fatal(err)
+			}
+		}))
+	}
 	if allocs > maxReadProcAllocs {
 		t.Fatalf("readProc makes %.0f allocations; at most %d", allocs, maxReadProcAllocs)
 	}

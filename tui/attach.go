@@ -99,7 +99,7 @@ type link struct {
 	sub    *client.Subscription
 	info   proto.PaneInfo
 	first  *proto.ScreenFrame
-	master *os.File // nil when the host passed none; the session owns it
+	master *client.Master // nil when the host passed none; the session owns it
 }
 
 // openLink opens a link to pane on c. Events first: an exit after the raw

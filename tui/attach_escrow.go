@@ -21,7 +21,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -37,7 +36,7 @@ const resumeTimeout = 30 * time.Second
 // copy. Writes go to the current one.
 type masterBox struct {
 	mu sync.Mutex
-	f  *os.File
+	f  *client.Master
 }
 
 // Write writes keys to the current master.
@@ -52,7 +51,7 @@ func (b *masterBox) Write(p []byte) (int, error) {
 
 // set makes f the master and closes the one it replaces (f's twin: the
 // same terminal, which the host holds again).
-func (b *masterBox) set(f *os.File) {
+func (b *masterBox) set(f *client.Master) {
 	b.mu.Lock()
 	old := b.f
 	b.f = f
@@ -63,7 +62,7 @@ func (b *masterBox) set(f *os.File) {
 }
 
 // file is the current master.
-func (b *masterBox) file() *os.File {
+func (b *masterBox) file() *client.Master {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.f

@@ -9,8 +9,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"os"
-	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -256,11 +254,11 @@ func nonce() string {
 // SIGWINCH).
 func (m *Model) resizeCmd(pane string, sz layout.Size) tea.Cmd {
 	h := m.host
-	var master *os.File
+	var master *client.Master
 	if p := m.panes[pane]; p != nil && p.master != nil {
 		// A dup of its own: Update may close the pane's master while the
 		// Cmd runs, and the number could then name another file.
-		master = dupFile(p.master)
+		master = dupMaster(p.master)
 	}
 	return func() tea.Msg {
 		if master != nil {
@@ -309,14 +307,11 @@ func (m *Model) saveCmd() tea.Cmd {
 	return func() tea.Msg { return savedMsg{err: s.save(seq, doc)} }
 }
 
-// dupFile is a close-on-exec duplicate of f, or nil if it cannot be made.
-func dupFile(f *os.File) *os.File {
-	syscall.ForkLock.RLock()
-	defer syscall.ForkLock.RUnlock()
-	fd, err := syscall.Dup(int(f.Fd()))
+// dupMaster is a close-on-exec duplicate of f, or nil if it cannot be made.
+func dupMaster(f *client.Master) *client.Master {
+	d, err := f.Dup()
 	if err != nil {
 		return nil
 	}
-	syscall.CloseOnExec(fd)
-	return os.NewFile(uintptr(fd), f.Name())
+	return d
 }

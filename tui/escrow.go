@@ -22,7 +22,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -44,7 +43,7 @@ type recoverer interface {
 	// if none runs); swapped is false when the connection was still up.
 	Reconnect(ctx context.Context) (swapped bool, err error)
 	// Escrow hands a pane's master back (client.Client.Escrow).
-	Escrow(ctx context.Context, req proto.EscrowReq, master *os.File) (proto.EscrowedReply, error)
+	Escrow(ctx context.Context, req proto.EscrowReq, master *client.Master) (proto.EscrowedReply, error)
 }
 
 // prober is a recoverer that can check its connection by a round trip
@@ -157,7 +156,7 @@ func (m *Model) heldCopies() []client.Held {
 		if p.held == nil || p.state.gone() || !m.leaderAlive(p) {
 			continue
 		}
-		if f := dupFile(p.held); f != nil {
+		if f := dupMaster(p.held); f != nil {
 			items = append(items, client.Held{Req: escrowRequest(id, p), Master: f})
 		}
 	}
@@ -298,7 +297,7 @@ func (m *Model) escrowCopies() (items []client.Held, held bool) {
 		if f == nil || p.state.gone() || !m.leaderAlive(p) {
 			continue
 		}
-		if d := dupFile(f); d != nil {
+		if d := dupMaster(f); d != nil {
 			items = append(items, client.Held{Req: escrowRequest(id, p), Master: d})
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -91,9 +90,13 @@ type escrowHost struct {
 	got    []proto.EscrowReq
 }
 
+// The TUI finds a recoverer by a type assertion: a signature that drifts
+// must fail to compile, not leave the fake unused.
+var _ recoverer = (*escrowHost)(nil)
+
 func (h *escrowHost) Reconnect(context.Context) (bool, error) { return true, nil }
 
-func (h *escrowHost) Escrow(_ context.Context, req proto.EscrowReq, master *os.File) (proto.EscrowedReply, error) {
+func (h *escrowHost) Escrow(_ context.Context, req proto.EscrowReq, master *client.Master) (proto.EscrowedReply, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.got = append(h.got, req)

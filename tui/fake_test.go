@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"clowder/supervisor/client"
 	"context"
 	"fmt"
 	"os"
@@ -78,7 +79,11 @@ func (h *fakeHost) Subscribe(_ context.Context, pane string, wantFd bool) (Strea
 		if err != nil {
 			return nil, err
 		}
-		s.r, s.w = r, w
+		m, err := client.MasterOf(w)
+		if err != nil {
+			return nil, err
+		}
+		s.r, s.w, s.m = r, w, m
 	}
 	h.mu.Lock()
 	h.streams = append(h.streams, s)
@@ -205,16 +210,17 @@ type fakeStream struct {
 	c      chan proto.Message
 	pane   string
 	r, w   *os.File
-	hidden bool // the pipe stands for the PTY but is not passed (noFd)
+	m      *client.Master // the TUI's copy of w, as a subscription passes it
+	hidden bool           // the pipe stands for the PTY but is not passed (noFd)
 	once   sync.Once
 }
 
 func (s *fakeStream) C() <-chan proto.Message { return s.c }
-func (s *fakeStream) Master() *os.File {
-	if s.w == nil || s.hidden {
+func (s *fakeStream) Master() *client.Master {
+	if s.m == nil || s.hidden {
 		return nil
 	}
-	return s.w
+	return s.m
 }
 func (s *fakeStream) Err() error { return nil }
 func (s *fakeStream) Close() error {
@@ -222,6 +228,7 @@ func (s *fakeStream) Close() error {
 		close(s.c)
 		if s.w != nil {
 			_ = s.w.Close()
+			_ = s.m.Close()
 		}
 	})
 	return nil

@@ -8,7 +8,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
@@ -44,7 +43,7 @@ type Host interface {
 // the PTY master dup or nil; the Stream owns it and Close closes it.
 type Stream interface {
 	C() <-chan proto.Message
-	Master() *os.File
+	Master() *client.Master
 	Err() error
 	Close() error
 }
@@ -136,7 +135,7 @@ func (h *clientHost) Reconnect(ctx context.Context) (bool, error) { return h.r.R
 func (h *clientHost) Probe(ctx context.Context) bool { return h.r.Probe(ctx) }
 
 // Escrow implements recoverer.
-func (h *clientHost) Escrow(ctx context.Context, req proto.EscrowReq, master *os.File) (proto.EscrowedReply, error) {
+func (h *clientHost) Escrow(ctx context.Context, req proto.EscrowReq, master *client.Master) (proto.EscrowedReply, error) {
 	return h.r.Escrow(ctx, req, master)
 }
 
@@ -144,7 +143,7 @@ func (h *clientHost) Escrow(ctx context.Context, req proto.EscrowReq, master *os
 type subStream struct{ s *client.Subscription }
 
 func (s subStream) C() <-chan proto.Message { return s.s.C }
-func (s subStream) Master() *os.File        { return s.s.Master }
+func (s subStream) Master() *client.Master  { return s.s.Master }
 func (s subStream) Err() error              { return s.s.Err() }
 func (s subStream) Close() error            { return s.s.Close() }
 

@@ -35,12 +35,12 @@ package tui
 
 import (
 	"bytes"
+	"clowder/supervisor/client"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"sync"
-	"syscall"
 	"time"
 
 	"clowder/panes"
@@ -86,7 +86,7 @@ type inputQueue struct {
 	pane   string // "" until the spawn that made the queue is answered
 	buf    []byte
 	route  route
-	master *os.File
+	master *client.Master
 	busy   bool // a write is under way (Update's or the drainer's)
 	closed bool
 	wake   chan struct{} // capacity 1: "look again"
@@ -117,7 +117,7 @@ func (q *inputQueue) setPane(id string) {
 
 // setMaster routes the queue to f, or through the host if f is nil, and
 // delivers what waited.
-func (q *inputQueue) setMaster(f *os.File) {
+func (q *inputQueue) setMaster(f *client.Master) {
 	q.mu.Lock()
 	q.master, q.route = f, routeHost
 	if f != nil {
@@ -188,7 +188,7 @@ func (q *inputQueue) enqueue(b []byte) {
 // demote leaves master f after a write failed for another reason than its
 // deadline (closed, or an fd without deadlines): the host delivers the
 // rest. q.mu is held.
-func (q *inputQueue) demote(f *os.File, err error) {
+func (q *inputQueue) demote(f *client.Master, err error) {
 	if errors.Is(err, os.ErrDeadlineExceeded) || q.master != f || q.route != routeMaster {
 		return
 	}
@@ -233,7 +233,7 @@ func nextPasteMarker(b []byte) (i, n int, part string) {
 // toMasterBracketed is toMaster, with each paste bracket in b written by
 // the host (see the file comment) or, if the host cannot, to the master
 // as before. It returns what is left, as toMaster.
-func (q *inputQueue) toMasterBracketed(f *os.File, pane string, b []byte) []byte {
+func (q *inputQueue) toMasterBracketed(f *client.Master, pane string, b []byte) []byte {
 	for len(b) > 0 {
 		i, n, part := nextPasteMarker(b)
 		if i < 0 {
@@ -262,7 +262,7 @@ func (q *inputQueue) hostBracket(pane string, part string) bool {
 
 // take waits until there is something to deliver somewhere, and takes it
 // all; false once the queue is closed.
-func (q *inputQueue) take() (b []byte, r route, f *os.File, pane string, ok bool) {
+func (q *inputQueue) take() (b []byte, r route, f *client.Master, pane string, ok bool) {
 	for {
 		q.mu.Lock()
 		if q.closed {
@@ -295,7 +295,7 @@ func (q *inputQueue) done(rest []byte) {
 // toMaster writes b to f, retrying after each deadline until it is all
 // written or the queue closes. It returns what is left when f failed
 // otherwise (the route then falls back to the host).
-func (q *inputQueue) toMaster(f *os.File, b []byte) []byte {
+func (q *inputQueue) toMaster(f *client.Master, b []byte) []byte {
 	for len(b) > 0 {
 		n, err := writeWithin(f, b, drainDeadline)
 		b = b[n:]
@@ -338,44 +338,15 @@ func (q *inputQueue) hostInput(pane string, b []byte) error {
 	return q.host.Input(ctx, proto.InputReq{Pane: pane, Data: b})
 }
 
-// writeWithin writes b to f within d and reports how much was written. An
-// fd that cannot take a deadline is not written at all.
-func writeWithin(f *os.File, b []byte, d time.Duration) (int, error) {
-	n := writeNow(f, b)
-	if n == len(b) {
-		return n, nil
-	}
+// writeWithin writes b to f within d and reports how much was written.
+// The deadline is a time the master checks only if it has to wait (no
+// runtime timer: client.Master is not in the poller), and it is cleared
+// after, so no other write inherits it.
+func writeWithin(f *client.Master, b []byte, d time.Duration) (int, error) {
 	if err := f.SetWriteDeadline(time.Now().Add(d)); err != nil {
-		return n, err
+		return 0, err
 	}
-	m, err := f.Write(b[n:])
-	return n + m, err
-}
-
-// writeNow writes what f takes of b without waiting, and returns how
-// much: no deadline (a runtime timer, which wakes the poller's thread
-// when armed and again when it fires) for a write that does not wait.
-func writeNow(f *os.File, b []byte) int {
-	if f.SetWriteDeadline(time.Time{}) != nil { // not in the poller: a write could block
-		return 0
-	}
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return 0
-	}
-	n := 0
-	_ = rc.Write(func(fd uintptr) bool {
-		for n < len(b) {
-			m, err := syscall.Write(int(fd), b[n:])
-			if err == syscall.EINTR {
-				continue
-			}
-			if err != nil || m <= 0 {
-				break
-			}
-			n += m
-		}
-		return true
-	})
-	return n
+	n, err := f.Write(b)
+	_ = f.SetWriteDeadline(time.Time{}) // never fails
+	return n, err
 }

@@ -5,8 +5,8 @@ package tui
 // size last asked of the host.
 
 import (
+	"clowder/supervisor/client"
 	"fmt"
-	"os"
 
 	"clowder/layout"
 	"clowder/persist"
@@ -45,11 +45,11 @@ type pane struct {
 	state paneState
 	scr   screen
 
-	stream Stream      // the screen subscription, nil when none
-	token  int         // identifies stream in the mailbox
-	master *os.File    // PTY master dup from the subscription, nil when none
-	held   *os.File    // the master kept after the connection was lost, until a host takes it back (escrow.go)
-	in     *inputQueue // what is typed for the pane, in order (inputqueue.go); nil until used
+	stream Stream         // the screen subscription, nil when none
+	token  int            // identifies stream in the mailbox
+	master *client.Master // PTY master dup from the subscription, nil when none
+	held   *client.Master // the master kept after the connection was lost, until a host takes it back (escrow.go)
+	in     *inputQueue    // what is typed for the pane, in order (inputqueue.go); nil until used
 
 	size   layout.Size // the size last asked of the host
 	sizing bool        // a resize call is in flight

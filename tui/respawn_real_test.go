@@ -142,6 +142,11 @@ func TestLayoutSurvivesAReboot(t *testing.T) {
 	}
 	// Its start saves the layout again: the same bytes.
 	var after []byte
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("layout.json last read:\n%s\nbefore the reboot:\n%s", after, before)
+		}
+	})
 	p2.until("layout.json saved as it was", func() bool {
 		after, _ = os.ReadFile(m2.saver.path)
 		return string(after) == string(before)

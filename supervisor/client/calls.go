@@ -90,8 +90,12 @@ func (c *Client) Subscribe(ctx context.Context, req proto.SubscribeReq) (*Subscr
 	}
 	sub.Reply = *r
 	if len(files) > 0 {
-		sub.Master = files[0]
-		closeFiles(files[1:])
+		sub.Master, err = MasterOf(files[0]) // out of the poller: see Master
+		closeFiles(files)
+		if err != nil {
+			_ = sub.Close() // best effort: the master could not be kept
+			return nil, fmt.Errorf("subscribe: %w", err)
+		}
 	}
 	return sub, nil
 }

@@ -21,7 +21,7 @@ import (
 // again for a new copy if it wants one). A refused hand-back is an
 // *proto.ErrorReply (identity-mismatch: it is not that pane's terminal,
 // or its process is another; exited: nothing to re-adopt).
-func (c *Client) Escrow(ctx context.Context, req proto.EscrowReq, master *os.File) (proto.EscrowedReply, error) {
+func (c *Client) Escrow(ctx context.Context, req proto.EscrowReq, master *Master) (proto.EscrowedReply, error) {
 	if !c.HasCap(proto.CapFdPassing) {
 		return proto.EscrowedReply{}, fmt.Errorf("escrow of %s: this connection cannot pass file descriptors", req.Pane)
 	}
@@ -54,14 +54,14 @@ func (c *Client) Escrow(ctx context.Context, req proto.EscrowReq, master *os.Fil
 // Escrower hands a held master back: a *Client, a *Redialer, or a TUI's
 // view of either.
 type Escrower interface {
-	Escrow(ctx context.Context, req proto.EscrowReq, master *os.File) (proto.EscrowedReply, error)
+	Escrow(ctx context.Context, req proto.EscrowReq, master *Master) (proto.EscrowedReply, error)
 }
 
 // Held is a pane's PTY master kept while no host has it, with the request
 // that hands it back.
 type Held struct {
 	Req    proto.EscrowReq
-	Master *os.File
+	Master *Master
 }
 
 // EscrowRequest names a pane's leader (as info last said it) and carries
@@ -168,7 +168,7 @@ func (r *Redialer) Reconnect(ctx context.Context) (swapped bool, err error) {
 }
 
 // Escrow hands a master back over the current connection (Client.Escrow).
-func (r *Redialer) Escrow(ctx context.Context, req proto.EscrowReq, master *os.File) (proto.EscrowedReply, error) {
+func (r *Redialer) Escrow(ctx context.Context, req proto.EscrowReq, master *Master) (proto.EscrowedReply, error) {
 	return r.Client().Escrow(ctx, req, master)
 }
 

@@ -80,13 +80,19 @@ func TestRedialerHandsHeldMastersToTheNextHost(t *testing.T) {
 	}
 }
 
-// heldPipe is a file standing for a held master (any fd passes).
-func heldPipe(t *testing.T) *os.File {
+// heldPipe is a pipe's write end standing for a held master (any fd
+// passes).
+func heldPipe(t *testing.T) *Master {
 	t.Helper()
 	rd, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = rd.Close(); _ = w.Close() })
-	return w
+	m, err := MasterOf(w)
+	_ = w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rd.Close(); _ = m.Close() })
+	return m
 }

@@ -29,7 +29,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 	"time"
 
@@ -98,8 +97,9 @@ type Subscription struct {
 	// Reply is the host's answer to the subscribe (zero for events).
 	Reply proto.SubscribedReply
 	// Master is the PTY master dup when the subscribe asked want_fd and the
-	// host sent it, else nil. The Subscription owns it: Close closes it.
-	Master *os.File
+	// host sent it, else nil, kept out of the runtime's poller (Master).
+	// The Subscription owns it: Close closes it.
+	Master *Master
 	// C delivers the pushes.
 	C <-chan proto.Message
 

@@ -8,6 +8,6 @@ import (
 )
 
 // SetTermSize is not available here; callers resize through the host.
-func SetTermSize(*os.File, int, int) error {
+func SetTermSize(*Master, int, int) error {
 	return errors.New("setting a terminal size is not supported on this system")
 }

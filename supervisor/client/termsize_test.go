@@ -14,11 +14,16 @@ import (
 // file. Regression: SetTermSize read f.Fd() with no reference held, a data
 // race with Close (-race flagged TestKillAllLeavesNoGhostInLayoutJSON).
 func TestSetTermSizeWhileTheMasterCloses(t *testing.T) {
-	master, tty, err := pty.Open()
+	ptm, tty, err := pty.Open()
 	if err != nil {
 		t.Skipf("no pty here: %v", err)
 	}
 	defer tty.Close()
+	master, err := MasterOf(ptm)
+	_ = ptm.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {

@@ -4,7 +4,6 @@ package client
 
 import (
 	"fmt"
-	"os"
 
 	"golang.org/x/sys/unix"
 )
@@ -12,7 +11,7 @@ import (
 // SetTermSize sets the size of the terminal behind f (a PTY master dup a
 // client received): the child gets SIGWINCH at once, with no round trip
 // through the host, which reads the new size back before its next output.
-func SetTermSize(f *os.File, cols, rows int) error {
+func SetTermSize(f *Master, cols, rows int) error {
 	// Through SyscallConn, not f.Fd(): the fd is used under a reference, so
 	// a Close racing with it (the pane's subscription ending) waits, and a
 	// closed file is an error rather than a stale or reused fd.

@@ -443,6 +443,7 @@ func (h *Server) livePanesLocked() int {
 // a signal, when the kill ladder runs here: nothing the host started
 // outlives it. Orphans of an earlier host are left alone, as always.
 func (h *Server) shutdown() {
+	h.procs.stop()
 	h.killOurs() // best effort: the host is going away
 	h.saveRegistry()
 }

@@ -181,13 +181,20 @@ func TestAnExitIsReportedAfterTheLastByteIsParsed(t *testing.T) {
 		return waiting(own, "host.(*pane).Flush") || reaped(p.Pid)
 	})
 	close(release)
+	expectExitAt(t, c, uint64(len("READY\r\n")+size))
+}
+
+// expectExitAt reads c's pushes until the pane's exited event and
+// checks it came once every byte the program wrote was parsed.
+func expectExitAt(t *testing.T, c *tclient, want uint64) {
+	t.Helper()
 	for {
 		f, err := c.read(60 * time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if e, ok := mustMessage(t, f).(*proto.PaneEvent); ok && e.Kind == proto.EventExited {
-			if want := uint64(len("READY\r\n") + size); e.Info.Seq != want {
+			if e.Info.Seq != want {
 				t.Fatalf("exit reported at seq %d; the program wrote %d bytes", e.Info.Seq, want)
 			}
 			return
@@ -260,16 +267,5 @@ func TestAFloodWaitsForAParseSlot(t *testing.T) {
 	for range slots {
 		<-th.host.parsing
 	}
-	for {
-		f, err := c.read(60 * time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if e, ok := mustMessage(t, f).(*proto.PaneEvent); ok && e.Kind == proto.EventExited {
-			if want := uint64(len("READY\r\n") + size); e.Info.Seq != want {
-				t.Fatalf("exit reported at seq %d; the program wrote %d bytes", e.Info.Seq, want)
-			}
-			return
-		}
-	}
+	expectExitAt(t, c, uint64(len("READY\r\n")+size))
 }

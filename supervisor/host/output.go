@@ -89,7 +89,6 @@ func (p *pane) WriteAt(b []byte, now time.Time) {
 	*q.pending = append(*q.pending, b...)
 	if !q.parsing {
 		q.parsing = true
-		p.h.procs.started()
 		go p.parseQueued()
 	}
 	q.mu.Unlock()
@@ -132,7 +131,6 @@ func (p *pane) parseQueued() {
 		q.cond.Broadcast() // room for the reader, or the end for Flush
 		q.mu.Unlock()
 		if buf == nil {
-			p.h.procs.ended()
 			return
 		}
 		if hook := p.onParse.Load(); hook != nil {

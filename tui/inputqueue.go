@@ -163,7 +163,7 @@ func (q *inputQueue) send(b []byte) {
 		f := q.master
 		q.busy = true
 		q.mu.Unlock()
-		n, err := writeWithin(f, b, writeDeadline)
+		n, err := f.WriteBy(b, time.Now().Add(writeDeadline))
 		q.mu.Lock()
 		q.busy = false
 		if err == nil {
@@ -297,7 +297,7 @@ func (q *inputQueue) done(rest []byte) {
 // otherwise (the route then falls back to the host).
 func (q *inputQueue) toMaster(f *client.Master, b []byte) []byte {
 	for len(b) > 0 {
-		n, err := writeWithin(f, b, drainDeadline)
+		n, err := f.WriteBy(b, time.Now().Add(drainDeadline))
 		b = b[n:]
 		if err == nil {
 			return nil
@@ -338,15 +338,3 @@ func (q *inputQueue) hostInput(pane string, b []byte) error {
 	return q.host.Input(ctx, proto.InputReq{Pane: pane, Data: b})
 }
 
-// writeWithin writes b to f within d and reports how much was written.
-// The deadline is a time the master checks only if it has to wait (no
-// runtime timer: client.Master is not in the poller), and it is cleared
-// after, so no other write inherits it.
-func writeWithin(f *client.Master, b []byte, d time.Duration) (int, error) {
-	if err := f.SetWriteDeadline(time.Now().Add(d)); err != nil {
-		return 0, err
-	}
-	n, err := f.Write(b)
-	_ = f.SetWriteDeadline(time.Time{}) // never fails
-	return n, err
-}

@@ -66,13 +66,9 @@ func startTmuxCmd(t *testing.T, e *e2eEnv, remainOnExit bool) *outerTmux {
 func adopt(t *testing.T, e *e2eEnv, o *outerTmux, args ...string) string {
 	t.Helper()
 	id := strings.TrimSpace(e.must(append([]string{"adopt", "tmux", "-L", o.sock, "work:0.0"}, args...)...))
-	deadline := time.Now().Add(15 * time.Second)
-	for !strings.Contains(o.run("list-clients", "-F", "#{client_control_mode}"), "1") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the host's tmux control client never attached to %s", o.sock)
-		}
-		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
-	}
+	e.eventually(15*time.Second, "the host's tmux control client attached to "+o.sock, func() bool {
+		return strings.Contains(o.run("list-clients", "-F", "#{client_control_mode}"), "1")
+	})
 	return id
 }
 

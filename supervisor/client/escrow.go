@@ -29,18 +29,13 @@ func (c *Client) Escrow(ctx context.Context, req proto.EscrowReq, master *Master
 	if err != nil {
 		return proto.EscrowedReply{}, err
 	}
-	rc, err := master.SyscallConn()
-	if err != nil {
-		c.forget(id)
-		return proto.EscrowedReply{}, fmt.Errorf("escrow of %s: %w", req.Pane, err)
-	}
 	var m proto.Message
 	var files []*os.File
-	ctlErr := rc.Control(func(fd uintptr) { m, files, err = c.send(ctx, id, ch, req, int(fd)) })
-	closeFiles(files)
-	if err == nil {
-		err = ctlErr
+	if ctlErr := master.Control(func(fd uintptr) { m, files, err = c.send(ctx, id, ch, req, int(fd)) }); ctlErr != nil {
+		c.forget(id) // never sent
+		return proto.EscrowedReply{}, fmt.Errorf("escrow of %s: %w", req.Pane, ctlErr)
 	}
+	closeFiles(files)
 	if err != nil {
 		return proto.EscrowedReply{}, err
 	}

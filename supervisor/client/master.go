@@ -34,11 +34,10 @@ type Master struct {
 	wmu  sync.Mutex   // one write at a time, so keys stay in order
 	mu   sync.RWMutex // held shared while the fd is used, exclusively by Close
 	fd   int          // -1 once closed; under mu
-	// closing is set by Close before it waits for mu, so a write waiting
-	// for room gives up at its next slice.
-	closing  chan struct{}
-	once     sync.Once
-	deadline time.Time // for writes; under wmu
+	// closing is closed by Close before it waits for mu, so a write
+	// waiting for room gives up at its next slice.
+	closing chan struct{}
+	once    sync.Once
 }
 
 // NewMaster takes fd, which the caller no longer uses.
@@ -86,18 +85,15 @@ func (m *Master) Dup() (*Master, error) {
 	return NewMaster(fd, m.name), nil
 }
 
-// SetWriteDeadline bounds the writes that follow (zero: no bound); a
-// write past it fails with os.ErrDeadlineExceeded, having written part.
-func (m *Master) SetWriteDeadline(t time.Time) error {
-	m.wmu.Lock()
-	m.deadline = t
-	m.wmu.Unlock()
-	return nil
-}
+// Write writes all of p, waiting for room in the terminal's input for
+// as long as it takes (or until Close).
+func (m *Master) Write(p []byte) (int, error) { return m.WriteBy(p, time.Time{}) }
 
-// Write writes all of p, waiting for room in the terminal's input as
-// long as the deadline allows.
-func (m *Master) Write(p []byte) (int, error) {
+// WriteBy writes all of p, waiting for room in the terminal's input
+// until deadline (zero: no bound); past it, it fails with
+// os.ErrDeadlineExceeded, having written part. The deadline is this
+// write's alone, and a write that need not wait never reads the clock.
+func (m *Master) WriteBy(p []byte, deadline time.Time) (int, error) {
 	m.wmu.Lock()
 	defer m.wmu.Unlock()
 	m.mu.RLock()
@@ -114,7 +110,7 @@ func (m *Master) Write(p []byte) (int, error) {
 		switch {
 		case err == nil || errors.Is(err, syscall.EINTR):
 		case errors.Is(err, syscall.EAGAIN):
-			if err := m.waitRoom(); err != nil {
+			if err := m.waitRoom(deadline); err != nil {
 				return n, m.wrap(err)
 			}
 		default:
@@ -124,12 +120,12 @@ func (m *Master) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// waitRoom waits until the fd takes more, the deadline passes or Close
-// is called. m.wmu and m.mu (shared) are held.
-func (m *Master) waitRoom() error {
+// waitRoom waits until the fd takes more, deadline passes or Close is
+// called. m.wmu and m.mu (shared) are held.
+func (m *Master) waitRoom(deadline time.Time) error {
 	slice := masterWaitSlice
-	if !m.deadline.IsZero() {
-		left := time.Until(m.deadline)
+	if !deadline.IsZero() {
+		left := time.Until(deadline)
 		if left <= 0 {
 			return os.ErrDeadlineExceeded
 		}
@@ -165,26 +161,14 @@ func (m *Master) Close() error {
 	return err
 }
 
-// SyscallConn gives f the fd while it stays open (syscall.RawConn's
-// Control; Read and Write run their function once).
-func (m *Master) SyscallConn() (syscall.RawConn, error) { return masterConn{m}, nil }
-
-type masterConn struct{ m *Master }
-
-func (c masterConn) Control(f func(fd uintptr)) error {
-	c.m.mu.RLock()
-	defer c.m.mu.RUnlock()
-	if c.m.fd < 0 {
-		return os.ErrClosed
+// Control runs f with the fd, which stays open until f returns (an
+// ioctl, passing it to a host); os.ErrClosed once m is closed.
+func (m *Master) Control(f func(fd uintptr)) error {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.fd < 0 {
+		return m.wrap(os.ErrClosed)
 	}
-	f(uintptr(c.m.fd))
+	f(uintptr(m.fd))
 	return nil
-}
-
-func (c masterConn) Read(f func(fd uintptr) bool) error {
-	return c.Control(func(fd uintptr) { f(fd) })
-}
-
-func (c masterConn) Write(f func(fd uintptr) bool) error {
-	return c.Control(func(fd uintptr) { f(fd) })
 }

@@ -11,7 +11,19 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"clowder/supervisor/internal/testproc"
 )
+
+// waitingIn reports whether one of own's goroutines has fn on its stack.
+func waitingIn(own, fn string) bool {
+	for _, g := range testproc.OwnGoroutines(own) {
+		if strings.Contains(g, fn) {
+			return true
+		}
+	}
+	return false
+}
 
 // pollerFds is the fds this process's network poller watches, from the
 // fdinfo of its epoll fd.
@@ -58,7 +70,7 @@ func TestAMasterStaysOutOfThePoller(t *testing.T) {
 	}
 	defer m.Close()
 	var fd int
-	if err := (masterConn{m}).Control(func(f uintptr) { fd = int(f) }); err != nil {
+	if err := m.Control(func(f uintptr) { fd = int(f) }); err != nil {
 		t.Fatal(err)
 	}
 	watched := pollerFds(t)
@@ -77,6 +89,7 @@ func TestAMasterStaysOutOfThePoller(t *testing.T) {
 // how much it wrote; room made by a reader lets the next write through;
 // Close ends a write waiting with no deadline.
 func TestAMasterWriteWaitsForRoom(t *testing.T) {
+	own := testproc.LabelGoroutines(t)
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -90,10 +103,7 @@ func TestAMasterWriteWaitsForRoom(t *testing.T) {
 	chunk := make([]byte, 4096)
 	filled := 0
 	for {
-		if err := m.SetWriteDeadline(time.Now().Add(20 * time.Millisecond)); err != nil {
-			t.Fatal(err)
-		}
-		n, err := m.Write(chunk)
+		n, err := m.WriteBy(chunk, time.Now().Add(20*time.Millisecond))
 		filled += n
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			break
@@ -102,10 +112,10 @@ func TestAMasterWriteWaitsForRoom(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := r.Read(make([]byte, 8192)); err != nil { // room for the next
-		t.Fatal(err)
+	if filled == 0 {
+		t.Fatal("the pipe took nothing")
 	}
-	if err := m.SetWriteDeadline(time.Time{}); err != nil {
+	if _, err := r.Read(make([]byte, 8192)); err != nil { // room for the next
 		t.Fatal(err)
 	}
 	if n, err := m.Write(chunk[:100]); n != 100 || err != nil {
@@ -116,6 +126,15 @@ func TestAMasterWriteWaitsForRoom(t *testing.T) {
 		_, err := m.Write(make([]byte, 1<<20)) // more than the pipe holds, no deadline
 		done <- err
 	}()
+	// Close once that write waits for room (the pipe is full again), not
+	// before it began: the case is a Close ending a wait under way.
+	deadline := time.Now().Add(10 * time.Second)
+	for !waitingIn(own, "(*Master).waitRoom") {
+		if time.Now().After(deadline) {
+			t.Fatal("the write never waited for room")
+		}
+		time.Sleep(time.Millisecond) // polling a condition with a deadline
+	}
 	if err := m.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
@@ -124,8 +143,5 @@ func TestAMasterWriteWaitsForRoom(t *testing.T) {
 	}
 	if _, err := m.Write([]byte("x")); !errors.Is(err, os.ErrClosed) {
 		t.Fatalf("a write after Close: %v", err)
-	}
-	if filled == 0 {
-		t.Fatal("the pipe took nothing")
 	}
 }

@@ -337,4 +337,3 @@ func (q *inputQueue) hostInput(pane string, b []byte) error {
 	defer cancel()
 	return q.host.Input(ctx, proto.InputReq{Pane: pane, Data: b})
 }
-

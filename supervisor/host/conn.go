@@ -96,7 +96,7 @@ func (h *Server) serveConn(ctx context.Context, uc *net.UnixConn) {
 	// A client that connects and says nothing must not hold a descriptor
 	// and a goroutine for ever.
 	_ = uc.SetReadDeadline(time.Now().Add(h.opts.HandshakeTimeout))
-	hello, w, err := proto.AcceptHello(fc, proto.MinVersion, proto.MaxVersion, proto.WelcomeReply{
+	g, err := proto.ReadHello(fc, proto.MinVersion, proto.MaxVersion, proto.WelcomeReply{
 		Caps: []string{proto.CapFdPassing, proto.CapScreen, proto.CapRaw, proto.CapEvents, proto.CapPasteData}, Host: h.opts.Build, Pid: os.Getpid(),
 	})
 	if err != nil {
@@ -106,15 +106,19 @@ func (h *Server) serveConn(ctx context.Context, uc *net.UnixConn) {
 	_ = uc.SetReadDeadline(time.Time{})
 	serving := ctx
 	ctx, cancel := context.WithCancel(ctx)
-	c := &conn{h: h, fc: fc, nc: uc, ctx: ctx, cancel: cancel, serving: serving, subs: map[uint32]subEntry{}, peer: hello,
-		fds: hasCap(w.Caps, proto.CapFdPassing), slots: make(chan struct{}, MaxConnRequests), bigReply: make(chan struct{}, 1)}
+	defer cancel()
+	c := &conn{h: h, fc: fc, nc: uc, ctx: ctx, cancel: cancel, serving: serving, subs: map[uint32]subEntry{}, peer: g.Hello,
+		fds: hasCap(g.Welcome.Caps, proto.CapFdPassing), slots: make(chan struct{}, MaxConnRequests), bigReply: make(chan struct{}, 1)}
+	if welcomed, err := h.window.welcome(c, func() error { return g.Answer(fc) }); !welcomed || err != nil {
+		if err != nil {
+			h.log.Printf("refused a client: %v", err)
+		}
+		return // not welcomed while an upgrade's notice goes out: the client dials again and meets the new image (drain.go)
+	}
+	defer h.window.remove(c)
 	c.lanes.init(c)
 	h.clientDelta(1)
 	defer h.clientDelta(-1)
-	if h.window.add(c) {
-		c.tellUpgrading() // it came after the upgrade notice went out (drain.go)
-	}
-	defer h.window.remove(c)
 	c.readLoop()
 	cancel()
 	c.active.Wait()

@@ -31,10 +31,11 @@ const drainTimeout = 30 * time.Second
 // upgradeWindow tracks the connections and their running requests, and
 // whether an upgrade is draining them.
 type upgradeWindow struct {
+	hand     sync.RWMutex // read-held while a welcome is sent; tellUpgrading holds it to mark connections told
 	mu       sync.Mutex
 	conns    map[*conn]struct{}
 	draining bool
-	telling  bool          // the upgrade notice went out: a connection that comes now gets it at once
+	telling  bool          // the upgrade notice went out: a connection that comes now is not welcomed
 	closing  chan struct{} // closed while draining; waits end on it
 	running  int           // requests read and not yet answered or dropped
 	idle     chan struct{} // closed when running falls to 0 while draining
@@ -45,16 +46,31 @@ type upgradeWindow struct {
 var errUpgrading = &proto.ErrorReply{Code: proto.CodeUpgrading,
 	Message: "the host is upgrading in place and did not execute this request; send it again once the new host answers"}
 
-// add registers a connection; it reports whether the upgrade notice
-// already went out, which the connection must then get too.
-func (w *upgradeWindow) add(c *conn) bool {
+// welcome registers c and sends it the welcome (send), unless the
+// upgrade notice went out: c then gets no welcome, and false, and its
+// client, whose handshake was cut short, dials again and meets the new
+// image. Welcomes go out under hand's read lock and tellUpgrading takes
+// it to mark the connections told, so every welcomed connection is among
+// those told, its notice after its welcome. On send's error c is not
+// registered.
+func (w *upgradeWindow) welcome(c *conn, send func() error) (bool, error) {
+	w.hand.RLock()
+	defer w.hand.RUnlock()
 	w.mu.Lock()
-	defer w.mu.Unlock()
+	if w.telling {
+		w.mu.Unlock()
+		return false, nil
+	}
 	if w.conns == nil {
 		w.conns = map[*conn]struct{}{}
 	}
 	w.conns[c] = struct{}{}
-	return w.telling
+	w.mu.Unlock()
+	if err := send(); err != nil {
+		w.remove(c)
+		return true, err
+	}
+	return true, nil
 }
 
 func (w *upgradeWindow) remove(c *conn) {
@@ -159,6 +175,7 @@ func (h *Server) endDrain() { h.window.end() }
 // marks them told: they execute nothing again. Called just before the
 // exec, once no request runs and every subscription has ended.
 func (h *Server) tellUpgrading(except *conn) {
+	h.window.hand.Lock() // no welcome is being sent: each connection welcomed is in conns
 	h.window.mu.Lock()
 	h.window.telling = true
 	conns := make([]*conn, 0, len(h.window.conns))
@@ -168,6 +185,7 @@ func (h *Server) tellUpgrading(except *conn) {
 		}
 	}
 	h.window.mu.Unlock()
+	h.window.hand.Unlock()
 	var wg sync.WaitGroup
 	for _, c := range conns {
 		wg.Add(1)

@@ -1,13 +1,18 @@
 package host
 
 import (
+	"errors"
+	"net"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"clowder/supervisor/internal/testproc"
 	"clowder/supervisor/proto"
+	"golang.org/x/sys/unix"
 )
 
 // TestUpgradeWindowAnswersWhatItWillNotRunAndTellsEveryConnection proves
@@ -94,4 +99,87 @@ func (c *tclient) notice() *proto.ErrorReply {
 	}
 	e, _ := m.(*proto.ErrorReply)
 	return e
+}
+
+// TestNoConnectionIsWelcomedThatTheUpgradeNoticeMisses proves that the
+// upgrade notice reaches every connection the host welcomed, after its
+// welcome, and that no connection is welcomed once it went out.
+// Regression: a connection was registered only after its welcome was
+// sent, so one welcomed as the upgrade told the others was left out; its
+// client sent a paste the exec then dropped unread, and seeing the
+// connection reset with no notice, it could not know the paste had not
+// run (1 run in 5 of TestE2ERequestsRacingUpgradesRunExactlyOnce with the
+// host on one processor).
+func TestNoConnectionIsWelcomedThatTheUpgradeNoticeMisses(t *testing.T) {
+	own := testproc.LabelGoroutines(t)
+	h := &Server{}
+	hostEnd, clientEnd := unixPair(t)
+	c := &conn{h: h, fc: proto.NewFdConn(hostEnd)}
+	sending, release := make(chan struct{}), make(chan struct{})
+	welcomed := make(chan error, 1)
+	go func() { // ends once release is closed
+		ok, err := h.window.welcome(c, func() error {
+			close(sending)
+			<-release
+			return c.fc.WriteFrame(mustFrame(1, proto.FlagReply, &proto.WelcomeReply{Version: proto.MaxVersion}))
+		})
+		if !ok && err == nil {
+			err = errors.New("not welcomed")
+		}
+		welcomed <- err
+	}()
+	<-sending
+	told := make(chan struct{})
+	go func() { // ends once the welcome is sent
+		h.tellUpgrading(nil)
+		close(told)
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for !slices.ContainsFunc(testproc.OwnGoroutines(own), func(g string) bool {
+		return strings.Contains(g, "(*Server).tellUpgrading") && strings.Contains(g, "RWMutex")
+	}) {
+		if time.Now().After(deadline) {
+			t.Fatal("the upgrade notice never waited for the welcome being sent")
+		}
+		time.Sleep(time.Millisecond) // polling a condition with a deadline
+	}
+	close(release)
+	<-told
+	if err := <-welcomed; err != nil {
+		t.Fatalf("a welcome under way as the notice went out: %v", err)
+	}
+	fc := proto.NewFdConn(clientEnd)
+	_ = clientEnd.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if f, err := fc.ReadFrame(); err != nil || f.Type != proto.MsgWelcome {
+		t.Fatalf("first frame %+v, %v; want the welcome", f, err)
+	}
+	if f, err := fc.ReadFrame(); err != nil || f.ReqID != 0 || f.Flags&proto.FlagEnd == 0 {
+		t.Fatalf("frame after the welcome %+v, %v; want the upgrade notice", f, err)
+	}
+	lateEnd, _ := unixPair(t)
+	late := &conn{h: h, fc: proto.NewFdConn(lateEnd)}
+	if ok, err := h.window.welcome(late, func() error { return errors.New("sent") }); ok || err != nil {
+		t.Fatalf("a connection whose hello came after the notice: welcomed %v, %v; want not welcomed", ok, err)
+	}
+}
+
+// unixPair is a connected pair of unix stream sockets, closed when t ends.
+func unixPair(t *testing.T) (a, b *net.UnixConn) {
+	t.Helper()
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conns := make([]*net.UnixConn, 2)
+	for i, fd := range fds {
+		f := os.NewFile(uintptr(fd), "socketpair")
+		nc, err := net.FileConn(f)
+		_ = f.Close() // FileConn made its own dup
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns[i] = nc.(*net.UnixConn)
+		t.Cleanup(func() { _ = nc.Close() })
+	}
+	return conns[0], conns[1]
 }

@@ -84,9 +84,28 @@ func commonCaps(a, b []string, fds bool) []string {
 // success c speaks the chosen version. The returned error is the one sent
 // to the client, or a transport error.
 func AcceptHello(c FrameConn, lo, hi Version, w WelcomeReply) (HelloReq, WelcomeReply, error) {
+	g, err := ReadHello(c, lo, hi, w)
+	if err != nil {
+		return g.Hello, g.Welcome, err
+	}
+	return g.Hello, g.Welcome, g.Answer(c)
+}
+
+// Greeting is a hello read and agreed to, its welcome not yet sent: a
+// host that must not welcome a client at some moment (an upgrade in
+// place telling its connections) decides between ReadHello and Answer.
+type Greeting struct {
+	Hello   HelloReq
+	Welcome WelcomeReply // Version and Caps filled in
+	reqID   uint32
+}
+
+// ReadHello is AcceptHello up to the welcome: it reads the first frame
+// and negotiates; a refusal is answered and returned as AcceptHello's.
+func ReadHello(c FrameConn, lo, hi Version, w WelcomeReply) (Greeting, error) {
 	f, err := c.ReadFrame()
 	if err != nil {
-		return HelloReq{}, w, fmt.Errorf("handshake: %w", err)
+		return Greeting{Welcome: w}, fmt.Errorf("handshake: %w", err)
 	}
 	CloseFds(f.Fds)
 	h, err := helloBody(f)
@@ -94,14 +113,19 @@ func AcceptHello(c FrameConn, lo, hi Version, w WelcomeReply) (HelloReq, Welcome
 		w.Version, err = Negotiate(h, lo, hi)
 	}
 	if err != nil {
-		return h, w, replyError(c, f.ReqID, err)
+		return Greeting{Hello: h, Welcome: w}, replyError(c, f.ReqID, err)
 	}
 	w.Caps = commonCaps(h.Caps, w.Caps, c.CarriesFds())
-	c.SetVersion(w.Version)
-	if err := writeMessage(c, f.ReqID, FlagReply, w); err != nil {
-		return h, w, fmt.Errorf("handshake: %w", err)
+	return Greeting{Hello: h, Welcome: w, reqID: f.ReqID}, nil
+}
+
+// Answer sends g's welcome: from then on c speaks the chosen version.
+func (g Greeting) Answer(c FrameConn) error {
+	c.SetVersion(g.Welcome.Version)
+	if err := writeMessage(c, g.reqID, FlagReply, g.Welcome); err != nil {
+		return fmt.Errorf("handshake: %w", err)
 	}
-	return h, w, nil
+	return nil
 }
 
 // helloBody decodes a first frame that must be hello.

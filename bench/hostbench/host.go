@@ -38,7 +38,9 @@ func Start(ctx context.Context, ringBytes int64) (*Host, error) {
 	paths := persist.Paths{RuntimeDir: filepath.Join(dir, "run"), StateDir: filepath.Join(dir, "state")}
 	cfg := persist.DefaultConfig()
 	cfg.Host.RingBytes = ringBytes
-	h, err := host.New(host.Options{Paths: paths, Config: cfg, Build: "bench", Log: log.New(io.Discard, "", 0), IdleExit: -1})
+	// ManageProcs as the host process has it: the host sets this
+	// process's processors while it serves (and gives them back at Close).
+	h, err := host.New(host.Options{Paths: paths, Config: cfg, Build: "bench", Log: log.New(io.Discard, "", 0), IdleExit: -1, ManageProcs: true})
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err

@@ -49,7 +49,7 @@ func runHost(parent context.Context, a *app) error {
 	}
 	ready := readyPipe()
 	exe, _ := a.exe() // "" on error: agents then run without clowder's hooks
-	h, err := host.New(host.Options{Paths: p, Config: cfg, Build: version, Log: logger, HookBinary: exe,
+	h, err := host.New(host.Options{Paths: p, Config: cfg, Build: version, Log: logger, HookBinary: exe, ManageProcs: true,
 		Listening: onListening(ready, dropStartupPagesQuietly), Handover: handover, UpgradeBack: back})
 	if err != nil {
 		return err

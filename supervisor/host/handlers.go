@@ -251,7 +251,8 @@ func (c *conn) stop(id uint32, req *proto.HostStopReq) {
 		c.reply(id, &proto.ErrorReply{Code: proto.CodeBusy, Message: running + " first or use host stop --force"})
 		return
 	}
-	h.killOurs() // forced stop: errors are in each pane's exit record
+	h.procs.stop() // the kill ladders run at once: on every processor
+	h.killOurs()   // forced stop: errors are in each pane's exit record
 	c.reply(id, &proto.OKReply{})
 	h.requestStop()
 }

@@ -18,6 +18,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -60,6 +61,10 @@ type Options struct {
 	// UpgradeBack is the previous image's binary, which a Handover this
 	// image cannot read goes back to (upgrade.go); nil for none.
 	UpgradeBack *os.File
+	// ManageProcs lets the host set the runtime's processors as its panes
+	// flood (procs.go): the host process's own; a host run inside a test's
+	// or a benchmark's process leaves them alone.
+	ManageProcs bool
 	// FramePeriod, for tests, replaces the display refresh that paces
 	// screen frames (frames.go); 0 means a 60 Hz refresh.
 	FramePeriod time.Duration
@@ -99,6 +104,7 @@ type Server struct {
 	colors      hostColors    // the user's terminal colours, as the newest client told them (colors.go)
 	bigReplies  chan struct{} // one token per big reply being built or written (maxBigReplies)
 	parsing     chan struct{} // one token per pane parsing queued output (parseSlots, output.go)
+	procs       procGovernor  // the runtime's processors, as the panes flood (procs.go)
 	orphans     orphanSet     // watchers of trees earlier hosts left (orphans.go)
 
 	resumeAfter []string          // panes that ran when agents.json was saved, to resume at start (respawn.go)
@@ -181,6 +187,10 @@ func (h *Server) Serve(ctx context.Context) error {
 	defer lock.Close()
 	defer h.stateLock.Close()
 	defer h.orphans.stop()
+	if h.opts.ManageProcs {
+		h.procs.manage(runtime.GOMAXPROCS)
+		defer h.procs.stop()
+	}
 	h.mu.Lock()
 	h.ln, h.lock = ln, lock
 	h.mu.Unlock()
@@ -433,6 +443,7 @@ func (h *Server) livePanesLocked() int {
 // a signal, when the kill ladder runs here: nothing the host started
 // outlives it. Orphans of an earlier host are left alone, as always.
 func (h *Server) shutdown() {
+	h.procs.stop()
 	h.killOurs() // best effort: the host is going away
 	h.saveRegistry()
 }

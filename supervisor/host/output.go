@@ -89,6 +89,7 @@ func (p *pane) WriteAt(b []byte, now time.Time) {
 	*q.pending = append(*q.pending, b...)
 	if !q.parsing {
 		q.parsing = true
+		p.h.procs.started()
 		go p.parseQueued()
 	}
 	q.mu.Unlock()
@@ -131,6 +132,7 @@ func (p *pane) parseQueued() {
 		q.cond.Broadcast() // room for the reader, or the end for Flush
 		q.mu.Unlock()
 		if buf == nil {
+			p.h.procs.ended()
 			return
 		}
 		if hook := p.onParse.Load(); hook != nil {

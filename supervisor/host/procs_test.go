@@ -1,0 +1,115 @@
+package host
+
+import (
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+
+	"clowder/persist"
+	"clowder/supervisor/proto"
+)
+
+// fakeProcs records what a procGovernor sets, as runtime.GOMAXPROCS would
+// take it (0 asks).
+type fakeProcs struct {
+	mu   sync.Mutex
+	now  int
+	sets []int
+}
+
+func (f *fakeProcs) set(n int) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	was := f.now
+	if n > 0 {
+		f.now = n
+		f.sets = append(f.sets, n)
+	}
+	return was
+}
+
+func (f *fakeProcs) history() []int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.sets)
+}
+
+// The governor runs the host on one processor, raises it to all while
+// two panes parse at once, and lowers it only once no two have for a
+// while (the timer's callback, called here); a flood starting again in
+// that while keeps it raised.
+func TestProcGovernorRaisesForTwoFloodsOnly(t *testing.T) {
+	f := &fakeProcs{now: 2}
+	var g procGovernor
+	g.manage(f.set)
+	g.started()
+	g.ended()
+	if got := f.history(); !slices.Equal(got, []int{1}) {
+		t.Fatalf("one flood: processors set %v; want [1] (from the start)", got)
+	}
+	g.started()
+	g.started()
+	g.ended() // one parses still: raised, the lowering armed
+	g.started()
+	g.lowerIfCalm() // the timer fires while two parse: stays raised
+	g.ended()
+	g.ended()
+	if got := f.history(); !slices.Equal(got, []int{1, 2}) {
+		t.Fatalf("two floods: processors set %v; want [1 2]", got)
+	}
+	g.lowerIfCalm()
+	if got := f.history(); !slices.Equal(got, []int{1, 2, 1}) {
+		t.Fatalf("after the floods: processors set %v; want [1 2 1]", got)
+	}
+	g.stop()
+	g.lowerIfCalm() // a timer that fires after stop sets nothing
+	if got := f.history(); !slices.Equal(got, []int{1, 2, 1, 2}) {
+		t.Fatalf("after stop: processors set %v; want all given back last", got)
+	}
+}
+
+// A machine with one processor leaves the runtime as it is.
+func TestProcGovernorOnOneProcessorSetsNothing(t *testing.T) {
+	f := &fakeProcs{now: 1}
+	var g procGovernor
+	g.manage(f.set)
+	g.started()
+	g.started()
+	g.ended()
+	g.ended()
+	g.stop()
+	if got := f.history(); len(got) != 0 {
+		t.Fatalf("one processor: set %v; want nothing", got)
+	}
+}
+
+// The host counts its panes' parse goroutines in the governor: two panes
+// whose floods wait for a parse slot at once raise it, and once both are
+// parsed it is lowered again by its timer.
+func TestTwoFloodingPanesRaiseTheProcessors(t *testing.T) {
+	th := newTestHost(t)
+	th.serve(persist.DefaultConfig())
+	f := &fakeProcs{now: 2}
+	th.host.procs.manage(f.set)
+	c := th.dial()
+	const size = 1 << 20
+	var ids []string
+	for range 2 {
+		p := th.spawnFake(c, "burst", "FAKE_BYTES="+itoa(size), "FAKE_OUT="+filepath.Join(t.TempDir(), "written"), "FAKE_EXIT=1")
+		c.waitText(p.ID, "READY")
+		ids = append(ids, p.ID)
+	}
+	for range cap(th.host.parsing) {
+		th.host.parsing <- struct{}{}
+	}
+	for _, id := range ids {
+		c.call(&proto.InputReq{Pane: id, Data: []byte("\r")})
+	}
+	eventually(t, "the processors raised for two floods", func() bool { return slices.Equal(f.history(), []int{1, 2}) })
+	for range cap(th.host.parsing) {
+		<-th.host.parsing
+	}
+	eventually(t, "the processors lowered after the floods", func() bool { return slices.Equal(f.history(), []int{1, 2, 1}) })
+	th.host.procs.stop()
+}

@@ -50,27 +50,13 @@ func runHost(parent context.Context, a *app) error {
 	ready := readyPipe()
 	exe, _ := a.exe() // "" on error: agents then run without clowder's hooks
 	h, err := host.New(host.Options{Paths: p, Config: cfg, Build: version, Log: logger, HookBinary: exe, ManageProcs: true,
-		Listening: onListening(ready, dropStartupPagesQuietly), Handover: handover, UpgradeBack: back})
+		Listening: func(err error) { tellStarter(ready, err) }, StartWork: dropStartupPagesQuietly, Handover: handover, UpgradeBack: back})
 	if err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(parent, hostSignals...)
 	defer stop()
 	return h.Serve(ctx)
-}
-
-// onListening is the host's Listening callback: it tells the starter (on
-// ready), then drops the start-up pages (dropStartupPagesQuietly) on a
-// goroutine of their own, since the host accepts only after the callback
-// returns and splitting the image takes about 900 madvise calls. A host
-// that failed to listen exits: nothing to drop.
-func onListening(ready *os.File, drop func()) func(error) {
-	return func(err error) {
-		tellStarter(ready, err)
-		if err == nil {
-			go drop()
-		}
-	}
 }
 
 // readyPipe is the pipe of client.EnvReadyFD if the client that started

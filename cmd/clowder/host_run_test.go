@@ -47,34 +47,3 @@ func TestForegroundHostStopsItsPanesOnSIGHUP(t *testing.T) {
 		t.Fatalf("agents.json after SIGHUP: %+v", rec)
 	}
 }
-
-// TestListeningDoesNotWaitForThePageDrop pins issue 12 (cold start): the
-// host calls its Listening callback before it accepts, and splitting the
-// image into one mapping per page takes about 900 madvise calls, so doing it
-// there kept the first client (the one that started the host) waiting.
-// The callback tells the starter and returns; the drop runs on its own.
-func TestListeningDoesNotWaitForThePageDrop(t *testing.T) {
-	release, dropped, returned := make(chan struct{}), make(chan struct{}), make(chan struct{})
-	defer close(release)
-	go func() {
-		onListening(nil, func() { <-release; close(dropped) })(nil)
-		close(returned)
-	}()
-	select {
-	case <-returned:
-	case <-time.After(30 * time.Second): // bounds a failure only
-		t.Fatal("the Listening callback waited for the page drop")
-	}
-	release <- struct{}{}
-	select {
-	case <-dropped:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the drop never ran")
-	}
-}
-
-// TestListeningFailureDropsNothing: a host that could not listen exits;
-// unmapping its pages first is wasted work.
-func TestListeningFailureDropsNothing(t *testing.T) {
-	onListening(nil, func() { t.Error("dropped pages of a host that failed to listen") })(persist.ErrLocked)
-}

@@ -65,6 +65,12 @@ type Options struct {
 	// flood (procs.go): the host process's own; a host run inside a test's
 	// or a benchmark's process leaves them alone.
 	ManageProcs bool
+	// StartWork, if set, runs on a goroutine of its own once the socket
+	// listens (the host process drops its start-up pages); the host serves
+	// meanwhile, and with ManageProcs it goes to one processor only once
+	// the work is done, so the work never holds the one processor while
+	// the client that started the host waits (a cold start).
+	StartWork func()
 	// FramePeriod, for tests, replaces the display refresh that paces
 	// screen frames (frames.go); 0 means a 60 Hz refresh.
 	FramePeriod time.Duration
@@ -173,6 +179,17 @@ func (h *Server) adapterFor(rec persist.PaneRecord) panes.Adapter {
 	return panes.Adapter{Name: name, Rules: panes.GenericRules()}
 }
 
+// startWork runs Options.StartWork, then lets the governor set the
+// processors (set is runtime.GOMAXPROCS).
+func (h *Server) startWork(set func(int) int) {
+	if h.opts.StartWork != nil {
+		h.opts.StartWork()
+	}
+	if h.opts.ManageProcs {
+		h.procs.manage(set)
+	}
+}
+
 // Serve runs the host until ctx ends, a client stops it, or it has been idle
 // for IdleExit. It holds the runtime dir's lock for its whole life: a
 // second host fails at once with persist.ErrLocked.
@@ -188,9 +205,9 @@ func (h *Server) Serve(ctx context.Context) error {
 	defer h.stateLock.Close()
 	defer h.orphans.stop()
 	if h.opts.ManageProcs {
-		h.procs.manage(runtime.GOMAXPROCS)
 		defer h.procs.stop()
 	}
+	go h.startWork(runtime.GOMAXPROCS) // ends with the start-up work
 	h.mu.Lock()
 	h.ln, h.lock = ln, lock
 	h.mu.Unlock()

@@ -34,15 +34,23 @@ type procGovernor struct {
 	parsing int         // panes with a parse goroutine
 	raised  bool        // running on all
 	lower   *time.Timer // armed while raised and at most one pane parses
+	stopped bool        // stop ran: the processors stay the runtime's
 }
 
 // manage makes g set the runtime's processors: one from now on, all while
-// two panes or more parse at once.
+// two panes or more parse at once. After stop it does nothing.
 func (g *procGovernor) manage(set func(int) int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.stopped {
+		return
+	}
 	g.set, g.all = set, set(0)
-	if g.all > 1 {
+	switch {
+	case g.all < 2:
+	case g.parsing > 1:
+		g.raised = true // floods began before: stay on all until they calm
+	default:
 		g.set(1)
 	}
 }
@@ -99,5 +107,5 @@ func (g *procGovernor) stop() {
 	if g.set != nil && g.all > 1 {
 		g.set(g.all)
 	}
-	g.set, g.raised = nil, false
+	g.set, g.raised, g.stopped = nil, false, true
 }

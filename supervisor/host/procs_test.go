@@ -1,6 +1,8 @@
 package host
 
 import (
+	"context"
+	"errors"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -112,4 +114,47 @@ func TestTwoFloodingPanesRaiseTheProcessors(t *testing.T) {
 	}
 	eventually(t, "the processors lowered after the floods", func() bool { return slices.Equal(f.history(), []int{1, 2, 1}) })
 	th.host.procs.stop()
+}
+
+// TestTheGovernorWaitsForTheStartWork pins a cold start: the host process
+// drops its start-up pages (about 900 madvise calls, at nice 19) just
+// after it listens, while the client that started it sends its first
+// request, and on one processor that request waited for the whole drop.
+// The governor takes the processors only once the start-up work is done,
+// and not at all after a stop.
+func TestTheGovernorWaitsForTheStartWork(t *testing.T) {
+	f := &fakeProcs{now: 2}
+	var during []int
+	h := &Server{opts: Options{ManageProcs: true, StartWork: func() { during = f.history() }}}
+	h.startWork(f.set)
+	if len(during) != 0 || !slices.Equal(f.history(), []int{1}) {
+		t.Fatalf("processors set %v during the start-up work and %v after it; want none, then [1]", during, f.history())
+	}
+	stopped := &Server{opts: Options{ManageProcs: true}}
+	stopped.procs.stop()
+	stopped.startWork(f.set)
+	if got := f.history(); !slices.Equal(got, []int{1}) {
+		t.Fatalf("a host stopped before its start-up work ended set the processors: %v", got)
+	}
+}
+
+// TestTheHostServesWhileItsStartWorkRuns: the start-up work runs beside
+// the first requests, never before them, and a host that could not
+// listen (it exits) does none.
+func TestTheHostServesWhileItsStartWorkRuns(t *testing.T) {
+	th := newTestHost(t)
+	release := make(chan struct{})
+	defer close(release)
+	th.serve(persist.DefaultConfig(), func(h *Server) { h.opts.StartWork = func() { <-release } })
+	if _, ok := th.dial().call(&proto.ListReq{}).(*proto.PaneListReply); !ok {
+		t.Fatal("list while the start-up work runs: not a pane list")
+	}
+	second, err := New(Options{Paths: th.paths, Config: persist.DefaultConfig(), IdleExit: -1,
+		StartWork: func() { t.Error("a host that could not listen did its start-up work") }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := second.Serve(context.Background()); !errors.Is(err, persist.ErrLocked) {
+		t.Fatalf("a second host: %v, want ErrLocked", err)
+	}
 }

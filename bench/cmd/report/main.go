@@ -68,7 +68,7 @@ func parseFlags() config {
 	flag.BoolVar(&c.skipScale, "skip-scale", false, "do not measure a server with many idle shells (-scale-panes)")
 	flag.IntVar(&c.scalePanes, "scale-panes", 100, "idle shells in one server for the scale figures (at least 2)")
 	flag.IntVar(&c.plainMB, "plain-mb", 60, "plain-text flood size in MB")
-	flag.IntVar(&c.attachedMB, "attached-mb", 20, "plain-text flood size in MB with the UI attached")
+	flag.IntVar(&c.attachedMB, "attached-mb", 20, "flood size in MB with the UI attached, of plain text and of the bench stream each")
 	flag.IntVar(&c.cliRuns, "cli-runs", 20, "runs of each CLI command timed")
 	flag.IntVar(&c.coldRuns, "cold-runs", 10, "cold starts timed")
 	flag.IntVar(&c.keys, "keys", 200, "keystroke round trips to time (0: skip)")

@@ -13,16 +13,17 @@ import (
 // summary collects the figures of issue 12's table as the sections run;
 // nil or zero means the part was skipped.
 type summary struct {
-	plain                 *plainResult
-	attached, attachedTmx *tuibench.AttachedFlood
-	keys, keysTmux        map[int]tuibench.ControlKeys // by panes on the layout
-	floodKeys             *tuibench.FloodKeys          // 8 panes, idle then 7 flooding
-	floodKeysTmux         *tuibench.FloodKeys
-	cli, cliTmux          *clibench.CLI
-	cold, coldTmux        time.Duration
-	rss, rssTmux          int64
-	idle, idleTmux        *tuibench.Idle
-	scale, scaleTmux      *scale.Result
+	plain                       *plainResult
+	attached, attachedTmx       *tuibench.AttachedFlood      // plain text
+	attachedMix, attachedMixTmx *tuibench.AttachedFlood      // the bench stream
+	keys, keysTmux              map[int]tuibench.ControlKeys // by panes on the layout
+	floodKeys                   *tuibench.FloodKeys          // 8 panes, idle then 7 flooding
+	floodKeysTmux               *tuibench.FloodKeys
+	cli, cliTmux                *clibench.CLI
+	cold, coldTmux              time.Duration
+	rss, rssTmux                int64
+	idle, idleTmux              *tuibench.Idle
+	scale, scaleTmux            *scale.Result
 }
 
 // printSummary prints the issue's table: clowder, tmux and the ratio for
@@ -43,6 +44,11 @@ func printSummary(w io.Writer, s *summary) {
 		ours, theirs := a.PerMB(a.ServerCPU+a.UICPU), t.PerMB(t.ServerCPU)
 		row(w, "host + TUI CPU per MB, attached (tmux: server; its client adds "+msOf(t.PerMB(t.UICPU))+")", msOf(ours), msOf(theirs), ratioLower(ours, theirs))
 		row(w, "UI CPU while one pane floods, share of the server's", pctOf(a.UICPU, a.ServerCPU), pctOf(t.UICPU, t.ServerCPU), "–")
+	}
+	if a, t := s.attachedMix, s.attachedMixTmx; a != nil && t != nil {
+		ours, theirs := a.PerMB(a.ServerCPU+a.UICPU), t.PerMB(t.ServerCPU)
+		row(w, "the bench stream (SGR, wide text, redraws), UI attached: MB/s", fmt.Sprintf("%.1f MB/s", a.MBps()), fmt.Sprintf("%.1f MB/s", t.MBps()), ratio(a.MBps(), t.MBps()))
+		row(w, "same, host + TUI CPU per MB (tmux: server; its client adds "+msOf(t.PerMB(t.UICPU))+"; UI share "+pctOf(a.UICPU, a.ServerCPU)+")", msOf(ours), msOf(theirs), ratioLower(ours, theirs))
 	}
 	for _, n := range []int{2, 8} {
 		if k, ok := s.keys[n]; ok {

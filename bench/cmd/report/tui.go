@@ -95,30 +95,51 @@ func runFloodKeys(ctx context.Context, w io.Writer, c config, sum *summary) erro
 	return nil
 }
 
-// runAttached floods plain text through each stack with the UI attached.
+// runAttached floods plain text, then the bench stream (agent output and
+// TUI redraws: SGR, wide text, cursor moves), through each stack with the
+// UI attached.
 func runAttached(ctx context.Context, w io.Writer, c config, sum *summary) error {
-	file, done, err := streamFile(streamgen.PlainText(c.seed, c.attachedMB*1e6))
-	if err != nil {
-		return err
-	}
-	defer done()
-	fmt.Fprintf(os.Stderr, "flooding %d MB of plain text with each UI attached\n", c.attachedMB)
-	a, err := tuibench.ClowderAttachedFlood(ctx, c.bin, file)
-	if err != nil {
-		return fmt.Errorf("clowder attached flood: %w", err)
-	}
-	t, err := tuibench.TmuxAttachedFlood(ctx, file)
-	if err != nil {
-		return fmt.Errorf("tmux attached flood: %w", err)
-	}
-	sum.attached, sum.attachedTmx = &a, &t
-	fmt.Fprintf(w, "\nPlain-text flood of %d MB in the focused pane with the UI attached (160x48 outer terminal):\n\n", c.attachedMB)
-	fmt.Fprintln(w, "| | MB/s | server CPU | UI CPU | server CPU per MB | UI CPU per MB | both per MB |\n|---|--:|--:|--:|--:|--:|--:|")
-	for _, f := range []tuibench.AttachedFlood{a, t} {
-		fmt.Fprintf(w, "| %s, %s | %.1f | %s | %s | %s | %s | %s |\n", f.ServerName, f.UIName, f.MBps(), f.ServerCPU, f.UICPU,
-			msOf(f.PerMB(f.ServerCPU)), msOf(f.PerMB(f.UICPU)), msOf(f.PerMB(f.ServerCPU+f.UICPU)))
+	n := c.attachedMB * 1e6
+	for _, s := range []struct {
+		name   string
+		stream []byte
+		ours   **tuibench.AttachedFlood
+		theirs **tuibench.AttachedFlood
+	}{
+		{"plain text", streamgen.PlainText(c.seed, n), &sum.attached, &sum.attachedTmx},
+		{"the bench stream", streamgen.Generate(c.seed, n), &sum.attachedMix, &sum.attachedMixTmx},
+	} {
+		a, t, err := attachedFlood(ctx, c.bin, s.name, s.stream)
+		if err != nil {
+			return err
+		}
+		*s.ours, *s.theirs = &a, &t
+		fmt.Fprintf(w, "\nFlood of %d MB of %s in the focused pane with the UI attached (160x48 outer terminal):\n\n", c.attachedMB, s.name)
+		fmt.Fprintln(w, "| | MB/s | server CPU | UI CPU | server CPU per MB | UI CPU per MB | both per MB |\n|---|--:|--:|--:|--:|--:|--:|")
+		for _, f := range []tuibench.AttachedFlood{a, t} {
+			fmt.Fprintf(w, "| %s, %s | %.1f | %s | %s | %s | %s | %s |\n", f.ServerName, f.UIName, f.MBps(), f.ServerCPU, f.UICPU,
+				msOf(f.PerMB(f.ServerCPU)), msOf(f.PerMB(f.UICPU)), msOf(f.PerMB(f.ServerCPU+f.UICPU)))
+		}
 	}
 	return nil
+}
+
+// attachedFlood floods stream (named name) through clowder's stack, then
+// tmux's.
+func attachedFlood(ctx context.Context, bin, name string, stream []byte) (ours, theirs tuibench.AttachedFlood, err error) {
+	file, done, err := streamFile(stream)
+	if err != nil {
+		return ours, theirs, err
+	}
+	defer done()
+	fmt.Fprintf(os.Stderr, "flooding %.0f MB of %s with each UI attached\n", float64(len(stream))/1e6, name)
+	if ours, err = tuibench.ClowderAttachedFlood(ctx, bin, file); err != nil {
+		return ours, theirs, fmt.Errorf("clowder attached flood of %s: %w", name, err)
+	}
+	if theirs, err = tuibench.TmuxAttachedFlood(ctx, file); err != nil {
+		return ours, theirs, fmt.Errorf("tmux attached flood of %s: %w", name, err)
+	}
+	return ours, theirs, nil
 }
 
 func printIdle(w io.Writer, ours, theirs tuibench.Idle) {

@@ -17,9 +17,10 @@ import (
 // more than that, so the history is full.
 const historyLines = 10000
 
-// fillScript prints numbered lines past a 10,000-line history and a
-// screen, then idles.
-const fillScript = `i=0; while [ $i -lt 10100 ]; do echo "line $i of the history, as a build prints it"; i=$((i+1)); done; echo filled; exec sleep 2147483647`
+// fillScript waits for a line on its input (so the server's memory can be
+// read first), then prints numbered lines past a 10,000-line history and
+// a screen, then idles.
+const fillScript = `read go; i=0; while [ $i -lt 10100 ]; do echo "line $i of the history, as a build prints it"; i=$((i+1)); done; echo filled; exec sleep 2147483647`
 
 // CLI is one side's whole-process command times.
 type CLI struct {
@@ -27,7 +28,14 @@ type CLI struct {
 	// ServerCPU is the server's CPU time per history capture (0 where
 	// unknown).
 	ServerCPU time.Duration
+	// HistoryRSS is how much the server's resident memory grew while the
+	// pane printed its history (its scrollback, and for clowder the raw
+	// output ring as well).
+	HistoryRSS int64
 }
+
+// HistoryPerLine is HistoryRSS over the lines the history holds.
+func (c CLI) HistoryPerLine() float64 { return float64(c.HistoryRSS) / historyLines }
 
 // ClowderCLI starts a host with a pane whose history is full and times n
 // runs of `ls`, `capture` and `capture --scrollback 10000`.
@@ -42,17 +50,24 @@ func ClowderCLI(ctx context.Context, bin string, n int) (CLI, error) {
 		return CLI{}, err
 	}
 	id = strings.TrimSpace(id)
-	if _, err := w.Run(ctx, "wait", id, "--text", "filled", "--timeout", "60s"); err != nil {
+	pid, err := w.HostPID(ctx)
+	if err != nil {
 		return CLI{}, err
 	}
-	pid, err := w.HostPID(ctx)
+	var r CLI
+	err = grownBy(pid, &r.HistoryRSS, func() error {
+		if _, err := w.Run(ctx, "send-keys", id, "Enter"); err != nil {
+			return err
+		}
+		_, err := w.Run(ctx, "wait", id, "--text", "filled", "--timeout", "60s")
+		return err
+	})
 	if err != nil {
 		return CLI{}, err
 	}
 	run := func(args ...string) func() error {
 		return func() error { _, err := w.Run(ctx, args...); return err }
 	}
-	var r CLI
 	if r.Ls, err = latency.TimeN(n, run("ls")); err != nil {
 		return r, err
 	}
@@ -80,17 +95,23 @@ func TmuxCLI(ctx context.Context, n int) (CLI, error) {
 		"new-window", "-d", "-t", ":1", fillScript); err != nil {
 		return CLI{}, err
 	}
-	if err := t.waitFor(ctx, ":1", "filled"); err != nil {
+	pid, err := t.serverPID(ctx)
+	if err != nil {
 		return CLI{}, err
 	}
-	pid, err := t.serverPID(ctx)
+	var r CLI
+	err = grownBy(pid, &r.HistoryRSS, func() error {
+		if _, err := t.run(ctx, "send-keys", "-t", ":1", "Enter"); err != nil {
+			return err
+		}
+		return t.waitFor(ctx, ":1", "filled")
+	})
 	if err != nil {
 		return CLI{}, err
 	}
 	run := func(args ...string) func() error {
 		return func() error { _, err := t.run(ctx, args...); return err }
 	}
-	var r CLI
 	if r.Ls, err = latency.TimeN(n, run("ls")); err != nil {
 		return r, err
 	}
@@ -163,4 +184,19 @@ func (t *tmux) waitFor(ctx context.Context, pane, want string) error {
 			return fmt.Errorf("tmux pane %s never showed %q: %w", pane, want, ctx.Err())
 		}
 	}
+}
+
+// grownBy runs fn and sets *grew to how much pid's resident memory grew
+// meanwhile.
+func grownBy(pid int, grew *int64, fn func() error) error {
+	before, err := procstat.RSS(pid)
+	if err != nil {
+		return err
+	}
+	if err := fn(); err != nil {
+		return err
+	}
+	after, err := procstat.RSS(pid)
+	*grew = after - before
+	return err
 }

@@ -1,7 +1,6 @@
 package hostbench
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"clowder/bench/isolate"
+	"clowder/bench/procstat"
 	"clowder/supervisor/proto"
 )
 
@@ -47,24 +47,7 @@ func IdleRSS(ctx context.Context, bin string, n int) (int64, error) {
 			return 0, err
 		}
 	}
-	return processRSS(host.Process.Pid)
-}
-
-// processRSS reads VmRSS of pid.
-func processRSS(pid int) (int64, error) {
-	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb << 10, err
-		}
-	}
-	return 0, fmt.Errorf("no VmRSS for pid %d", pid)
+	return procstat.RSS(host.Process.Pid)
 }
 
 // TmuxIdleRSS starts a private tmux server with n idle shell windows and
@@ -102,7 +85,7 @@ func TmuxIdleRSS(ctx context.Context, n int) (int64, error) {
 			return 0, err
 		}
 	}
-	return processRSS(pid)
+	return procstat.RSS(pid)
 }
 
 // waitPrompt polls a tmux window until it shows prompt.

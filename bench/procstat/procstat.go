@@ -1,8 +1,9 @@
 // Package procstat reads what the benchmarks need of a process from /proc:
-// the CPU time it has used.
+// the CPU time it has used, its resident memory.
 package procstat
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"os"
@@ -46,4 +47,21 @@ func parseCPU(stat []byte) (time.Duration, bool) {
 		return 0, false
 	}
 	return time.Duration(utime+stime) * time.Second / clockTicks, true
+}
+
+// RSS returns pid's resident memory (VmRSS) in bytes.
+func RSS(pid int) (int64, error) {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10, err
+		}
+	}
+	return 0, fmt.Errorf("no VmRSS for pid %d", pid)
 }

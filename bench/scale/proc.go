@@ -15,12 +15,6 @@ import (
 	"clowder/bench/procstat"
 )
 
-// processRSS reads VmRSS of pid.
-func processRSS(pid int) (int64, error) {
-	v, err := statusField("/proc/"+strconv.Itoa(pid)+"/status", "VmRSS:")
-	return v << 10, err // in kB
-}
-
 // idleOver measures pid's CPU and wake-ups over d, which it waits out.
 func idleOver(ctx context.Context, pid int, d time.Duration) (Idle, error) {
 	c0, err := procstat.CPU(pid)

@@ -129,7 +129,7 @@ func settled(ctx context.Context, s server, cfg Config) (rss int64, idle Idle, l
 	if err = s.waitPrompts(ctx); err != nil {
 		return
 	}
-	if rss, err = processRSS(s.pid()); err != nil {
+	if rss, err = procstat.RSS(s.pid()); err != nil {
 		return
 	}
 	if idle, err = idleOver(ctx, s.pid(), cfg.Idle); err != nil {

@@ -12,7 +12,6 @@ import (
 
 	"clowder/supervisor/internal/testproc"
 	"clowder/supervisor/proto"
-	"golang.org/x/sys/unix"
 )
 
 // TestUpgradeWindowAnswersWhatItWillNotRunAndTellsEveryConnection proves
@@ -166,20 +165,23 @@ func TestNoConnectionIsWelcomedThatTheUpgradeNoticeMisses(t *testing.T) {
 // unixPair is a connected pair of unix stream sockets, closed when t ends.
 func unixPair(t *testing.T) (a, b *net.UnixConn) {
 	t.Helper()
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	dir, err := os.MkdirTemp("/tmp", "clp") // short: a socket path has a small limit
 	if err != nil {
 		t.Fatal(err)
 	}
-	conns := make([]*net.UnixConn, 2)
-	for i, fd := range fds {
-		f := os.NewFile(uintptr(fd), "socketpair")
-		nc, err := net.FileConn(f)
-		_ = f.Close() // FileConn made its own dup
-		if err != nil {
-			t.Fatal(err)
-		}
-		conns[i] = nc.(*net.UnixConn)
-		t.Cleanup(func() { _ = nc.Close() })
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: filepath.Join(dir, "s"), Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
 	}
-	return conns[0], conns[1]
+	defer ln.Close()
+	if a, err = net.DialUnix("unix", nil, ln.Addr().(*net.UnixAddr)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = a.Close() })
+	if b, err = ln.AcceptUnix(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	return a, b
 }

@@ -41,7 +41,8 @@ func TestRunPrintsEveryTableOnATinyStream(t *testing.T) {
 	for _, want := range []string{
 		"| tmux ", "control-mode client", "| 8 panes |", "with the UI attached", "## The CLI", "cold start",
 		"| keystroke to screen through the UI, 8 panes", "| bytes the UI writes to the terminal per echoed key",
-		"| `capture --scrollback 10000`", "| server wake-ups per second",
+		"| `capture --scrollback 10000`", "| server wake-ups per second", "| server memory per history line",
+		"of the bench stream in the focused pane", "| the bench stream (SGR, wide text, redraws), UI attached",
 		"| 3 panes: spawn time per pane", "| 3 panes: server RSS per pane", "| 3 panes: `ls`", "| 3 panes: server wake-ups per second, idle",
 	} {
 		if !strings.Contains(out.String(), want) {

@@ -51,6 +51,16 @@ func systemOps() fileOps {
 	return fileOps{sync: (*os.File).Sync, rename: os.Rename, link: os.Link}
 }
 
+// volatileOps are systemOps without the fsyncs: the rename still makes a
+// write atomic against a crash of this process (the page cache holds the
+// new file whole), not against the machine's (a power loss may bring back
+// the previous file, or lose the write).
+func volatileOps() fileOps {
+	ops := systemOps()
+	ops.sync = func(*os.File) error { return nil }
+	return ops
+}
+
 // WriteFile replaces the file at path with data, atomically and durably,
 // with permissions perm. The previous content, if any, is kept as
 // path+".bak". On error the file at path is unchanged (it either has the

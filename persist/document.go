@@ -111,6 +111,11 @@ func peekVersion(data []byte) (int, error) {
 // file written by a newer schema, so running an older clowder after a
 // newer one cannot destroy the newer state.
 func saveDocument(kind docKind, path string, doc document, bak backupMode) error {
+	return saveDocumentWith(systemOps(), kind, path, doc, bak)
+}
+
+// saveDocumentWith is saveDocument with the filesystem's steps given.
+func saveDocumentWith(ops fileOps, kind docKind, path string, doc document, bak backupMode) error {
 	doc.setSchemaVersion(kind.version)
 	if err := doc.check(); err != nil {
 		return fmt.Errorf("save %s %s: %w", kind.what, path, err)
@@ -125,7 +130,7 @@ func saveDocument(kind docKind, path string, doc document, bak backupMode) error
 	// As MarshalIndent(doc, "", "  ") writes it, at a tenth of the cost
 	// (registry_encode.go).
 	data := append(indentJSON(make([]byte, 0, len(compact)*2), compact), '\n')
-	if err := writeAtomic(systemOps(), path, data, 0o600, bak); err != nil {
+	if err := writeAtomic(ops, path, data, 0o600, bak); err != nil {
 		return fmt.Errorf("save %s %s: %w", kind.what, path, err)
 	}
 	return nil

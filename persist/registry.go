@@ -154,12 +154,31 @@ func (r *Registry) SavePreservingBackup(path string) error {
 	return r.save(path, withoutBackup)
 }
 
+// SaveVolatile is Save (or, with keepBak, SavePreservingBackup) without
+// the fsyncs: atomic against a crash of the host, not against the
+// machine's. For a record that only matters while the machine runs: a pane
+// about to start, recorded so that the next host finds its processes
+// should this one die (they do not outlive the machine), and saved
+// durably once it runs.
+func (r *Registry) SaveVolatile(path string, keepBak bool) error {
+	bak := withBackup
+	if keepBak {
+		bak = withoutBackup
+	}
+	return r.saveWith(volatileOps(), path, bak)
+}
+
 // save is Save with the choice about .bak.
 func (r *Registry) save(path string, bak backupMode) error {
+	return r.saveWith(systemOps(), path, bak)
+}
+
+// saveWith is save with the filesystem's steps given.
+func (r *Registry) saveWith(ops fileOps, path string, bak backupMode) error {
 	if r.Panes == nil {
 		r.Panes = []PaneRecord{} // "panes": [] reads better than null
 	}
-	return saveDocument(registryKind, path, r, bak)
+	return saveDocumentWith(ops, registryKind, path, r, bak)
 }
 
 // Get returns the record with the given id.

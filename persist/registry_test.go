@@ -256,6 +256,37 @@ func TestSavePreservingBackupLeavesBakAlone(t *testing.T) {
 	assertNames(t, dir, AgentsFileName, AgentsFileName+BackupSuffix)
 }
 
+// SaveVolatile replaces agents.json atomically, keeping .bak as Save (or,
+// asked to, leaving it as SavePreservingBackup does), and skips the
+// fsyncs (issue 12, cold start: the record of a pane about to start cost a
+// spawn two of them before its process could start).
+func TestSaveVolatileIsAtomicWithoutSyncing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, AgentsFileName)
+	for i, keepBak := range []bool{false, false, true} {
+		r := &Registry{Panes: sampleRegistry().Panes[:1]}
+		r.Panes[0].Name = fmt.Sprintf("save-%d", i)
+		if err := r.SaveVolatile(path, keepBak); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r, err := LoadRegistry(path); err != nil || r.Panes[0].Name != "save-2" {
+		t.Fatalf("agents.json = %+v, %v; want the last save", r, err)
+	}
+	if r, err := LoadRegistry(path + BackupSuffix); err != nil || r.Panes[0].Name != "save-0" {
+		t.Fatalf(".bak = %+v, %v; want the save before the second (the third kept .bak)", r, err)
+	}
+	assertNames(t, dir, AgentsFileName, AgentsFileName+BackupSuffix)
+	closed, err := os.Create(filepath.Join(dir, "closed"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = closed.Close()
+	if systemOps().sync(closed) == nil || volatileOps().sync(closed) != nil {
+		t.Fatal("volatileOps must not call fsync (a closed file's Sync fails)")
+	}
+}
+
 // Issue 12: every save read agents.json back and parsed all of it to
 // refuse a newer schema, a third of a save's CPU, and a spawn saves
 // twice. A save whose target is still the file this process wrote last

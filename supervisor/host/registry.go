@@ -148,8 +148,26 @@ func (h *Server) saveRegistrySoon(then func()) {
 // regSaves counts the writes of agents.json, for tests.
 var regSaves atomic.Int64
 
+// saveRegistryVolatile is saveRegistry without the fsyncs
+// (persist.Registry.SaveVolatile): for a pane about to start.
+func (h *Server) saveRegistryVolatile() {
+	h.regMu.Lock()
+	defer h.regMu.Unlock()
+	h.saveRegistryWith(func(reg *persist.Registry, path string) error { return reg.SaveVolatile(path, h.regKeepBak) })
+}
+
 // saveRegistryLocked is saveRegistry with regMu held.
 func (h *Server) saveRegistryLocked() {
+	h.saveRegistryWith(func(reg *persist.Registry, path string) error {
+		if h.regKeepBak {
+			return reg.SavePreservingBackup(path)
+		}
+		return reg.Save(path)
+	})
+}
+
+// saveRegistryWith writes every pane's record with save; regMu is held.
+func (h *Server) saveRegistryWith(save func(*persist.Registry, string) error) {
 	h.mu.Lock()
 	reg := &persist.Registry{SchemaVersion: persist.RegistryVersion}
 	for _, p := range h.panes {
@@ -160,11 +178,7 @@ func (h *Server) saveRegistryLocked() {
 	if h.regReadOnly {
 		return
 	}
-	save := reg.Save
-	if h.regKeepBak {
-		save = reg.SavePreservingBackup
-	}
-	err := save(h.opts.Paths.AgentsFile())
+	err := save(reg, h.opts.Paths.AgentsFile())
 	regSaves.Add(1)
 	if err != nil {
 		h.log.Printf("save agents.json: %v", err)

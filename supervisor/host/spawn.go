@@ -302,7 +302,9 @@ func (p *pane) token() string {
 // the time before which none of its processes started, and without the
 // identity of any earlier run. A host that dies before the run's pid is
 // saved (started) leaves enough for the next one to find what it started
-// (orphans.go). Should the write fail (a full disk), the spawn goes on
+// (orphans.go). The save is volatile (no fsync): those processes do not
+// outlive the machine, and the save after the start is durable. Should
+// the write fail (a full disk), the spawn goes on
 // and host status reports it.
 func (p *pane) recordStarting(c supervisor.Containment) {
 	since, err := supervisor.BootTicks()
@@ -315,7 +317,7 @@ func (p *pane) recordStarting(c supervisor.Containment) {
 	p.rec.PID, p.rec.PIDStart, p.rec.PGID = 0, 0, 0
 	p.rec.BootID, p.rec.Since, p.rec.Cgroup = self.BootID, since, c.Cgroup
 	p.mu.Unlock()
-	p.h.saveRegistry()
+	p.h.saveRegistryVolatile() // the next save, once it runs, is durable
 	p.h.step("recorded")
 }
 

@@ -53,3 +53,25 @@ func TestHistoryANSIRowsEndInLF(t *testing.T) {
 		t.Fatalf("ANSI rows are not joined with CR LF: %q", a)
 	}
 }
+
+// TestScreenTextNeedsNoSnapshot: a wait for a text reads the screen's
+// text under the pane's lock on every change; AppendText builds it from
+// the rows as they are (no snapshot, no cells) and must equal the
+// snapshot's Text after every kind of write, holes and alternate screen
+// included.
+func TestScreenTextNeedsNoSnapshot(t *testing.T) {
+	term := New(20, 4, Options{ScrollbackLines: 100})
+	writes := []string{
+		"plain ascii\r\n", "\x1b[31mred\x1b[0m and \x1b[1mbold\x1b[0m\r\n", "wide 日本語 chars\r\n", "e\u0301 cluster",
+		"\x1b[2;10Hhole", "\x1b[3;5H\x1b[K", "\x1b[1;3H\x1b[2X", strings.Repeat("w", 25), "\x1b[44m   \x1b[0m",
+		"trailing   \r\n", "a\tb", "\x1b[?1049h\x1b[Halt screen", "\x1b[?1049l", "\x1b[2J", "",
+	}
+	var buf []byte
+	for i, w := range writes {
+		term.Write([]byte(w))
+		buf = term.AppendText(buf[:0])
+		if want := term.Snapshot().Text(); string(buf) != want {
+			t.Fatalf("after write %d (%q): AppendText %q, the snapshot's Text %q", i, w, buf, want)
+		}
+	}
+}

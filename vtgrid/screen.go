@@ -92,6 +92,24 @@ func (l *line) appendCells(out []Cell) []Cell {
 	return out
 }
 
+// appendText appends the row's text as appendRowText has it for the row's
+// cells (empty cells as spaces, trailing spaces trimmed), without
+// expanding a plain row: its text is one ASCII byte per cell.
+func (l *line) appendText(b []byte) []byte {
+	if l.styled {
+		return appendRowText(b, l.cells)
+	}
+	start := len(b)
+	for _, c := range l.text[:l.used] {
+		b = append(b, max(c, ' '))
+	}
+	end := len(b)
+	for end > start && b[end-1] == ' ' {
+		end--
+	}
+	return b[:end]
+}
+
 // empty reports whether every cell of the row is the zero Cell.
 func (l *line) empty() bool {
 	if !l.styled {

@@ -70,6 +70,20 @@ func snapRow(l *line) []Cell {
 	return l.appendCells(make([]Cell, 0, l.width))
 }
 
+// AppendText appends the visible screen's text as Snapshot.Text has it,
+// without taking a snapshot: a reader that only searches the text (a wait
+// for a text, on every change of a flooding pane) copies no cells and
+// leaves the baseline of the next snapshot alone.
+func (t *Terminal) AppendText(b []byte) []byte {
+	for y := range t.rows {
+		if y > 0 {
+			b = append(b, '\n')
+		}
+		b = t.scr.row(y).appendText(b)
+	}
+	return b
+}
+
 // DropSnapshot forgets the last snapshot, whose rows the next one reuses:
 // a terminal nobody watches need not keep a copy of its screen. The next
 // snapshot copies every row and marks them all dirty, as the first does.

@@ -28,9 +28,9 @@ type CLI struct {
 	// ServerCPU is the server's CPU time per history capture (0 where
 	// unknown).
 	ServerCPU time.Duration
-	// HistoryRSS is how much the server's resident memory grew while the
-	// pane printed its history (its scrollback, and for clowder the raw
-	// output ring as well).
+	// HistoryRSS is how much the server's resident anonymous memory grew
+	// while the pane printed its history (its scrollback, and for clowder
+	// the raw output ring as well; not the code pages the printing ran).
 	HistoryRSS int64
 }
 
@@ -186,17 +186,23 @@ func (t *tmux) waitFor(ctx context.Context, pane, want string) error {
 	}
 }
 
-// grownBy runs fn and sets *grew to how much pid's resident memory grew
-// meanwhile.
+// settle is how long grownBy waits after fn before it reads the memory
+// again: a clowder host gives what a flood freed back to the system once
+// its panes have been quiet for a second (supervisor/host/release.go).
+const settle = 2 * time.Second
+
+// grownBy runs fn and sets *grew to how much pid's resident anonymous
+// memory grew meanwhile, read settle after fn.
 func grownBy(pid int, grew *int64, fn func() error) error {
-	before, err := procstat.RSS(pid)
+	before, err := procstat.AnonRSS(pid)
 	if err != nil {
 		return err
 	}
 	if err := fn(); err != nil {
 		return err
 	}
-	after, err := procstat.RSS(pid)
+	time.Sleep(settle) // the server settling, in a benchmark
+	after, err := procstat.AnonRSS(pid)
 	*grew = after - before
 	return err
 }

@@ -50,7 +50,14 @@ func parseCPU(stat []byte) (time.Duration, bool) {
 }
 
 // RSS returns pid's resident memory (VmRSS) in bytes.
-func RSS(pid int) (int64, error) {
+func RSS(pid int) (int64, error) { return statusBytes(pid, "VmRSS:") }
+
+// AnonRSS returns pid's resident anonymous memory (RssAnon) in bytes: its
+// heap and stacks, not the pages of its binary and libraries.
+func AnonRSS(pid int) (int64, error) { return statusBytes(pid, "RssAnon:") }
+
+// statusBytes reads a field of /proc/PID/status given in kB.
+func statusBytes(pid int, field string) (int64, error) {
 	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
 		return 0, err
@@ -58,10 +65,10 @@ func RSS(pid int) (int64, error) {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(sc.Text(), field); ok {
 			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
 			return kb << 10, err
 		}
 	}
-	return 0, fmt.Errorf("no VmRSS for pid %d", pid)
+	return 0, fmt.Errorf("no %s in /proc/%d/status", strings.TrimSuffix(field, ":"), pid)
 }

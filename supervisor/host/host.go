@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -111,6 +112,7 @@ type Server struct {
 	bigReplies  chan struct{} // one token per big reply being built or written (maxBigReplies)
 	parsing     chan struct{} // one token per pane parsing queued output (parseSlots, output.go)
 	procs       procGovernor  // the runtime's processors, as the panes flood (procs.go)
+	release     memRelease    // free memory back to the system after a flood (release.go)
 	orphans     orphanSet     // watchers of trees earlier hosts left (orphans.go)
 
 	resumeAfter []string          // panes that ran when agents.json was saved, to resume at start (respawn.go)
@@ -160,6 +162,7 @@ func New(opts Options) (*Server, error) {
 		stopReq:    make(chan struct{}),
 		bigReplies: make(chan struct{}, maxBigReplies),
 		parsing:    make(chan struct{}, parseSlots),
+		release:    memRelease{free: debug.FreeOSMemory, quiet: releaseQuiet},
 	}, nil
 }
 

@@ -177,6 +177,7 @@ func (p *pane) parseOnlyLocked(b []byte, now time.Time) ([]byte, *supervisor.Run
 	_, _ = p.ring.Write(b) // never fails
 	p.followSizeLocked()
 	_, _ = p.term.Write(b) // never fails
+	p.h.release.parsed(len(b), now)
 	replies := p.replies
 	p.replies = nil
 	p.lastOut = now

@@ -11,7 +11,6 @@ import (
 
 	"clowder/panes"
 	"clowder/supervisor/proto"
-	"clowder/vtgrid"
 )
 
 func (c *conn) wait(id uint32, req *proto.WaitReq) {
@@ -48,9 +47,10 @@ func (c *conn) waitLoop(id uint32, p *pane, req *proto.WaitReq, re *regexp.Regex
 	quiet := time.NewTimer(time.Hour) // re-armed each round when idle is asked for
 	quiet.Stop()
 	defer quiet.Stop()
+	var text []byte // the screen's text, the buffer reused by every check
 	for {
 		changed := p.watch()
-		met, match, quietFor := p.check(req, re, idle)
+		met, match, quietFor := p.check(req, re, idle, &text)
 		if met != "" {
 			c.reply(id, &proto.WaitDoneReply{Met: met, Match: match, Pane: p.info()})
 			return
@@ -76,19 +76,20 @@ func (c *conn) waitLoop(id uint32, p *pane, req *proto.WaitReq, re *regexp.Regex
 }
 
 // check evaluates the conditions in a fixed order; quietFor is how long the
-// pane has been silent. Under the pane lock it takes only the state and an
-// immutable snapshot of the screen (unchanged rows are shared, so it costs
-// the changed rows); the text and the regexp run outside the lock, so a
-// pending wait never holds up the pane's output.
-func (p *pane) check(req *proto.WaitReq, re *regexp.Regexp, idle time.Duration) (met, match string, quietFor time.Duration) {
-	st := p.waitState(re != nil)
+// pane has been silent. Under the pane lock it takes only the state and,
+// for a text, the screen's text into *text (reused from check to check:
+// a wait on a flooding pane checks on every change, and a snapshot per
+// check copied every row that scrolled); the regexp runs outside the
+// lock, so a pending wait never holds up the pane's output for long.
+func (p *pane) check(req *proto.WaitReq, re *regexp.Regexp, idle time.Duration, text *[]byte) (met, match string, quietFor time.Duration) {
+	st := p.waitState(re != nil, (*text)[:0])
 	if re != nil {
+		*text = st.text
 		if hook := p.onTextCheck.Load(); hook != nil {
 			(*hook)()
 		}
-		text := st.screen.Text()
-		if loc := re.FindStringIndex(text); loc != nil {
-			return "text", text[loc[0]:loc[1]], st.quietFor
+		if loc := re.FindIndex(st.text); loc != nil {
+			return "text", string(st.text[loc[0]:loc[1]]), st.quietFor
 		}
 	}
 	switch {
@@ -107,11 +108,12 @@ type waitState struct {
 	quietFor time.Duration
 	exited   bool
 	attn     panes.Attention
-	screen   *vtgrid.Snapshot // nil unless asked for
+	text     []byte // the screen's text; nil unless asked for
 }
 
-// waitState takes the state a wait checks under the pane lock.
-func (p *pane) waitState(screen bool) waitState {
+// waitState takes the state a wait checks under the pane lock; with
+// screen, the screen's text is appended to buf.
+func (p *pane) waitState(screen bool, buf []byte) waitState {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	st := waitState{quietFor: time.Since(p.lastOut), attn: p.attn.state}
@@ -120,7 +122,7 @@ func (p *pane) waitState(screen bool) waitState {
 	}
 	st.exited = p.rec.Exit != nil // set by the run's end, a lost record or an orphan's kill
 	if screen {
-		st.screen = p.term.Snapshot()
+		st.text = p.term.AppendText(buf)
 	}
 	return st
 }

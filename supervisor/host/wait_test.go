@@ -1,8 +1,10 @@
 package host
 
 import (
+	"regexp"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -14,8 +16,8 @@ import (
 // TestHostWaitTextMatchesAFloodOutsideThePaneLock pins issue 7: a pending
 // `wait --text` built the screen's text and ran its regexp under the pane
 // lock on every output chunk, so a flood stalled the pane's reader and
-// every other request on the pane. The match now runs on an immutable
-// snapshot outside the lock, on the newest screen; it still finds the end
+// every other request on the pane. The match now runs on a copy of the
+// screen's text outside the lock, on the newest screen; it still finds the end
 // of the flood, and captures on another connection proceed meanwhile.
 func TestHostWaitTextMatchesAFloodOutsideThePaneLock(t *testing.T) {
 	const lines = 100000
@@ -50,6 +52,35 @@ func TestHostWaitTextMatchesAFloodOutsideThePaneLock(t *testing.T) {
 	t.Logf("%d lines of output, %d text checks", lines, checks.Load())
 	if locked.Load() != 0 {
 		t.Fatalf("a text check ran with the pane lock held (of %d checks)", checks.Load())
+	}
+}
+
+// TestATextCheckCopiesNoSnapshot pins issue 12 (memory per history line):
+// a wait for a text checks on every change of a flooding pane, and took a
+// snapshot each time (every row that scrolled copied as cells: 10 MB of
+// garbage while a pane printed 10,000 lines, the host's heap and resident
+// memory grown with it). A check now copies the screen's text into a
+// buffer the wait reuses: none allocates.
+func TestATextCheckCopiesNoSnapshot(t *testing.T) {
+	th := startHost(t)
+	c := th.dial()
+	info := th.spawnFake(c, "flood", "FAKE_LINES=500")
+	c.waitText(info.ID, "READY")
+	c.call(&proto.InputReq{Pane: info.ID, Data: []byte("go\n")})
+	c.waitText(info.ID, "FLOOD-END")
+	p, err := th.host.find(info.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &proto.WaitReq{Pane: info.ID, Text: "never shown"}
+	re := regexp.MustCompile(req.Text)
+	var text []byte
+	p.check(req, re, 0, &text) // the buffer grows once
+	if n := testing.AllocsPerRun(100, func() { p.check(req, re, 0, &text) }); n != 0 {
+		t.Fatalf("a text check allocates %.0f times; want none", n)
+	}
+	if !strings.Contains(string(text), "FLOOD-END") {
+		t.Fatalf("the check read %q; want the screen's text", text)
 	}
 }
 

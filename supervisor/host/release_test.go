@@ -1,0 +1,47 @@
+package host
+
+import (
+	"testing"
+	"time"
+)
+
+// TestMemoryIsReleasedOnceAFloodEnds: releaseAfter bytes of output arm
+// one release, which waits until the output has stopped for the quiet
+// time; less output arms nothing (an idle host never wakes for it), and
+// after a release the count starts again.
+func TestMemoryIsReleasedOnceAFloodEnds(t *testing.T) {
+	freed := make(chan time.Time, 4)
+	m := &memRelease{free: func() { freed <- time.Now() }, quiet: 50 * time.Millisecond}
+	m.parsed(releaseAfter-1, time.Now())
+	if m.armed.Load() || m.timers.Load() != 0 {
+		t.Fatal("output under releaseAfter armed a release")
+	}
+	start := time.Now()
+	m.parsed(1, start)
+	var last time.Time
+	for range 3 { // a flood going on: each chunk moves the quiet time on
+		last = time.Now()
+		m.parsed(4096, last)
+		time.Sleep(20 * time.Millisecond) // output spaced under the quiet time
+	}
+	at := <-freed
+	if quiet := at.Sub(last); quiet < m.quiet {
+		t.Fatalf("released %v after the last output; want at least %v", quiet, m.quiet)
+	}
+	if m.since.Load() != 0 || m.armed.Load() {
+		t.Fatal("a release left the count or the timer set")
+	}
+	m.parsed(releaseAfter-1, time.Now())
+	if m.armed.Load() || m.frees.Load() != 1 {
+		t.Fatalf("after a release, output under releaseAfter armed one (releases %d)", m.frees.Load())
+	}
+}
+
+// A host that releases nothing (free nil) counts nothing either.
+func TestNoReleaseWithoutAFreeFunction(t *testing.T) {
+	var m memRelease
+	m.parsed(10*releaseAfter, time.Now())
+	if m.armed.Load() || m.timers.Load() != 0 {
+		t.Fatal("a memRelease without free armed a timer")
+	}
+}

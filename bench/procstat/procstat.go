@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -50,25 +51,50 @@ func parseCPU(stat []byte) (time.Duration, bool) {
 }
 
 // RSS returns pid's resident memory (VmRSS) in bytes.
-func RSS(pid int) (int64, error) { return statusBytes(pid, "VmRSS:") }
+func RSS(pid int) (int64, error) { return statusKB(pid, "VmRSS:") }
 
 // AnonRSS returns pid's resident anonymous memory (RssAnon) in bytes: its
 // heap and stacks, not the pages of its binary and libraries.
-func AnonRSS(pid int) (int64, error) { return statusBytes(pid, "RssAnon:") }
+func AnonRSS(pid int) (int64, error) { return statusKB(pid, "RssAnon:") }
 
-// statusBytes reads a field of /proc/PID/status given in kB.
-func statusBytes(pid int, field string) (int64, error) {
-	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
+// statusKB reads a field of /proc/PID/status given in kB, in bytes.
+func statusKB(pid int, key string) (int64, error) {
+	v, err := StatusField("/proc/"+strconv.Itoa(pid)+"/status", key)
+	return v << 10, err
+}
+
+// StatusField reads a number field of a /proc status file ("VmRSS:  10
+// kB" gives 10).
+func StatusField(file, key string) (int64, error) {
+	f, err := os.Open(file)
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), field); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb << 10, err
+		if v, ok := strings.CutPrefix(sc.Text(), key); ok {
+			return strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
 		}
 	}
-	return 0, fmt.Errorf("no %s in /proc/%d/status", strings.TrimSuffix(field, ":"), pid)
+	return 0, fmt.Errorf("no %s in %s", strings.TrimSuffix(key, ":"), file)
+}
+
+// Wakeups is how often pid's threads have gone to sleep and been woken
+// since they started: voluntary_ctxt_switches summed over
+// /proc/PID/task/*/status (the process's own status counts its main
+// thread only, and a Go program sleeps in many). A thread that exits
+// takes its count along, so read it over an interval in which none does.
+func Wakeups(pid int) (int64, error) {
+	tasks, err := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/status")
+	if err != nil || len(tasks) == 0 {
+		return 0, fmt.Errorf("no threads of pid %d", pid)
+	}
+	var n int64
+	for _, t := range tasks {
+		if v, err := StatusField(t, "voluntary_ctxt_switches:"); err == nil {
+			n += v
+		} // else the thread exited meanwhile
+	}
+	return n, nil
 }

@@ -1,14 +1,11 @@
 package scale
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -21,7 +18,7 @@ func idleOver(ctx context.Context, pid int, d time.Duration) (Idle, error) {
 	if err != nil {
 		return Idle{}, err
 	}
-	w0, err := wakeups(pid)
+	w0, err := procstat.Wakeups(pid)
 	if err != nil {
 		return Idle{}, err
 	}
@@ -34,42 +31,8 @@ func idleOver(ctx context.Context, pid int, d time.Duration) (Idle, error) {
 	if err != nil {
 		return Idle{}, err
 	}
-	w1, err := wakeups(pid)
+	w1, err := procstat.Wakeups(pid)
 	return Idle{CPU: c1 - c0, Wakeups: w1 - w0, Over: d}, err
-}
-
-// wakeups is how often pid's threads have gone to sleep and been woken:
-// voluntary_ctxt_switches summed over /proc/PID/task/*/status (the
-// process's own status counts its main thread only, and a Go program
-// sleeps in many). A thread that exits meanwhile takes its count along.
-func wakeups(pid int) (int64, error) {
-	tasks, err := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/status")
-	if err != nil || len(tasks) == 0 {
-		return 0, fmt.Errorf("no threads of pid %d", pid)
-	}
-	var n int64
-	for _, t := range tasks {
-		if v, err := statusField(t, "voluntary_ctxt_switches:"); err == nil {
-			n += v
-		} // else the thread exited meanwhile
-	}
-	return n, nil
-}
-
-// statusField reads a number field of a /proc status file ("VmRSS:  10 kB").
-func statusField(file, key string) (int64, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), key); ok {
-			return strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-		}
-	}
-	return 0, fmt.Errorf("no %s in %s", key, file)
 }
 
 // alive reports whether pid is a process that has not exited (a zombie has).

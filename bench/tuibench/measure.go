@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"clowder/bench/latency"
+	"clowder/bench/procstat"
 )
 
 func commandContext(ctx context.Context, bin string, args ...string) *exec.Cmd {
@@ -28,14 +29,14 @@ func (i Idle) PerSecond(n int64) float64 { return float64(n) / i.Over.Seconds() 
 
 // idleOver measures the CPU and the wake-ups of ui and server over d.
 func idleOver(ctx context.Context, d time.Duration, ui, server int) (Idle, error) {
-	w0, err0 := wakeups(ui)
-	s0, err1 := wakeups(server)
+	w0, err0 := procstat.Wakeups(ui)
+	s0, err1 := procstat.Wakeups(server)
 	cpu, err := cpuOver(ctx, d, ui, server)
 	if err != nil {
 		return Idle{}, err
 	}
-	w1, err2 := wakeups(ui)
-	s1, err3 := wakeups(server)
+	w1, err2 := procstat.Wakeups(ui)
+	s1, err3 := procstat.Wakeups(server)
 	r := Idle{UI: cpu[0], Server: cpu[1], Over: d, UIWakeups: -1, ServerWakeups: -1}
 	if err0 == nil && err2 == nil {
 		r.UIWakeups = w1 - w0

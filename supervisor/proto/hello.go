@@ -82,7 +82,9 @@ func commonCaps(a, b []string, fds bool) []string {
 // w.Version and w.Caps filled in: w.Caps goes in as the host's
 // capabilities and comes out as the common ones) or an error reply. On
 // success c speaks the chosen version. The returned error is the one sent
-// to the client, or a transport error.
+// to the client, or a transport error. The host runs it in two steps
+// (ReadHello, Greeting.Answer) to register the connection in between;
+// the fake hosts of the clients' tests run it whole.
 func AcceptHello(c FrameConn, lo, hi Version, w WelcomeReply) (HelloReq, WelcomeReply, error) {
 	g, err := ReadHello(c, lo, hi, w)
 	if err != nil {

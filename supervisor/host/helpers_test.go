@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -86,6 +87,41 @@ func (th *testHost) serve(cfg persist.Config, tune ...func(*Server)) {
 		}
 		return err == nil && h.listener() != nil // serving: tests may call the host's methods
 	})
+}
+
+// waitLocksFree waits until no process holds the host locks of th's
+// paths, after a test killed their host: a child the host was forking
+// then keeps the lock's file open until it execs, and a host started
+// meanwhile fails to take it (CI, once, under load: "locked by another
+// process").
+func (th *testHost) waitLocksFree() {
+	th.t.Helper()
+	for _, path := range []string{th.paths.LockFile(), th.paths.StateLockFile()} {
+		deadline := time.Now().Add(time.Minute)
+		for {
+			if _, held := persist.PeekLockHolder(path); !held {
+				break
+			}
+			if time.Now().After(deadline) {
+				th.t.Fatalf("%s still locked a minute after its host was killed; open in %v", path, openers(path))
+			}
+			time.Sleep(5 * time.Millisecond) // polling a condition with a deadline
+		}
+	}
+}
+
+// openers lists the processes that have path open, "PID command".
+func openers(path string) []string {
+	var out []string
+	fds, _ := filepath.Glob("/proc/[0-9]*/fd/*")
+	for _, fd := range fds {
+		if target, err := os.Readlink(fd); err == nil && target == path {
+			pid := strings.Split(fd, "/")[2]
+			cmd, _ := os.ReadFile("/proc/" + pid + "/cmdline")
+			out = append(out, pid+" "+strings.ReplaceAll(strings.TrimRight(string(cmd), "\x00"), "\x00", " "))
+		}
+	}
+	return out
 }
 
 // eventually polls cond with backoff until it holds or a minute passes.

@@ -110,6 +110,7 @@ func crashHost(t *testing.T, cg string, modes ...string) *crashFixture {
 		_, err := os.Stat("/proc/" + strconv.Itoa(f.oldH))
 		return os.IsNotExist(err)
 	})
+	ph.waitLocksFree()
 	return f
 }
 

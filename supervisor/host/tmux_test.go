@@ -174,6 +174,7 @@ func crashAfterAdopt(t *testing.T, ph *procHost, x *testTmux, between func()) (*
 		t.Fatal(err)
 	}
 	<-ph.exited
+	ph.waitLocksFree()
 	between()
 	ph.serve(persist.DefaultConfig())
 	return ph.dial(), pane.ID

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"clowder/supervisor/client"
 	"context"
 	"fmt"
 	"os"
@@ -13,6 +12,7 @@ import (
 
 	"clowder/panes"
 	"clowder/persist"
+	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
 

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"clowder/supervisor/client"
 	"errors"
 	"io"
 	"os"
@@ -11,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
 

@@ -35,7 +35,6 @@ package tui
 
 import (
 	"bytes"
-	"clowder/supervisor/client"
 	"context"
 	"errors"
 	"fmt"
@@ -44,6 +43,7 @@ import (
 	"time"
 
 	"clowder/panes"
+	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
 
@@ -163,7 +163,7 @@ func (q *inputQueue) send(b []byte) {
 		f := q.master
 		q.busy = true
 		q.mu.Unlock()
-		n, err := f.WriteBy(b, time.Now().Add(writeDeadline))
+		n, err := f.WriteWithin(b, writeDeadline)
 		q.mu.Lock()
 		q.busy = false
 		if err == nil {
@@ -186,8 +186,8 @@ func (q *inputQueue) enqueue(b []byte) {
 }
 
 // demote leaves master f after a write failed for another reason than its
-// deadline (closed, or an fd without deadlines): the host delivers the
-// rest. q.mu is held.
+// deadline (closed, or the terminal gone): the host delivers the rest.
+// q.mu is held.
 func (q *inputQueue) demote(f *client.Master, err error) {
 	if errors.Is(err, os.ErrDeadlineExceeded) || q.master != f || q.route != routeMaster {
 		return
@@ -297,7 +297,7 @@ func (q *inputQueue) done(rest []byte) {
 // otherwise (the route then falls back to the host).
 func (q *inputQueue) toMaster(f *client.Master, b []byte) []byte {
 	for len(b) > 0 {
-		n, err := f.WriteBy(b, time.Now().Add(drainDeadline))
+		n, err := f.WriteWithin(b, drainDeadline)
 		b = b[n:]
 		if err == nil {
 			return nil

@@ -5,11 +5,11 @@ package tui
 // size last asked of the host.
 
 import (
-	"clowder/supervisor/client"
 	"fmt"
 
 	"clowder/layout"
 	"clowder/persist"
+	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
 )
 

@@ -87,13 +87,13 @@ func (m *Master) Dup() (*Master, error) {
 
 // Write writes all of p, waiting for room in the terminal's input for
 // as long as it takes (or until Close).
-func (m *Master) Write(p []byte) (int, error) { return m.WriteBy(p, time.Time{}) }
+func (m *Master) Write(p []byte) (int, error) { return m.WriteWithin(p, 0) }
 
-// WriteBy writes all of p, waiting for room in the terminal's input
-// until deadline (zero: no bound); past it, it fails with
-// os.ErrDeadlineExceeded, having written part. The deadline is this
-// write's alone, and a write that need not wait never reads the clock.
-func (m *Master) WriteBy(p []byte, deadline time.Time) (int, error) {
+// WriteWithin writes all of p, waiting for room in the terminal's input
+// for d at most (0: no bound), counted from its first wait; past it, it
+// fails with os.ErrDeadlineExceeded, having written part. A write that
+// need not wait (a key, almost always) never reads the clock.
+func (m *Master) WriteWithin(p []byte, d time.Duration) (int, error) {
 	m.wmu.Lock()
 	defer m.wmu.Unlock()
 	m.mu.RLock()
@@ -101,6 +101,7 @@ func (m *Master) WriteBy(p []byte, deadline time.Time) (int, error) {
 	if m.fd < 0 {
 		return 0, m.wrap(os.ErrClosed)
 	}
+	var deadline time.Time // set at the first wait, when d bounds it
 	n := 0
 	for n < len(p) {
 		k, err := syscall.Write(m.fd, p[n:])
@@ -110,6 +111,9 @@ func (m *Master) WriteBy(p []byte, deadline time.Time) (int, error) {
 		switch {
 		case err == nil || errors.Is(err, syscall.EINTR):
 		case errors.Is(err, syscall.EAGAIN):
+			if d > 0 && deadline.IsZero() {
+				deadline = time.Now().Add(d)
+			}
 			if err := m.waitRoom(deadline); err != nil {
 				return n, m.wrap(err)
 			}
@@ -144,7 +148,7 @@ func (m *Master) waitRoom(deadline time.Time) error {
 	return nil
 }
 
-// wrap names the master in err.
+// wrap names the master in err, a write's.
 func (m *Master) wrap(err error) error { return &os.PathError{Op: "write", Path: m.name, Err: err} }
 
 // Close closes the fd once no one uses it (a write waiting for room
@@ -167,7 +171,7 @@ func (m *Master) Control(f func(fd uintptr)) error {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	if m.fd < 0 {
-		return m.wrap(os.ErrClosed)
+		return &os.PathError{Op: "use", Path: m.name, Err: os.ErrClosed}
 	}
 	f(uintptr(m.fd))
 	return nil

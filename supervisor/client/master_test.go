@@ -103,7 +103,7 @@ func TestAMasterWriteWaitsForRoom(t *testing.T) {
 	chunk := make([]byte, 4096)
 	filled := 0
 	for {
-		n, err := m.WriteBy(chunk, time.Now().Add(20*time.Millisecond))
+		n, err := m.WriteWithin(chunk, 20*time.Millisecond)
 		filled += n
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			break

@@ -210,7 +210,9 @@ func (h *Server) Serve(ctx context.Context) error {
 	if h.opts.ManageProcs {
 		defer h.procs.stop()
 	}
-	go h.startWork(runtime.GOMAXPROCS) // ends with the start-up work
+	if h.opts.StartWork != nil || h.opts.ManageProcs {
+		go h.startWork(runtime.GOMAXPROCS) // ends with the start-up work
+	}
 	h.mu.Lock()
 	h.ln, h.lock = ln, lock
 	h.mu.Unlock()

@@ -37,14 +37,20 @@ func (f *fakeProcs) history() []int {
 	return slices.Clone(f.sets)
 }
 
+// governed is a governor managing a fake runtime of procs processors.
+func governed(procs int) (*fakeProcs, *procGovernor) {
+	f := &fakeProcs{now: procs}
+	g := &procGovernor{}
+	g.manage(f.set)
+	return f, g
+}
+
 // The governor runs the host on one processor, raises it to all while
 // two panes parse at once, and lowers it only once no two have for a
 // while (the timer's callback, called here); a flood starting again in
 // that while keeps it raised.
 func TestProcGovernorRaisesForTwoFloodsOnly(t *testing.T) {
-	f := &fakeProcs{now: 2}
-	var g procGovernor
-	g.manage(f.set)
+	f, g := governed(2)
 	g.started()
 	g.ended()
 	if got := f.history(); !slices.Equal(got, []int{1}) {
@@ -73,9 +79,7 @@ func TestProcGovernorRaisesForTwoFloodsOnly(t *testing.T) {
 
 // A machine with one processor leaves the runtime as it is.
 func TestProcGovernorOnOneProcessorSetsNothing(t *testing.T) {
-	f := &fakeProcs{now: 1}
-	var g procGovernor
-	g.manage(f.set)
+	f, g := governed(1)
 	g.started()
 	g.started()
 	g.ended()

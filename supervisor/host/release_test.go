@@ -12,21 +12,22 @@ import (
 func TestMemoryIsReleasedOnceAFloodEnds(t *testing.T) {
 	freed := make(chan time.Time, 4)
 	m := &memRelease{free: func() { freed <- time.Now() }, quiet: 50 * time.Millisecond}
-	m.parsed(releaseAfter-1, time.Now())
+	start := time.Now()
+	m.parsed(releaseAfter-1, start)
 	if m.armed.Load() || m.timers.Load() != 0 {
 		t.Fatal("output under releaseAfter armed a release")
 	}
-	start := time.Now()
-	m.parsed(1, start)
-	var last time.Time
-	for range 3 { // a flood going on: each chunk moves the quiet time on
-		last = time.Now()
-		m.parsed(4096, last)
-		time.Sleep(20 * time.Millisecond) // output spaced under the quiet time
-	}
+	// The chunk that arms the release is stamped later than the timer's
+	// first firing (start+quiet), as a flood going on would leave the last
+	// output's time (no sleep: the stamp is what the timer reads).
+	last := start.Add(3 * m.quiet)
+	m.parsed(1, last)
 	at := <-freed
 	if quiet := at.Sub(last); quiet < m.quiet {
 		t.Fatalf("released %v after the last output; want at least %v", quiet, m.quiet)
+	}
+	if n := m.timers.Load(); n < 2 {
+		t.Fatalf("%d timers: the first firing, before the output was quiet, did not wait again", n)
 	}
 	if m.since.Load() != 0 || m.armed.Load() {
 		t.Fatal("a release left the count or the timer set")

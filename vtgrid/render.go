@@ -34,7 +34,7 @@ func (s *Snapshot) HistoryText() string { return string(s.AppendHistoryText(nil)
 func (s *Snapshot) AppendHistoryText(b []byte) []byte {
 	size := s.rows * (s.cols + 1) // ASCII rows; wider text grows it again
 	for i := range s.history {
-		size += len(s.history[i].text) + 1
+		size += int(s.history[i].n) + 1
 	}
 	b = slices.Grow(b, size)
 	for i := range s.history {

@@ -151,7 +151,7 @@ func (t *Terminal) collectLogical(c *cursor) (out []logical, curLine, curOff int
 		}
 	}
 	for _, cl := range t.sb.takeAll() {
-		add(cl.expand(), cl.wrapped)
+		add(cl.expand(), cl.wrapped())
 	}
 	for y := 0; y <= last; y++ {
 		l := &t.main.lines[y]

@@ -23,23 +23,60 @@ type styleRun struct {
 	st   Style
 }
 
-// compactLine is one scrollback row: 56 bytes of header plus its text (and
-// its style runs, for a styled row), both kept in the scrollback's arenas.
+// compactLine is one scrollback row: a 16-byte header pointing at the row's
+// bytes in the scrollback's arena. A plain row's bytes are its text; a
+// styled row's are its style runs followed by its text; the rare row holding
+// interned graphemes keeps its cells as they are. Nothing in a row holds a
+// pointer, so the arena is plain bytes the collector never scans.
 type compactLine struct {
-	text    string        // one character per cell, continuation cells omitted, empty cells as ' '
-	runs    []styleRun    // nil: all cells default style, no links, no wide characters
-	ext     *compactExtra // the rare row holding interned graphemes
-	wrapped bool
+	p    *byte  // the row's bytes in an arena chunk; nil for an empty row
+	n    uint32 // bytes of text, after the records
+	meta uint32 // lineWrapped, lineCells, and how many records (runs or cells) come first
 }
 
-// compactExtra holds the cells of a row that text and runs cannot express.
-type compactExtra struct {
-	cells []Cell
-}
+const (
+	lineWrapped = 1 << 31 // the row continues on the next one (soft wrap)
+	lineCells   = 1 << 30 // the records are the row's cells, and there is no text
+	lineRecords = lineCells - 1
 
-// arenaChunk is the size of one text arena block. Rows leave the ring in the
+	recordSize  = 24 // unsafe.Sizeof of a styleRun and of a Cell (scrollback_test)
+	recordAlign = 8
+)
+
+// arenaChunk is the size of one arena block. Rows leave the ring in the
 // order they came, so a block is freed once its last row is gone.
 const arenaChunk = 64 << 10
+
+func (cl *compactLine) wrapped() bool { return cl.meta&lineWrapped != 0 }
+
+func (cl *compactLine) records() int { return int(cl.meta & lineRecords) }
+
+// text is one character per cell, continuation cells omitted, empty cells
+// as ' ' ("" for a row of cells).
+func (cl *compactLine) text() string {
+	if cl.n == 0 {
+		return ""
+	}
+	return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(cl.p), cl.records()*recordSize)), cl.n)
+}
+
+// runs are the style runs of a styled row; nil for a plain one: all cells
+// default style, no links, no wide characters.
+func (cl *compactLine) runs() []styleRun {
+	if cl.meta&lineCells != 0 || cl.records() == 0 {
+		return nil
+	}
+	return unsafe.Slice((*styleRun)(unsafe.Pointer(cl.p)), cl.records())
+}
+
+// cells are the cells of a row that text and runs cannot express; nil for
+// any other row.
+func (cl *compactLine) cells() []Cell {
+	if cl.meta&lineCells == 0 || cl.records() == 0 {
+		return nil
+	}
+	return unsafe.Slice((*Cell)(unsafe.Pointer(cl.p)), cl.records())
+}
 
 // compact encodes the cells of a row, dropping trailing empty default cells
 // (used bounds the non-empty ones: see line.used). It allocates nothing in steady
@@ -53,7 +90,7 @@ func (s *scrollback) compact(cells []Cell, used int, wrapped bool) compactLine {
 	for x := 0; x < n; {
 		c := &cells[x]
 		if c.r >= clusterBase {
-			return compactLine{ext: &compactExtra{cells: append([]Cell(nil), cells[:n]...)}, wrapped: wrapped}
+			return s.keepCells(cells[:n], wrapped)
 		}
 		if c.flags == 0 && c.r < utf8.RuneSelf { // the common case: a run of narrow ASCII in one style
 			var end int
@@ -74,9 +111,36 @@ func (s *scrollback) compact(cells []Cell, used int, wrapped bool) compactLine {
 		x += w
 	}
 	s.text, s.runs = text, runs
-	cl := compactLine{text: s.keepText(text), wrapped: wrapped}
-	if len(runs) > 1 || len(runs) == 1 && runs[0] != (styleRun{n: runs[0].n}) {
-		cl.runs = s.keepRuns(runs)
+	if len(runs) == 1 && runs[0] == (styleRun{n: runs[0].n}) {
+		runs = nil // all default style: the text says it all
+	}
+	b := s.reserve(len(runs), len(text))
+	if len(b) == 0 {
+		return newCompactLine(nil, 0, 0, wrapped)
+	}
+	if len(runs) > 0 {
+		copy(unsafe.Slice((*styleRun)(unsafe.Pointer(&b[0])), len(runs)), runs)
+	}
+	copy(b[len(runs)*recordSize:], text)
+	return newCompactLine(b, len(text), len(runs), wrapped)
+}
+
+// keepCells keeps a row of cells as they are, in the arena.
+func (s *scrollback) keepCells(cells []Cell, wrapped bool) compactLine {
+	b := s.reserve(len(cells), 0)
+	copy(unsafe.Slice((*Cell)(unsafe.Pointer(&b[0])), len(cells)), cells)
+	return newCompactLine(b, 0, len(cells)|lineCells, wrapped)
+}
+
+// newCompactLine is the header of a row whose bytes are b: records records
+// (and lineCells if they are cells) followed by n bytes of text.
+func newCompactLine(b []byte, n, records int, wrapped bool) compactLine {
+	cl := compactLine{n: uint32(n), meta: uint32(records)}
+	if len(b) > 0 {
+		cl.p = &b[0]
+	}
+	if wrapped {
+		cl.meta |= lineWrapped
 	}
 	return cl
 }
@@ -89,29 +153,33 @@ func (s *scrollback) compactPlain(src []byte, holes, wrapped bool) compactLine {
 	for n > 0 && src[n-1] == 0 {
 		n--
 	}
-	if n == 0 {
-		return compactLine{wrapped: wrapped}
-	}
-	text := s.arenaText(n) // straight into the arena: no scratch copy
+	text := s.reserve(0, n) // straight into the arena: no scratch copy
 	copy(text, src[:n])
 	if holes {
 		for i := bytes.IndexByte(text, 0); i >= 0; i = bytes.IndexByte(text, 0) {
 			text[i] = ' ' // an empty cell before the row's end
 		}
 	}
-	// The arena's bytes below its length are never written again.
-	return compactLine{text: unsafe.String(&text[0], n), wrapped: wrapped}
+	return newCompactLine(text, n, 0, wrapped)
 }
 
-// arenaText reserves n bytes at the end of the text arena for the caller
-// to fill.
-func (s *scrollback) arenaText(n int) []byte {
-	if cap(s.textArena)-len(s.textArena) < n {
-		s.textArena = make([]byte, 0, max(arenaChunk, n))
+// reserve returns room at the end of the arena for records (aligned)
+// followed by n bytes of text, for the caller to fill; a chunk's bytes
+// below its length are never written again. Nothing for an empty row.
+func (s *scrollback) reserve(records, n int) []byte {
+	size := records*recordSize + n
+	if size == 0 {
+		return nil
 	}
-	start := len(s.textArena)
-	s.textArena = s.textArena[:start+n]
-	return s.textArena[start : start+n : start+n]
+	start := (len(s.arena) + recordAlign - 1) &^ (recordAlign - 1)
+	if records == 0 {
+		start = len(s.arena)
+	}
+	if start+size > cap(s.arena) {
+		s.arena, start = make([]byte, 0, max(arenaChunk, size)), 0
+	}
+	s.arena = s.arena[:start+size]
+	return s.arena[start : start+size : start+size]
 }
 
 // appendASCIICells appends the characters of the run of narrow ASCII cells
@@ -131,27 +199,6 @@ func appendASCIICells(text []byte, cells []Cell, x int) ([]byte, int) {
 	return text, x
 }
 
-// keepText copies b into the text arena.
-func (s *scrollback) keepText(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	text := s.arenaText(len(b))
-	copy(text, b)
-	// The arena's bytes below its length are never written again.
-	return unsafe.String(&text[0], len(b))
-}
-
-// keepRuns copies runs into the run arena.
-func (s *scrollback) keepRuns(runs []styleRun) []styleRun {
-	if cap(s.runArena)-len(s.runArena) < len(runs) {
-		s.runArena = make([]styleRun, 0, max(arenaChunk/32, len(runs)))
-	}
-	start := len(s.runArena)
-	s.runArena = append(s.runArena, runs...)
-	return s.runArena[start:len(s.runArena):len(s.runArena)]
-}
-
 // addRun extends the last run by n cells of c's style, or starts a new one.
 func addRun(runs []styleRun, c *Cell, n int, wide bool) []styleRun {
 	if k := len(runs) - 1; k >= 0 {
@@ -168,26 +215,26 @@ func addRun(runs []styleRun, c *Cell, n int, wide bool) []styleRun {
 // appendRowText does for its expansion, without expanding it: text already
 // holds one character per cell, continuation cells omitted.
 func (cl *compactLine) appendText(b []byte) []byte {
-	if cl.ext != nil {
-		return appendRowText(b, cl.ext.cells)
+	if cells := cl.cells(); cells != nil {
+		return appendRowText(b, cells)
 	}
-	return append(b, strings.TrimRight(cl.text, " ")...)
+	return append(b, strings.TrimRight(cl.text(), " ")...)
 }
 
 // expand decodes the row into cells (its natural length, no padding).
 func (cl *compactLine) expand() []Cell {
-	return cl.appendCells(make([]Cell, 0, len(cl.text)))
+	return cl.appendCells(make([]Cell, 0, cl.n))
 }
 
 // appendCells appends the row's cells to out.
 func (cl *compactLine) appendCells(out []Cell) []Cell {
-	if cl.ext != nil {
-		return append(out, cl.ext.cells...)
+	if cells := cl.cells(); cells != nil {
+		return append(out, cells...)
 	}
-	runs := cl.runs
+	runs := cl.runs()
 	ri, left := 0, 0
 	var run styleRun
-	for _, r := range cl.text {
+	for _, r := range cl.text() {
 		if left == 0 && ri < len(runs) {
 			run, left = runs[ri], int(runs[ri].n)
 			ri++
@@ -212,10 +259,9 @@ type scrollback struct {
 	start  int    // index of the oldest row in ring once it is full
 	pushed uint64 // rows ever pushed: the absolute number of the next row
 
-	text      []byte     // scratch of compact
-	runs      []styleRun // scratch of compact
-	textArena []byte
-	runArena  []styleRun
+	text  []byte     // scratch of compact
+	runs  []styleRun // scratch of compact
+	arena []byte     // the chunk rows are being added to
 }
 
 // pushLine compacts a row leaving the top of the screen, in either of its
@@ -248,6 +294,11 @@ func (s *scrollback) count() bool {
 // keep adds a compacted row, dropping the oldest when full.
 func (s *scrollback) keep(cl compactLine) {
 	if len(s.ring) < s.max {
+		if len(s.ring) == cap(s.ring) { // double up to max exactly: append's 1.25x steps copy more and overshoot
+			grown := make([]compactLine, len(s.ring), min(max(2*len(s.ring), 64), s.max))
+			copy(grown, s.ring)
+			s.ring = grown
+		}
 		s.ring = append(s.ring, cl)
 		return
 	}

@@ -232,10 +232,91 @@ func TestProtectedCellsSurviveSnapshotAndReflow(t *testing.T) {
 }
 
 // TestCellIs24Bytes: cells are copied everywhere; the DECSCA bit lives in
-// the flags byte and must not grow them.
+// the flags byte and must not grow them. A scrollback row's records (its
+// style runs or its cells) are laid out in the arena by that size, and the
+// row's header is 16 bytes.
 func TestCellIs24Bytes(t *testing.T) {
 	if n := unsafe.Sizeof(Cell{}); n != 24 {
 		t.Fatalf("Cell is %d bytes, want 24", n)
+	}
+	if n, a := unsafe.Sizeof(styleRun{}), unsafe.Alignof(styleRun{}); n != recordSize || a > recordAlign {
+		t.Fatalf("styleRun is %d bytes aligned to %d, want %d aligned to at most %d", n, a, recordSize, recordAlign)
+	}
+	if n, a := unsafe.Sizeof(Cell{}), unsafe.Alignof(Cell{}); n != recordSize || a > recordAlign {
+		t.Fatalf("Cell is %d bytes aligned to %d, want %d aligned to at most %d", n, a, recordSize, recordAlign)
+	}
+	if n := unsafe.Sizeof(compactLine{}); n != 16 {
+		t.Fatalf("compactLine is %d bytes, want 16", n)
+	}
+}
+
+// TestScrollbackRowsShareChunks: rows of every kind, pushed one after
+// another through one scrollback (so they share arena chunks and spill
+// into new ones), come back as they went in, with their wrap flags.
+func TestScrollbackRowsShareChunks(t *testing.T) {
+	inputs := []string{
+		"plain ascii",
+		"\x1b[31mred\x1b[m and \x1b[1mbold\x1b[m",
+		"wide 世界 text",
+		"e\u0301 combining",
+		"",
+		"\x1b[44m   \x1b[m trailing bg",
+		strings.Repeat("long ", 40),
+	}
+	var rows [][]Cell
+	for _, in := range inputs {
+		s := screenOf(300, 1, in).Snapshot()
+		rows = append(rows, s.Row(0))
+	}
+	var sb scrollback
+	sb.max = 1 << 20
+	n := 0
+	for sb.arena == nil || n < 3*arenaChunk/100 { // well past the first chunk
+		row := rows[n%len(rows)]
+		sb.keep(sb.compact(row, len(row), n%3 == 0))
+		n++
+	}
+	for i := range n {
+		cl := sb.at(i)
+		want := rows[i%len(rows)]
+		got := cl.expand()
+		if cl.wrapped() != (i%3 == 0) {
+			t.Fatalf("row %d: wrapped %v, want %v", i, cl.wrapped(), i%3 == 0)
+		}
+		for x := range want {
+			var b Cell
+			if x < len(got) {
+				b = got[x]
+			}
+			a := want[x]
+			if a.r == 0 && b.r == ' ' {
+				b.r = 0
+			}
+			if a != b {
+				t.Fatalf("row %d (%q) cell %d: %+v came back as %+v", i, inputs[i%len(inputs)], x, a, b)
+			}
+		}
+	}
+}
+
+// TestScrollbackMemoryOfBuildLines: what builds print, lines of about 45
+// columns, costs the text and a 16-byte header a row, and little more.
+func TestScrollbackMemoryOfBuildLines(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	term := New(200, 50, Options{ScrollbackLines: 10000})
+	for i := 0; i < 10050; i++ {
+		fmt.Fprintf(term, "line %5d of the history, as a build prints it\r\n", i)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	perLine := (int64(after.HeapAlloc) - int64(before.HeapAlloc)) / 10000
+	runtime.KeepAlive(term)
+	// 46 bytes of text and 16 of header; the ring's spare capacity and
+	// the screen itself (200x50, spread over the lines) are the rest.
+	if perLine > 80 {
+		t.Fatalf("%d bytes per 46-column scrollback row, want <= 80", perLine)
 	}
 }
 

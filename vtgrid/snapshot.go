@@ -128,7 +128,7 @@ func (t *Terminal) ScrollbackRows(from uint64, n int) (rows [][]Cell, wrapped []
 	for i := uint64(0); i < count; i++ {
 		cl := t.sb.at(int(first - oldest + i))
 		rows = append(rows, cl.expand())
-		wrapped = append(wrapped, cl.wrapped)
+		wrapped = append(wrapped, cl.wrapped())
 	}
 	return rows, wrapped, first
 }

@@ -688,7 +688,7 @@ func (l *line) restoreCells(cells []Cell, wrapped bool, ver uint64) {
 // ScrollbackRows returns it, with its soft-wrap flag.
 func (s *scrollback) stateRow(i int, buf []Cell) ([]Cell, bool) {
 	cl := s.at(i)
-	return cl.appendCells(buf), cl.wrapped
+	return cl.appendCells(buf), cl.wrapped()
 }
 
 // restoreStart makes the next row pushed row number oldest.

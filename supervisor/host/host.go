@@ -19,7 +19,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -154,7 +153,7 @@ func New(opts Options) (*Server, error) {
 	}
 	sup := opts.Config.Supervisor
 	limits := supervisor.Limits{Timeout: sup.Timeout.Std(), IdleTimeout: sup.IdleTimeout.Std(), Grace: sup.KillGrace.Std()}
-	return &Server{
+	h := &Server{
 		opts: opts, log: logger, started: time.Now(), framePeriod: opts.FramePeriod,
 		spawner:    supervisor.NewSpawner(supervisor.Options{CgroupMode: sup.Cgroup, CgroupParent: sup.CgroupParent, Limits: limits}),
 		adapters:   panes.NewAdaptersFromConfig(opts.Config, os.Getenv("SHELL")),
@@ -162,8 +161,10 @@ func New(opts Options) (*Server, error) {
 		stopReq:    make(chan struct{}),
 		bigReplies: make(chan struct{}, maxBigReplies),
 		parsing:    make(chan struct{}, parseSlots),
-		release:    memRelease{free: debug.FreeOSMemory, quiet: releaseQuiet},
-	}, nil
+		release:    memRelease{quiet: releaseQuiet},
+	}
+	h.release.free = h.releaseMemory
+	return h, nil
 }
 
 // adapterFor is the adapter a pane's attention rules and key options come

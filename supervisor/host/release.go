@@ -6,13 +6,15 @@
 // 256 KiB have been parsed and the panes have then been quiet for a
 // second, the host collects and returns every free page at once (a
 // forced collection: 1-2 ms of CPU for a heap of a few MB, after output
-// that cost more to parse). Nothing
+// that cost more to parse), after packing the panes' rings (ring.go).
+// Nothing
 // ticks while idle: the timer is armed only by output, and re-armed only
 // while output goes on.
 
 package host
 
 import (
+	"runtime/debug"
 	"sync/atomic"
 	"time"
 )
@@ -26,7 +28,7 @@ const releaseQuiet = time.Second
 
 // memRelease returns free memory to the system once a flood has ended.
 type memRelease struct {
-	free   func()        // runtime/debug.FreeOSMemory; nil: release nothing
+	free   func()        // (*Server).releaseMemory; nil: release nothing
 	quiet  time.Duration // releaseQuiet (tests shorten it)
 	since  atomic.Int64  // bytes parsed since the last release
 	last   atomic.Int64  // when output was last parsed, in Unix ns
@@ -63,4 +65,14 @@ func (m *memRelease) fire() {
 	m.armed.Store(false)
 	m.frees.Add(1)
 	m.free()
+}
+
+// releaseMemory packs every pane's ring, then collects and returns every
+// free page to the system.
+func (h *Server) releaseMemory() {
+	var pk packer
+	for _, p := range h.allPanes() {
+		p.ring.pack(&pk)
+	}
+	debug.FreeOSMemory()
 }

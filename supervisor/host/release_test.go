@@ -1,8 +1,12 @@
 package host
 
 import (
+	"bytes"
+	"fmt"
 	"testing"
 	"time"
+
+	"clowder/supervisor/proto"
 )
 
 // TestMemoryIsReleasedOnceAFloodEnds: releaseAfter bytes of output arm
@@ -44,5 +48,38 @@ func TestNoReleaseWithoutAFreeFunction(t *testing.T) {
 	m.parsed(10*releaseAfter, time.Now())
 	if m.armed.Load() || m.timers.Load() != 0 {
 		t.Fatal("a memRelease without free armed a timer")
+	}
+}
+
+// TestAReleasePacksTheRings: a release after a flood packs the pane's
+// ring, and the raw output reads back whole from the packed ring.
+func TestAReleasePacksTheRings(t *testing.T) {
+	th := startHost(t)
+	c := th.dial()
+	info := th.spawnFake(c, "flood", "FAKE_LINES=5000") // about 200 KB: three full chunks
+	c.waitText(info.ID, "READY")
+	c.call(&proto.InputReq{Pane: info.ID, Data: []byte("go\n")})
+	c.waitText(info.ID, "FLOOD-END")
+	p, err := th.host.find(info.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, end := p.ring.Bounds()
+	before := make([]byte, end)
+	if n, from, _ := p.ring.ReadAt(before, 0); from != 0 || uint64(n) != end {
+		t.Fatalf("read %d bytes from %d; want all %d", n, from, end)
+	}
+	th.host.releaseMemory()
+	if p.ring.packedBytes() == 0 {
+		t.Fatalf("a release after %d bytes of output packed nothing", end)
+	}
+	after := make([]byte, end)
+	if n, _, _ := p.ring.ReadAt(after, 0); uint64(n) != end || !bytes.Equal(after, before) {
+		t.Fatalf("the packed ring read back %d bytes, not the %d it held", n, end)
+	}
+	for i := 0; i < 5000; i += 999 {
+		if !bytes.Contains(after, fmt.Appendf(nil, "flood line %d of", i)) {
+			t.Fatalf("line %d is not in the ring", i)
+		}
 	}
 }

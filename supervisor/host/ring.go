@@ -11,8 +11,20 @@ package host
 // The first chunk starts at ringMinChunk and doubles while the output first
 // fills it; the others are allocated whole. A byte never moves once written (the ring used to double
 // one buffer up to the limit, copying what it held at each step).
+//
+// Once output has paused, the host packs the ring (pack): every full chunk
+// the writer is not in is deflated, since what programs print compresses
+// three to five times. A read unpacks a packed chunk into a cache of one
+// chunk. The writer, on coming round to a packed chunk, drops it whole
+// instead of unpacking what it is about to overwrite: a ring that has
+// wrapped holds the newest limit bytes less at most one chunk.
 
-import "sync"
+import (
+	"bytes"
+	"compress/flate"
+	"io"
+	"sync"
+)
 
 // ringMinChunk is the first allocation of a ring's storage: an idle
 // shell's prompt fits (4 KiB was a sixth of an idle pane's heap), and
@@ -26,10 +38,14 @@ const ringChunk = 64 << 10
 // one writer and any number of concurrent readers.
 type Ring struct {
 	mu     sync.Mutex
-	chunks [][]byte // chunk k holds offsets [k*ringChunk, ...); shorter only while first filled
-	limit  int      // the most bytes the ring holds
-	start  uint64   // sequence number of the oldest byte held
-	end    uint64   // sequence number of the next byte written
+	chunks [][]byte // chunk k holds offsets [k*ringChunk, ...); shorter only while first filled; nil while packed
+	packed [][]byte // chunk k deflated (pack), or nil
+	stays  []bool   // chunk k deflated to little (binary output): pack leaves it until it is written again
+	cache  []byte   // the packed chunk cacheK, unpacked for reads; nil for none
+	cacheK int
+	limit  int    // the most bytes the ring holds
+	start  uint64 // sequence number of the oldest byte held
+	end    uint64 // sequence number of the next byte written
 }
 
 // NewRing returns a ring holding the newest size bytes (at least 1). It
@@ -58,6 +74,18 @@ func (r *Ring) putLocked(seq uint64, p []byte) {
 	for len(p) > 0 {
 		off := int(seq % uint64(r.limit))
 		n := min(len(p), r.limit-off, ringChunk-off%ringChunk)
+		k := off / ringChunk
+		if k < len(r.stays) {
+			r.stays[k] = false
+		}
+		if k < len(r.packed) && r.packed[k] != nil {
+			// Come round to a packed chunk: drop its old bytes whole.
+			if old := seq - uint64(off%ringChunk); old >= uint64(r.limit) {
+				r.start = max(r.start, old-uint64(r.limit)+uint64(r.chunkSize(k)))
+			}
+			r.packed[k] = nil
+			r.dropCacheLocked(k)
+		}
 		copy(r.storeLocked(off, n), p[:n])
 		p, seq = p[n:], seq+uint64(n)
 	}
@@ -72,8 +100,8 @@ func (r *Ring) storeLocked(off, n int) []byte {
 	}
 	c := r.chunks[k]
 	if at+n > len(c) {
-		full := min(ringChunk, r.limit-k*ringChunk) // the last chunk may be short
-		size := full                                // output that got past the first chunk is a flood
+		full := r.chunkSize(k)
+		size := full // output that got past the first chunk is a flood
 		if k == 0 {
 			size = min(max(at+n, 2*len(c), ringMinChunk), full)
 		}
@@ -84,12 +112,89 @@ func (r *Ring) storeLocked(off, n int) []byte {
 	return c[at : at+n]
 }
 
+// chunkSize is the size of chunk k once full: the last chunk may be short.
+func (r *Ring) chunkSize(k int) int { return min(ringChunk, r.limit-k*ringChunk) }
+
 // loadLocked returns the bytes held from offset off up to the end of its
 // chunk or n bytes, whichever is fewer.
 func (r *Ring) loadLocked(off, n int) []byte {
-	c := r.chunks[off/ringChunk]
-	at := off % ringChunk
+	k, at := off/ringChunk, off%ringChunk
+	c := r.chunks[k]
+	if c == nil && k < len(r.packed) && r.packed[k] != nil {
+		c = r.unpackedLocked(k)
+	}
 	return c[at:min(len(c), at+n)]
+}
+
+// unpackedLocked returns packed chunk k inflated, from the cache.
+func (r *Ring) unpackedLocked(k int) []byte {
+	if r.cache == nil || r.cacheK != k {
+		if r.cache == nil {
+			r.cache = make([]byte, ringChunk)
+		}
+		c := r.cache[:r.chunkSize(k)]
+		if n, err := io.ReadFull(flate.NewReader(bytes.NewReader(r.packed[k])), c); err != nil {
+			clear(c[n:]) // pack deflated it in memory: never, but a read must not spin or panic
+		}
+		r.cache, r.cacheK = c, k
+	}
+	return r.cache
+}
+
+// dropCacheLocked forgets the cache if it holds chunk k.
+func (r *Ring) dropCacheLocked(k int) {
+	if r.cacheK == k {
+		r.cache = nil
+	}
+}
+
+// packer deflates ring chunks, with one compressor (about a megabyte of
+// state) for every ring of a release.
+type packer struct {
+	buf      bytes.Buffer
+	z        *flate.Writer
+	deflated int // chunks deflated, for tests
+}
+
+// deflate returns c deflated, in the packer's buffer.
+func (pk *packer) deflate(c []byte) []byte {
+	pk.deflated++
+	pk.buf.Reset()
+	if pk.z == nil {
+		pk.z, _ = flate.NewWriter(&pk.buf, flate.BestSpeed) // BestSpeed is a valid level
+	} else {
+		pk.z.Reset(&pk.buf)
+	}
+	_, _ = pk.z.Write(c) // a bytes.Buffer does not fail
+	_ = pk.z.Close()
+	return pk.buf.Bytes()
+}
+
+// pack deflates every full chunk the writer is not in, one chunk per hold
+// of the lock (about half a millisecond of it each), keeping a chunk as it
+// is where deflating saves less than an eighth. It drops the read cache.
+func (r *Ring) pack(pk *packer) {
+	for k := 0; ; k++ {
+		r.mu.Lock()
+		if k >= len(r.chunks) {
+			r.cache = nil
+			r.mu.Unlock()
+			return
+		}
+		c := r.chunks[k]
+		writing := int(r.end%uint64(r.limit)) / ringChunk
+		if c != nil && len(c) == r.chunkSize(k) && k != writing && (k >= len(r.stays) || !r.stays[k]) {
+			for len(r.packed) <= k {
+				r.packed, r.stays = append(r.packed, nil), append(r.stays, false)
+			}
+			if z := pk.deflate(c); len(z) < len(c)-len(c)/8 {
+				r.packed[k], r.chunks[k] = bytes.Clone(z), nil
+			} else {
+				r.stays[k] = true
+			}
+		}
+		r.mu.Unlock()
+	}
 }
 
 // grow raises the ring's limit to size bytes, keeping what it holds and
@@ -103,7 +208,7 @@ func (r *Ring) grow(size int) {
 	}
 	held := make([]byte, r.end-r.start)
 	n := r.readLocked(held, r.start)
-	r.chunks, r.limit = nil, size // every byte's offset changes with the limit
+	r.chunks, r.packed, r.stays, r.cache, r.limit = nil, nil, nil, nil, size // every byte's offset changes with the limit
 	r.putLocked(r.start, held[:n])
 }
 

@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"fmt"
 	"runtime"
 	"testing"
 )
@@ -197,4 +198,118 @@ func (r *Ring) held() int {
 		total += cap(c)
 	}
 	return total
+}
+
+// packedBytes is the storage of the ring's packed chunks, in bytes.
+func (r *Ring) packedBytes() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	total := 0
+	for _, c := range r.packed {
+		total += len(c)
+	}
+	return total
+}
+
+// TestPackedRingKeepsEveryByteAndSeq: a ring packed between writes (as the
+// host packs it whenever output pauses) reads back what was written, with
+// its sequence numbers, across chunks and seams, before and after it wraps;
+// coming round to a packed chunk drops at most that one chunk early.
+func TestPackedRingKeepsEveryByteAndSeq(t *testing.T) {
+	const limit = 4*ringChunk + 1001
+	r := NewRing(limit)
+	var all []byte
+	dropped := false // a packed chunk came round and went early
+	var pk packer
+	for i := 0; len(all) < 3*limit; i++ {
+		var line []byte
+		for range i % 7 {
+			line = fmt.Appendf(line, "line %d of the history, as a build prints it\r\n", len(all)+len(line))
+		}
+		r.Write(line)
+		all = append(all, line...)
+		if i%5 == 0 {
+			r.pack(&pk)
+		}
+		start, end := r.Bounds()
+		if end != uint64(len(all)) || start > uint64(max(len(all)-limit+ringChunk, 0)) || start < uint64(max(len(all)-limit, 0)) {
+			t.Fatalf("write %d: bounds %d-%d; want the end %d and at most a chunk less than the newest %d bytes", i, start, end, len(all), limit)
+		}
+		dropped = dropped || start > uint64(max(len(all)-limit, 0))
+		if i%97 != 0 {
+			continue
+		}
+		var got []byte
+		buf := make([]byte, 3001)
+		for seq := uint64(0); ; {
+			n, from, next := r.ReadAt(buf, seq)
+			if n == 0 {
+				break
+			}
+			if seq == 0 && from != start {
+				t.Fatalf("write %d: a read from 0 starts at %d; want the oldest held, %d", i, from, start)
+			}
+			got, seq = append(got, buf[:n]...), next
+		}
+		if !bytes.Equal(got, all[start:]) {
+			t.Fatalf("write %d: read back %d bytes, not the %d held", i, len(got), len(all)-int(start))
+		}
+	}
+	if r.packedBytes() == 0 || !dropped {
+		t.Fatalf("packed %d bytes, dropped a packed chunk %v; the test wants both", r.packedBytes(), dropped)
+	}
+}
+
+// TestPackingShrinksARingOfText: a ring full of what a build prints holds
+// a fraction of it once packed; the chunk being written stays as it is.
+func TestPackingShrinksARingOfText(t *testing.T) {
+	r := NewRing(8 * ringChunk)
+	var text []byte
+	for i := 0; len(text) < 8*ringChunk-ringChunk/2; i++ {
+		text = fmt.Appendf(text, "ok  \tclowder/pkg%d\t%d.%03ds\n--- PASS: Test%d (0.%02ds)\n", i*7%93, i%9, i*37%1000, i, i%100)
+	}
+	r.Write(text)
+	raw := r.held()
+	r.pack(&packer{})
+	if got := r.held() + r.packedBytes(); got > raw/3 {
+		t.Fatalf("a ring of %d bytes of test output holds %d once packed (%d raw, %d packed); want at most a third", raw, got, r.held(), r.packedBytes())
+	}
+	if r.held() != ringChunk {
+		t.Fatalf("packed, the ring still holds %d raw bytes; want only the chunk being written (%d)", r.held(), ringChunk)
+	}
+}
+
+// TestPackLeavesWhatDoesNotDeflate: chunks of bytes that do not compress
+// stay as they are, and the next pack does not try them again until they
+// are written again.
+func TestPackLeavesWhatDoesNotDeflate(t *testing.T) {
+	r := NewRing(4 * ringChunk)
+	noise := make([]byte, 3*ringChunk+100)
+	x := uint64(1)
+	for i := range noise {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		noise[i] = byte(x)
+	}
+	r.Write(noise)
+	var pk packer
+	r.pack(&pk)
+	if r.packedBytes() != 0 || pk.deflated != 3 {
+		t.Fatalf("noise: packed %d bytes after deflating %d chunks; want nothing packed from the 3 full chunks", r.packedBytes(), pk.deflated)
+	}
+	r.pack(&pk)
+	if pk.deflated != 3 {
+		t.Fatalf("a second pack deflated %d chunks again; want none", pk.deflated-3)
+	}
+	r.Write(noise) // wraps: every chunk is written again
+	r.pack(&pk)
+	if pk.deflated == 3 {
+		t.Fatal("chunks written again were not tried again")
+	}
+	buf := make([]byte, 4*ringChunk)
+	start, end := r.Bounds()
+	if n, _, _ := r.ReadAt(buf, start); !bytes.Equal(buf[:n], append(noise, noise...)[2*len(noise)-int(end-start):]) {
+		t.Fatal("the ring does not read back its newest bytes")
+	}
 }

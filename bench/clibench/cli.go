@@ -31,11 +31,19 @@ type CLI struct {
 	// HistoryRSS is how much the server's resident anonymous memory grew
 	// while the pane printed its history (its scrollback, and for clowder
 	// the raw output ring as well; not the code pages the printing ran).
+	// It includes what the server grows once, whatever the pane: for a Go
+	// host, the runtime's bookkeeping of a heap that output first exercised.
 	HistoryRSS int64
+	// SecondRSS is the same for a second pane filled after the first: what
+	// another line of history costs.
+	SecondRSS int64
 }
 
 // HistoryPerLine is HistoryRSS over the lines the history holds.
 func (c CLI) HistoryPerLine() float64 { return float64(c.HistoryRSS) / historyLines }
+
+// SecondPerLine is SecondRSS over the lines the history holds.
+func (c CLI) SecondPerLine() float64 { return float64(c.SecondRSS) / historyLines }
 
 // ClowderCLI starts a host with a pane whose history is full and times n
 // runs of `ls`, `capture` and `capture --scrollback 10000`.
@@ -60,6 +68,23 @@ func ClowderCLI(ctx context.Context, bin string, n int) (CLI, error) {
 			return err
 		}
 		_, err := w.Run(ctx, "wait", id, "--text", "filled", "--timeout", "60s")
+		return err
+	})
+	if err != nil {
+		return CLI{}, err
+	}
+	// A second pane, filled before the commands below make garbage of
+	// their own.
+	second, err := w.Run(ctx, "new", "--size", "200x50", "--", "sh", "-c", fillScript)
+	if err != nil {
+		return CLI{}, err
+	}
+	second = strings.TrimSpace(second)
+	err = grownBy(pid, &r.SecondRSS, func() error {
+		if _, err := w.Run(ctx, "send-keys", second, "Enter"); err != nil {
+			return err
+		}
+		_, err := w.Run(ctx, "wait", second, "--text", "filled", "--timeout", "60s")
 		return err
 	})
 	if err != nil {
@@ -105,6 +130,18 @@ func TmuxCLI(ctx context.Context, n int) (CLI, error) {
 			return err
 		}
 		return t.waitFor(ctx, ":1", "filled")
+	})
+	if err != nil {
+		return CLI{}, err
+	}
+	if _, err := t.run(ctx, "new-window", "-d", "-t", ":2", fillScript); err != nil {
+		return CLI{}, err
+	}
+	err = grownBy(pid, &r.SecondRSS, func() error {
+		if _, err := t.run(ctx, "send-keys", "-t", ":2", "Enter"); err != nil {
+			return err
+		}
+		return t.waitFor(ctx, ":2", "filled")
 	})
 	if err != nil {
 		return CLI{}, err

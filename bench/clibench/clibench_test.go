@@ -27,6 +27,12 @@ func TestCLITimesEveryCommand(t *testing.T) {
 	if err != nil || len(m.CaptureHistory) != 2 {
 		t.Fatalf("tmux: %+v %v", m, err)
 	}
+	// Two histories of 10,000 lines each grew both servers.
+	for _, s := range []CLI{c, m} {
+		if s.HistoryRSS <= 0 || s.SecondRSS <= 0 {
+			t.Fatalf("a full history grew the server by %d and %d bytes", s.HistoryRSS, s.SecondRSS)
+		}
+	}
 	cold, err := ColdStart(ctx, bin, 2)
 	if err != nil || len(cold) != 2 {
 		t.Fatalf("clowder cold start: %v %v", cold, err)

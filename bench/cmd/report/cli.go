@@ -38,6 +38,6 @@ func runCLI(w io.Writer, c config, sum *summary) error {
 	fmt.Fprintf(w, "| `capture --scrollback 10000` | %s | %s | `capture-pane -p -S -10000` | %s | %s |\n", ms(ours.CaptureHistory.Median()), ms(ours.CaptureHistory.P99()), ms(theirs.CaptureHistory.Median()), ms(theirs.CaptureHistory.P99()))
 	fmt.Fprintf(w, "| cold start: `new -- true`, `wait --exit`, no host running | %s | %s | `new-session -d 'true; wait-for -S' \\; wait-for`, no server | %s | %s |\n", ms(cold.Median()), ms(cold.P99()), ms(coldTmux.Median()), ms(coldTmux.P99()))
 	fmt.Fprintf(w, "\nServer CPU per history capture: clowder host %s, tmux server %s.\n", msOf(ours.ServerCPU), msOf(theirs.ServerCPU))
-	fmt.Fprintf(w, "\nServer memory per history line (resident anonymous memory grown while the pane printed 10,100 build-like lines of about 45 columns, over the 10,000 its history keeps; clowder's raw output ring included): clowder host %.0f B, tmux server %.0f B.\n", ours.HistoryPerLine(), theirs.HistoryPerLine())
+	fmt.Fprintf(w, "\nServer memory per history line (resident anonymous memory grown while a pane printed 10,100 build-like lines of about 45 columns, over the 10,000 its history keeps; clowder's raw output ring included): a second pane filled after the first, clowder host %.0f B, tmux server %.0f B; the first pane, with what the server grows once, clowder host %.0f B, tmux server %.0f B.\n", ours.SecondPerLine(), theirs.SecondPerLine(), ours.HistoryPerLine(), theirs.HistoryPerLine())
 	return nil
 }

@@ -72,7 +72,7 @@ func printSummary(w io.Writer, s *summary) {
 		row(w, "`ls` (whole process, median)", ms(c.Ls.Median()), ms(t.Ls.Median()), ratioLower(c.Ls.Median(), t.Ls.Median()))
 		row(w, "`capture` (whole process, median)", ms(c.Capture.Median()), ms(t.Capture.Median()), ratioLower(c.Capture.Median(), t.Capture.Median()))
 		row(w, fmt.Sprintf("`capture --scrollback 10000` (server CPU: %s / %s)", msOf(c.ServerCPU), msOf(t.ServerCPU)), ms(c.CaptureHistory.Median()), ms(t.CaptureHistory.Median()), ratioLower(c.CaptureHistory.Median(), t.CaptureHistory.Median()))
-		row(w, "server memory per history line (RSS grown over 10,000 lines; clowder: ring included)", fmt.Sprintf("%.0f B", c.HistoryPerLine()), fmt.Sprintf("%.0f B", t.HistoryPerLine()), ratio(t.HistoryPerLine(), c.HistoryPerLine()))
+		row(w, "server memory per history line (RSS grown over 10,000 lines of a second pane; clowder: ring included; in parentheses the first pane, with what the server grows once)", fmt.Sprintf("%.0f B (%.0f B)", c.SecondPerLine(), c.HistoryPerLine()), fmt.Sprintf("%.0f B (%.0f B)", t.SecondPerLine(), t.HistoryPerLine()), ratio(t.SecondPerLine(), c.SecondPerLine()))
 	}
 	if s.cold > 0 {
 		row(w, "cold start: `new -- true` and wait for its exit (median)", ms(s.cold), ms(s.coldTmux), ratioLower(s.cold, s.coldTmux))

@@ -127,7 +127,9 @@ func dialOnceWith(parent context.Context, socketPath string, early *proto.Frame)
 		_ = uc.Close() // best effort: nothing was sent
 		return nil, err
 	}
-	var fc proto.FrameConn = proto.NewFdConn(uc)
+	fdc := proto.NewFdConn(uc)
+	fdc.ReadBodiesWhole() // checkListener: this is the user's own host
+	var fc proto.FrameConn = fdc
 	if early != nil {
 		fc = &earlyConn{FrameConn: fc, uc: uc, early: *early}
 	}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"syscall"
+	"unsafe"
 
 	"clowder/panes"
 	"clowder/persist"
@@ -177,9 +178,12 @@ func (p *pane) capture(req *proto.CaptureReq) *proto.CapturedReply {
 	} else {
 		text = s.AppendHistoryText(nil)
 	}
+	text = append(text, '\n')
 	x, y, _ := s.Cursor()
 	return &proto.CapturedReply{
-		Pane: p.id, Text: string(append(text, '\n')), Cols: uint16(s.Cols()), Rows: uint16(s.Rows()),
+		// text is this capture's own and never written again: a history of
+		// half a megabyte is not copied into a string.
+		Pane: p.id, Text: unsafe.String(&text[0], len(text)), Cols: uint16(s.Cols()), Rows: uint16(s.Rows()),
 		CursorX: uint16(x), CursorY: uint16(y),
 	}
 }

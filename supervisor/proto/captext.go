@@ -14,6 +14,7 @@ package proto
 import (
 	"fmt"
 	"math"
+	"unsafe"
 )
 
 // CapturedText (MsgCapturedText) is CapturedReply with a binary body.
@@ -45,7 +46,7 @@ func (t CapturedText) appendBody(dst []byte) ([]byte, error) {
 	return append(dst, t.Text...), nil
 }
 
-// decodeBody decodes a capture; Text is a copy of the body's tail.
+// decodeBody decodes a capture; Text aliases the body's tail.
 func (t *CapturedText) decodeBody(b []byte) error {
 	r := newBinReader(b)
 	var err error
@@ -62,6 +63,11 @@ func (t *CapturedText) decodeBody(b []byte) error {
 		}
 		*f = uint16(v)
 	}
-	t.Text = string(r.rest())
+	if rest := r.rest(); len(rest) > 0 {
+		// A frame's body is the frame's own and never written again (as
+		// OutputChunk's Data aliases it): a history of half a megabyte is
+		// not copied once more.
+		t.Text = unsafe.String(&rest[0], len(rest))
+	}
 	return nil
 }

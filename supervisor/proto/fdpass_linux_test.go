@@ -147,3 +147,50 @@ func TestFdPassCleanEOF(t *testing.T) {
 		t.Fatalf("got %v, want io.EOF", err)
 	}
 }
+
+// TestBigBodiesCrossWholeBothWays: frames with bodies past writevBody (a
+// capture of a long history), written with writev, arrive byte for byte
+// between frames with fds and small ones, whether the reader reads bodies
+// in doubling steps (a host) or whole (a client).
+func TestBigBodiesCrossWholeBothWays(t *testing.T) {
+	for _, whole := range []bool{false, true} {
+		a, b := fdSocketPair(t)
+		if whole {
+			b.ReadBodiesWhole()
+		}
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		big := make([]byte, 3*writevBody+77)
+		for i := range big {
+			big[i] = byte(i * 31)
+		}
+		frames := []Frame{
+			{Type: MsgCapturedText, Body: big},
+			{Type: MsgSubscribed, Body: []byte("{}"), Fds: []int{int(pr.Fd())}},
+			{Type: MsgCapturedText, Body: big[:writevBody+1]},
+			{Type: MsgOK, Body: []byte("{}")},
+			{Type: MsgCapturedText, Body: big[1:]},
+		}
+		go func() {
+			for _, f := range frames {
+				if err := a.WriteFrame(f); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+		for i, want := range frames {
+			got, err := b.ReadFrame()
+			if err != nil {
+				t.Fatalf("whole %v, frame %d: %v", whole, i, err)
+			}
+			if got.Type != want.Type || string(got.Body) != string(want.Body) || len(got.Fds) != len(want.Fds) {
+				t.Fatalf("whole %v, frame %d: got %s, %d bytes, %d fds; want %s, %d bytes, %d fds", whole, i, got.Type, len(got.Body), len(got.Fds), want.Type, len(want.Body), len(want.Fds))
+			}
+			CloseFds(got.Fds)
+		}
+		pr.Close()
+		pw.Close()
+	}
+}

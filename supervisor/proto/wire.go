@@ -63,6 +63,15 @@ type header struct {
 // The fd count in the header is len(f.Fds); the fds themselves travel out of
 // band. It fails if the frame exceeds limit bytes or WireMaxFds fds.
 func AppendFrame(dst []byte, f Frame, limit int) ([]byte, error) {
+	dst, err := appendHeader(dst, f, limit)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, f.Body...), nil
+}
+
+// appendHeader appends f's fixed header, after checking f against limit.
+func appendHeader(dst []byte, f Frame, limit int) ([]byte, error) {
 	if err := checkFrameSize(len(f.Body), len(f.Fds), limit); err != nil {
 		return dst, fmt.Errorf("write %s frame: %w", f.Type, err)
 	}
@@ -72,8 +81,7 @@ func AppendFrame(dst []byte, f Frame, limit int) ([]byte, error) {
 	dst = binary.BigEndian.AppendUint16(dst, uint16(f.Flags))
 	dst = binary.BigEndian.AppendUint16(dst, uint16(len(f.Fds)))
 	dst = binary.BigEndian.AppendUint32(dst, f.ReqID)
-	dst = binary.BigEndian.AppendUint32(dst, uint32(len(f.Body)))
-	return append(dst, f.Body...), nil
+	return binary.BigEndian.AppendUint32(dst, uint32(len(f.Body))), nil
 }
 
 // checkFrameSize enforces the frame size and fd count limits.

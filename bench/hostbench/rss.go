@@ -47,8 +47,15 @@ func IdleRSS(ctx context.Context, bin string, n int) (int64, error) {
 			return 0, err
 		}
 	}
+	time.Sleep(Quiet) // idle: the host has done its start-up work
 	return procstat.RSS(host.Process.Pid)
 }
+
+// Quiet is how long a benchmark leaves a real host without requests before
+// it reads the host's idle memory or CPU: the host drops its start-up
+// pages once no request has come for a quarter of a second
+// (supervisor/host, startQuiet).
+const Quiet = time.Second
 
 // TmuxIdleRSS starts a private tmux server with n idle shell windows and
 // returns the server's resident memory.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"clowder/bench/hostbench"
 	"clowder/bench/latency"
 	"clowder/bench/procstat"
 )
@@ -129,6 +130,7 @@ func settled(ctx context.Context, s server, cfg Config) (rss int64, idle Idle, l
 	if err = s.waitPrompts(ctx); err != nil {
 		return
 	}
+	time.Sleep(hostbench.Quiet) // idle: a clowder host has done its start-up work
 	if rss, err = procstat.RSS(s.pid()); err != nil {
 		return
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"clowder/bench/hostbench"
 	"clowder/bench/isolate"
 )
 
@@ -101,6 +102,7 @@ func (w *world) waitQuiet(ctx context.Context) error {
 			return err
 		}
 		if !slices.ContainsFunc(panes, func(p lsPane) bool { return p.Attention == "working" || p.Attention == "starting" }) {
+			time.Sleep(hostbench.Quiet) // the host's start-up work, after these requests
 			return nil
 		}
 		select {

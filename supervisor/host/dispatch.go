@@ -13,12 +13,14 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"clowder/supervisor/proto"
 )
 
 // dispatch routes one request frame read from the connection.
 func (c *conn) dispatch(f proto.Frame) {
+	c.h.lastRequest.Store(time.Now().UnixNano())
 	m, err := f.Message()
 	if errors.Is(err, proto.ErrUnknownType) {
 		// A newer client's request: unknown-type, which it may ignore

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"clowder/persist"
 	"clowder/supervisor/proto"
@@ -130,13 +131,13 @@ func TestTheGovernorWaitsForTheStartWork(t *testing.T) {
 	f := &fakeProcs{now: 2}
 	var during []int
 	h := &Server{opts: Options{ManageProcs: true, StartWork: func() { during = f.history() }}}
-	h.startWork(f.set)
+	h.startWork(nil, f.set)
 	if len(during) != 0 || !slices.Equal(f.history(), []int{1}) {
 		t.Fatalf("processors set %v during the start-up work and %v after it; want none, then [1]", during, f.history())
 	}
 	stopped := &Server{opts: Options{ManageProcs: true}}
 	stopped.procs.stop()
-	stopped.startWork(f.set)
+	stopped.startWork(nil, f.set)
 	if got := f.history(); !slices.Equal(got, []int{1}) {
 		t.Fatalf("a host stopped before its start-up work ended set the processors: %v", got)
 	}
@@ -160,5 +161,50 @@ func TestTheHostServesWhileItsStartWorkRuns(t *testing.T) {
 	}
 	if err := second.Serve(context.Background()); !errors.Is(err, persist.ErrLocked) {
 		t.Fatalf("a second host: %v, want ErrLocked", err)
+	}
+}
+
+// TestTheStartWorkWaitsForTheRequestsToStop: the start-up work (the host
+// process drops its start-up pages) waits until no request has come for
+// startQuiet, so the requests of a cold start never fault the pages back
+// in one at a time; a host stopped before that does none.
+func TestTheStartWorkWaitsForTheRequestsToStop(t *testing.T) {
+	th := newTestHost(t)
+	ran := make(chan struct{})
+	th.serve(persist.DefaultConfig(), func(h *Server) {
+		h.startQuiet = 2 * time.Second // far above a request's time, even under -race
+		h.opts.StartWork = func() { close(ran) }
+	})
+	c := th.dial()
+	for i := range 20 {
+		if _, ok := c.call(&proto.ListReq{}).(*proto.PaneListReply); !ok {
+			t.Fatalf("list %d: not a pane list", i)
+		}
+		select {
+		case <-ran:
+			t.Fatalf("the start-up work ran while requests came (after %d)", i+1)
+		default:
+		}
+	}
+	stopped := time.Now()
+	<-ran
+	if waited := time.Since(stopped); waited < th.host.startQuiet/2 {
+		t.Fatalf("the start-up work ran %v after the last request; want about %v", waited, th.host.startQuiet)
+	}
+
+	never := newTestHost(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	h, err := New(Options{Paths: never.paths, Config: persist.DefaultConfig(), IdleExit: -1,
+		StartWork: func() { t.Error("a host stopped before it was quiet did its start-up work") }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.startQuiet = time.Hour
+	served := make(chan error, 1)
+	go func() { served <- h.Serve(ctx) }()
+	eventually(t, "the second host listens", func() bool { return h.listener() != nil })
+	cancel()
+	if err := <-served; err != nil {
+		t.Fatal(err)
 	}
 }

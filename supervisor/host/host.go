@@ -66,9 +66,10 @@ type Options struct {
 	// or a benchmark's process leaves them alone.
 	ManageProcs bool
 	// StartWork, if set, runs on a goroutine of its own once the socket
-	// listens and no request has come for startQuiet (the host process
-	// drops its start-up pages, which the requests of a cold start would
-	// otherwise fault back in a page at a time); the host serves
+	// listens and neither a request nor output has come for startQuiet
+	// (the host process drops its start-up pages, which a cold start's
+	// requests or a flood would otherwise fault back in a page at a time,
+	// and whose work would be billed to them); the host serves
 	// meanwhile, and with ManageProcs it goes to one processor only once
 	// the work is done, so the work never holds the one processor while
 	// the client that started the host waits (a cold start).
@@ -172,8 +173,8 @@ func New(opts Options) (*Server, error) {
 	return h, nil
 }
 
-// awaitQuiet waits until no request has come for h.startQuiet; false if
-// done closed first.
+// awaitQuiet waits until no request has come and no output has been
+// parsed for h.startQuiet; false if done closed first.
 func (h *Server) awaitQuiet(done <-chan struct{}) bool {
 	t := time.NewTimer(h.startQuiet)
 	defer t.Stop()
@@ -185,7 +186,8 @@ func (h *Server) awaitQuiet(done <-chan struct{}) bool {
 			return false
 		case <-t.C:
 		}
-		wait := time.Until(time.Unix(0, h.lastRequest.Load()).Add(h.startQuiet))
+		last := max(h.lastRequest.Load(), h.release.last.Load()) // a request, or output parsed
+		wait := time.Until(time.Unix(0, last).Add(h.startQuiet))
 		if wait <= 0 {
 			return true
 		}

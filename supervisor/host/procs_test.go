@@ -121,25 +121,30 @@ func TestTwoFloodingPanesRaiseTheProcessors(t *testing.T) {
 	th.host.procs.stop()
 }
 
-// TestTheGovernorWaitsForTheStartWork pins a cold start: the host process
-// drops its start-up pages (about 900 madvise calls, at nice 19) just
-// after it listens, while the client that started it sends its first
-// request, and on one processor that request waited for the whole drop.
-// The governor takes the processors only once the start-up work is done,
-// and not at all after a stop.
-func TestTheGovernorWaitsForTheStartWork(t *testing.T) {
+// TestTheGovernorDoesNotWaitForTheStartWork: the governor takes the
+// processors as the host begins to serve, and the start-up work, which
+// waits for the host to be quiet, runs on one processor; a flood that came
+// before it ran on every processor, paying a thread wake-up per chunk.
+// After a stop, neither.
+func TestTheGovernorDoesNotWaitForTheStartWork(t *testing.T) {
 	f := &fakeProcs{now: 2}
-	var during []int
-	h := &Server{opts: Options{ManageProcs: true, StartWork: func() { during = f.history() }}}
-	h.startWork(nil, f.set)
-	if len(during) != 0 || !slices.Equal(f.history(), []int{1}) {
-		t.Fatalf("processors set %v during the start-up work and %v after it; want none, then [1]", during, f.history())
-	}
-	stopped := &Server{opts: Options{ManageProcs: true}}
-	stopped.procs.stop()
-	stopped.startWork(nil, f.set)
+	ran := make(chan []int, 1)
+	h := &Server{opts: Options{ManageProcs: true, StartWork: func() { ran <- f.history() }}}
+	stop := h.beginWork(context.Background(), f.set)
 	if got := f.history(); !slices.Equal(got, []int{1}) {
-		t.Fatalf("a host stopped before its start-up work ended set the processors: %v", got)
+		t.Fatalf("processors set %v as the host began; want [1] at once", got)
+	}
+	if during := <-ran; !slices.Equal(during, []int{1}) {
+		t.Fatalf("processors set %v when the start-up work ran; want [1]", during)
+	}
+	stop()
+	before := f.history() // the stop gave the processors back
+	stopped := &Server{opts: Options{ManageProcs: true, StartWork: func() { t.Error("a stopped host did its start-up work") }}}
+	stopped.startQuiet = time.Hour
+	stopped.procs.stop()
+	stopped.beginWork(context.Background(), f.set)()
+	if got := f.history(); !slices.Equal(got, before) {
+		t.Fatalf("a stopped host set the processors: %v after %v", got, before)
 	}
 }
 

@@ -40,8 +40,11 @@ type Result struct {
 	// 10 ms: a sum, read as a mean per pane).
 	SpawnCPU time.Duration
 	// RSS1 and RSSN are the server's resident memory with one pane and
-	// with Panes, each shell at its prompt.
-	RSS1, RSSN int64
+	// with Panes, each shell at its prompt; Anon1 and AnonN the anonymous
+	// part of it (heap and stacks: not the binary's code pages, which the
+	// spawns page in once, whatever their number).
+	RSS1, RSSN   int64
+	Anon1, AnonN int64
 	// Ls1 and LsN are whole-process listings with one pane and with Panes.
 	Ls1, LsN latency.Samples
 	// Ls1CPU and LsNCPU are the server's CPU time over each set of runs.
@@ -55,8 +58,8 @@ type Result struct {
 	Stop time.Duration
 }
 
-// RSSPerPane is the memory each pane after the first added.
-func (r Result) RSSPerPane() int64 { return (r.RSSN - r.RSS1) / int64(r.Panes-1) }
+// RSSPerPane is the anonymous memory each pane after the first added.
+func (r Result) RSSPerPane() int64 { return (r.AnonN - r.Anon1) / int64(r.Panes-1) }
 
 // SpawnPerPane is SpawnAll over the panes it spawned.
 func (r Result) SpawnPerPane() time.Duration { return r.SpawnAll / time.Duration(r.Panes-1) }
@@ -107,7 +110,7 @@ type server interface {
 func measure(ctx context.Context, s server, cfg Config) (Result, error) {
 	r := Result{Panes: cfg.Panes}
 	var err error
-	if r.RSS1, r.Idle1, r.Ls1, r.Ls1CPU, err = settled(ctx, s, cfg); err != nil {
+	if r.RSS1, r.Anon1, r.Idle1, r.Ls1, r.Ls1CPU, err = settled(ctx, s, cfg); err != nil {
 		return r, err
 	}
 	start := time.Now()
@@ -119,19 +122,23 @@ func measure(ctx context.Context, s server, cfg Config) (Result, error) {
 		return r, err
 	}
 	r.SpawnAll = time.Since(start)
-	r.RSSN, r.IdleN, r.LsN, r.LsNCPU, err = settled(ctx, s, cfg)
+	r.RSSN, r.AnonN, r.IdleN, r.LsN, r.LsNCPU, err = settled(ctx, s, cfg)
 	return r, err
 }
 
-// settled waits for every prompt, then reads the server's memory, its idle
+// settled waits for every prompt, then reads the server's memory (all of
+// it, and the anonymous part), its idle
 // CPU and wake-ups, and times ls (and the server's CPU for it), in that
 // order (ls wakes the server).
-func settled(ctx context.Context, s server, cfg Config) (rss int64, idle Idle, ls latency.Samples, lsCPU time.Duration, err error) {
+func settled(ctx context.Context, s server, cfg Config) (rss, anon int64, idle Idle, ls latency.Samples, lsCPU time.Duration, err error) {
 	if err = s.waitPrompts(ctx); err != nil {
 		return
 	}
 	time.Sleep(hostbench.Quiet) // idle: a clowder host has done its start-up work
 	if rss, err = procstat.RSS(s.pid()); err != nil {
+		return
+	}
+	if anon, err = procstat.AnonRSS(s.pid()); err != nil {
 		return
 	}
 	if idle, err = idleOver(ctx, s.pid(), cfg.Idle); err != nil {

@@ -140,8 +140,8 @@ func checkSane(t *testing.T, r Result) {
 	switch {
 	case r.Panes != short.Panes || len(r.Spawn) != short.Panes-1 || r.SpawnAll <= 0 || first <= 0 || last <= 0:
 		t.Errorf("spawn figures: %+v", r)
-	case r.RSS1 < 1<<20 || r.RSSN < 1<<20:
-		t.Errorf("resident memory: %d with one pane, %d with %d", r.RSS1, r.RSSN, r.Panes)
+	case r.RSS1 < 1<<20 || r.RSSN < 1<<20 || r.Anon1 <= 0 || r.Anon1 > r.RSS1 || r.AnonN <= 0 || r.AnonN > r.RSSN:
+		t.Errorf("resident memory: %d (%d anonymous) with one pane, %d (%d) with %d", r.RSS1, r.Anon1, r.RSSN, r.AnonN, r.Panes)
 	case len(r.Ls1) != short.LsRuns || len(r.LsN) != short.LsRuns || r.Ls1.Median() <= 0 || r.LsN.Median() <= 0:
 		t.Errorf("ls figures: %v %v", r.Ls1, r.LsN)
 	case r.Stop <= 0:

@@ -24,7 +24,7 @@ func TestRunPrintsEveryTableOnATinyStream(t *testing.T) {
 		"### Parse throughput", "| clowder vtgrid |", "| hinshun/vt10x ", "| charmbracelet/x/vt ",
 		"### Keystroke round trip", "### Memory", "n/a: keeps no scrollback",
 		"## Plain-text flood", "| bare PTY reader", "## Summary", "| plain text lines, no client",
-		"## Scale: 3 idle shells", "| server RSS per pane |",
+		"## Scale: 3 idle shells", "| server RSS per pane (anonymous) |",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())

@@ -58,7 +58,7 @@ func printScale(w io.Writer, cfg scale.Config, r scale.Result, t *scale.Result) 
 	for _, row := range scaleRows(n) {
 		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", row.name, row.value(r), theirs(row.value), scaleRatio(row, r, t))
 	}
-	fmt.Fprintf(w, "\nPer pane: memory is (RSS with %d - RSS with 1) / %d; `ls` per pane is (median with %d - median with 1) / %d. A spawn that costs more as panes pile up shows as the last ten spawns' median above the first ten's. Server CPU comes from /proc/PID/stat in clock ticks of 10 ms, summed over all the spawns or all the runs of `ls`, then divided.\n", n, n-1, n, n-1)
+	fmt.Fprintf(w, "\nPer pane: memory is (anonymous RSS with %d - anonymous RSS with 1) / %d (heap and stacks; the binary's code pages, which a clowder host drops once it is quiet after its start and its first spawns page back in, are paid once, not per pane); `ls` per pane is (median with %d - median with 1) / %d. A spawn that costs more as panes pile up shows as the last ten spawns' median above the first ten's. Server CPU comes from /proc/PID/stat in clock ticks of 10 ms, summed over all the spawns or all the runs of `ls`, then divided.\n", n, n-1, n, n-1)
 }
 
 // scaleRow is one figure of the scale table: how to print it, and its
@@ -80,7 +80,7 @@ func scaleRows(n int) []scaleRow {
 		durRow("server CPU per spawn", scale.Result.SpawnCPUPerPane),
 		mbRow("server RSS, 1 pane", func(r scale.Result) int64 { return r.RSS1 }),
 		mbRow(fmt.Sprintf("server RSS, %d panes", n), func(r scale.Result) int64 { return r.RSSN }),
-		kbRow("server RSS per pane", scale.Result.RSSPerPane),
+		kbRow("server RSS per pane (anonymous)", scale.Result.RSSPerPane),
 		durRow("`ls`, 1 pane (median)", func(r scale.Result) time.Duration { return r.Ls1.Median() }),
 		durRow(fmt.Sprintf("`ls`, %d panes (median)", n), func(r scale.Result) time.Duration { return r.LsN.Median() }),
 		durRow(fmt.Sprintf("`ls`, %d panes (p99)", n), func(r scale.Result) time.Duration { return r.LsN.P99() }),
@@ -140,7 +140,7 @@ func scaleSummary(w io.Writer, r, t *scale.Result) {
 	}
 	n := r.Panes
 	row(w, fmt.Sprintf("%d panes: spawn time per pane (whole process, mean over panes 2 to %d)", n, n), ms(r.SpawnPerPane()), ms(t.SpawnPerPane()), ratioLower(r.SpawnPerPane(), t.SpawnPerPane()))
-	row(w, fmt.Sprintf("%d panes: server RSS per pane ((RSS %d - RSS 1) / %d)", n, n, n-1), kb(r.RSSPerPane()), kb(t.RSSPerPane()), ratio(float64(t.RSSPerPane()), float64(r.RSSPerPane())))
+	row(w, fmt.Sprintf("%d panes: server RSS per pane ((anonymous RSS %d - anonymous RSS 1) / %d)", n, n, n-1), kb(r.RSSPerPane()), kb(t.RSSPerPane()), ratio(float64(t.RSSPerPane()), float64(r.RSSPerPane())))
 	row(w, fmt.Sprintf("%d panes: server RSS", n), fmt.Sprintf("%.1f MB", float64(r.RSSN)/1e6), fmt.Sprintf("%.1f MB", float64(t.RSSN)/1e6), ratio(float64(t.RSSN), float64(r.RSSN)))
 	row(w, fmt.Sprintf("%d panes: `ls` (whole process, median; `tmux list-panes -a`)", n), ms(r.LsN.Median()), ms(t.LsN.Median()), ratioLower(r.LsN.Median(), t.LsN.Median()))
 	row(w, fmt.Sprintf("%d panes: idle server CPU over %s", n, r.IdleN.Over), msOf(r.IdleN.CPU), msOf(t.IdleN.CPU), "–")

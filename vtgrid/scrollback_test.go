@@ -58,22 +58,30 @@ func TestCompactRoundTrip(t *testing.T) {
 			row := s.Row(0)
 			var sb scrollback
 			cl := sb.compact(row, len(row), false)
-			back := cl.expand()
-			for x := range row {
-				var b Cell
-				if x < len(back) {
-					b = back[x]
-				}
-				a := row[x]
-				if a.r == 0 && b.r == ' ' {
-					b.r = 0 // empty cells come back as spaces
-				}
-				if a != b {
-					t.Fatalf("cell %d: %+v came back as %+v", x, a, b)
-				}
+			if x, a, b, ok := sameCells(row, cl.expand()); !ok {
+				t.Fatalf("cell %d: %+v came back as %+v", x, a, b)
 			}
 		})
 	}
+}
+
+// sameCells reports whether a row came back from the scrollback as it
+// went in (its empty cells as spaces, its trailing ones dropped), or the
+// first cell that did not.
+func sameCells(row, back []Cell) (x int, want, got Cell, ok bool) {
+	for x := range row {
+		var b Cell
+		if x < len(back) {
+			b = back[x]
+		}
+		if row[x].r == 0 && b.r == ' ' {
+			b.r = 0 // empty cells come back as spaces
+		}
+		if row[x] != b {
+			return x, row[x], b, false
+		}
+	}
+	return 0, Cell{}, Cell{}, true
 }
 
 func TestResizeReflowsSoftWrappedLines(t *testing.T) {
@@ -278,23 +286,11 @@ func TestScrollbackRowsShareChunks(t *testing.T) {
 	}
 	for i := range n {
 		cl := sb.at(i)
-		want := rows[i%len(rows)]
-		got := cl.expand()
 		if cl.wrapped() != (i%3 == 0) {
 			t.Fatalf("row %d: wrapped %v, want %v", i, cl.wrapped(), i%3 == 0)
 		}
-		for x := range want {
-			var b Cell
-			if x < len(got) {
-				b = got[x]
-			}
-			a := want[x]
-			if a.r == 0 && b.r == ' ' {
-				b.r = 0
-			}
-			if a != b {
-				t.Fatalf("row %d (%q) cell %d: %+v came back as %+v", i, inputs[i%len(inputs)], x, a, b)
-			}
+		if x, a, b, ok := sameCells(rows[i%len(rows)], cl.expand()); !ok {
+			t.Fatalf("row %d (%q) cell %d: %+v came back as %+v", i, inputs[i%len(inputs)], x, a, b)
 		}
 	}
 }

@@ -53,41 +53,38 @@ func ClowderCLI(ctx context.Context, bin string, n int) (CLI, error) {
 		return CLI{}, err
 	}
 	defer w.Close()
-	id, err := w.Run(ctx, "new", "--size", "200x50", "--", "sh", "-c", fillScript)
+	newPane := func() (string, error) {
+		id, err := w.Run(ctx, "new", "--size", "200x50", "--", "sh", "-c", fillScript)
+		return strings.TrimSpace(id), err
+	}
+	fill := func(id string) func() error {
+		return func() error {
+			if _, err := w.Run(ctx, "send-keys", id, "Enter"); err != nil {
+				return err
+			}
+			_, err := w.Run(ctx, "wait", id, "--text", "filled", "--timeout", "60s")
+			return err
+		}
+	}
+	id, err := newPane()
 	if err != nil {
 		return CLI{}, err
 	}
-	id = strings.TrimSpace(id)
 	pid, err := w.HostPID(ctx)
 	if err != nil {
 		return CLI{}, err
 	}
 	var r CLI
-	err = grownBy(pid, &r.HistoryRSS, func() error {
-		if _, err := w.Run(ctx, "send-keys", id, "Enter"); err != nil {
-			return err
-		}
-		_, err := w.Run(ctx, "wait", id, "--text", "filled", "--timeout", "60s")
-		return err
-	})
-	if err != nil {
+	if err := grownBy(pid, &r.HistoryRSS, fill(id)); err != nil {
 		return CLI{}, err
 	}
 	// A second pane, filled before the commands below make garbage of
 	// their own.
-	second, err := w.Run(ctx, "new", "--size", "200x50", "--", "sh", "-c", fillScript)
+	second, err := newPane()
 	if err != nil {
 		return CLI{}, err
 	}
-	second = strings.TrimSpace(second)
-	err = grownBy(pid, &r.SecondRSS, func() error {
-		if _, err := w.Run(ctx, "send-keys", second, "Enter"); err != nil {
-			return err
-		}
-		_, err := w.Run(ctx, "wait", second, "--text", "filled", "--timeout", "60s")
-		return err
-	})
-	if err != nil {
+	if err := grownBy(pid, &r.SecondRSS, fill(second)); err != nil {
 		return CLI{}, err
 	}
 	run := func(args ...string) func() error {

@@ -66,10 +66,10 @@ type Options struct {
 	// or a benchmark's process leaves them alone.
 	ManageProcs bool
 	// StartWork, if set, runs on a goroutine of its own once the socket
-	// listens and neither a request nor output has come for startQuiet
-	// (the host process drops its start-up pages, which a cold start's
-	// requests or a flood would otherwise fault back in a page at a time,
-	// and whose work would be billed to them); the host serves meanwhile.
+	// listens and no request has come for startQuiet (the host process
+	// drops its start-up pages, which a cold start's requests would
+	// otherwise fault back in a page at a time); the host serves
+	// meanwhile.
 	StartWork func()
 	// FramePeriod, for tests, replaces the display refresh that paces
 	// screen frames (frames.go); 0 means a 60 Hz refresh.
@@ -170,8 +170,9 @@ func New(opts Options) (*Server, error) {
 	return h, nil
 }
 
-// awaitQuiet waits until no request has come and no output has been
-// parsed for h.startQuiet; false if done closed first.
+// awaitQuiet waits until no request has come for h.startQuiet; false if
+// done closed first. Output does not count: a pane that never stops
+// printing (a tail -f, a ticking clock) would put the work off for good.
 func (h *Server) awaitQuiet(done <-chan struct{}) bool {
 	t := time.NewTimer(h.startQuiet)
 	defer t.Stop()
@@ -183,8 +184,7 @@ func (h *Server) awaitQuiet(done <-chan struct{}) bool {
 			return false
 		case <-t.C:
 		}
-		last := max(h.lastRequest.Load(), h.release.last.Load()) // a request, or output parsed
-		wait := time.Until(time.Unix(0, last).Add(h.startQuiet))
+		wait := time.Until(time.Unix(0, h.lastRequest.Load()).Add(h.startQuiet))
 		if wait <= 0 {
 			return true
 		}

@@ -66,10 +66,10 @@ type Options struct {
 	// or a benchmark's process leaves them alone.
 	ManageProcs bool
 	// StartWork, if set, runs on a goroutine of its own once the socket
-	// listens and no request has come for startQuiet (the host process
-	// drops its start-up pages, which a cold start's requests would
-	// otherwise fault back in a page at a time); the host serves
-	// meanwhile.
+	// listens and neither a request nor (for at most startOutputMax)
+	// output has come for startQuiet: the host process drops its start-up
+	// pages, which a cold start's requests or a flood would otherwise
+	// fault back in a page at a time. The host serves meanwhile.
 	StartWork func()
 	// FramePeriod, for tests, replaces the display refresh that paces
 	// screen frames (frames.go); 0 means a 60 Hz refresh.
@@ -114,18 +114,19 @@ type Server struct {
 	release     memRelease    // free memory back to the system after a flood (release.go)
 	orphans     orphanSet     // watchers of trees earlier hosts left (orphans.go)
 
-	resumeAfter []string          // panes that ran when agents.json was saved, to resume at start (respawn.go)
-	lastRequest atomic.Int64      // when the newest request came, in Unix ns (startWork)
-	startQuiet  time.Duration     // how long no request must come before the start-up work (startQuiet)
-	escrowMu    sync.Mutex        // one re-adoption from escrow at a time (escrow.go)
-	holders     escrowBook        // which clients hold which panes' masters (escrow.go)
-	gate        upgradeGate       // holds starts and ends subscriptions for an upgrade (upgrade.go)
-	window      upgradeWindow     // refuses and drains requests for an upgrade (drain.go)
-	upgradeNote string            // how the last upgrade in place went, for host status (upgrade.go)
-	ln          *net.UnixListener // the listening socket, kept across an upgrade
-	lock        *persist.Lockfile // the host lock, kept across an upgrade
-	stateLock   *persist.Lockfile // the state dir's lock (lockStateDir), taken again after an upgrade
-	afterLock   func()            // tests: runs once both locks are held, before the host listens
+	resumeAfter    []string          // panes that ran when agents.json was saved, to resume at start (respawn.go)
+	lastRequest    atomic.Int64      // when the newest request came, in Unix ns (startWork)
+	startQuiet     time.Duration     // how long no request must come before the start-up work (startQuiet)
+	startOutputMax time.Duration     // how long output may put the start-up work off (startOutputMax)
+	escrowMu       sync.Mutex        // one re-adoption from escrow at a time (escrow.go)
+	holders        escrowBook        // which clients hold which panes' masters (escrow.go)
+	gate           upgradeGate       // holds starts and ends subscriptions for an upgrade (upgrade.go)
+	window         upgradeWindow     // refuses and drains requests for an upgrade (drain.go)
+	upgradeNote    string            // how the last upgrade in place went, for host status (upgrade.go)
+	ln             *net.UnixListener // the listening socket, kept across an upgrade
+	lock           *persist.Lockfile // the host lock, kept across an upgrade
+	stateLock      *persist.Lockfile // the state dir's lock (lockStateDir), taken again after an upgrade
+	afterLock      func()            // tests: runs once both locks are held, before the host listens
 
 	beforeRequest func(proto.Message) // tests only: runs before each request's handler
 	spawnStep     func(step string)   // tests only: runs at each step of a spawn (spawnSteps)
@@ -164,16 +165,20 @@ func New(opts Options) (*Server, error) {
 		bigReplies: make(chan struct{}, maxBigReplies),
 		parsing:    make(chan struct{}, parseSlots),
 		release:    memRelease{quiet: releaseQuiet},
-		startQuiet: startQuiet,
+		startQuiet: startQuiet, startOutputMax: startOutputMax,
 	}
 	h.release.free = h.releaseMemory
 	return h, nil
 }
 
-// awaitQuiet waits until no request has come for h.startQuiet; false if
-// done closed first. Output does not count: a pane that never stops
-// printing (a tail -f, a ticking clock) would put the work off for good.
+// awaitQuiet waits until no request has come for h.startQuiet, nor output
+// either for the first h.startOutputMax: false if done closed first. A
+// flood's parse would fault the dropped pages back one at a time (the
+// attached flood's host CPU, 240 against 300-340 ms for 20 MB), but a
+// pane that never stops printing (yes, a ticking clock) must not put the
+// work off for good.
 func (h *Server) awaitQuiet(done <-chan struct{}) bool {
+	began := time.Now()
 	t := time.NewTimer(h.startQuiet)
 	defer t.Stop()
 	for {
@@ -184,7 +189,11 @@ func (h *Server) awaitQuiet(done <-chan struct{}) bool {
 			return false
 		case <-t.C:
 		}
-		wait := time.Until(time.Unix(0, h.lastRequest.Load()).Add(h.startQuiet))
+		last := h.lastRequest.Load()
+		if time.Since(began) < h.startOutputMax {
+			last = max(last, h.release.last.Load()) // output parsed
+		}
+		wait := time.Until(time.Unix(0, last).Add(h.startQuiet))
 		if wait <= 0 {
 			return true
 		}
@@ -213,6 +222,9 @@ func (h *Server) adapterFor(rec persist.PaneRecord) panes.Adapter {
 // sends its requests within tens of milliseconds; with the start-up pages
 // dropped under it, it took 72 ms instead of 61 here (issue 12).
 const startQuiet = 250 * time.Millisecond
+
+// startOutputMax is how long output may put the start-up work off.
+const startOutputMax = 10 * time.Second
 
 // beginWork starts what the host does beside serving: the governor sets
 // the processors (set is runtime.GOMAXPROCS) at once, and Options.StartWork

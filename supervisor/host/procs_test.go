@@ -213,3 +213,30 @@ func TestTheStartWorkWaitsForTheRequestsToStop(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestOutputPutsTheStartWorkOffForAWhile: a pane's output puts the
+// start-up work off as requests do (a flood would fault the dropped pages
+// back one at a time), but a pane that never stops printing does not put
+// it off for good.
+func TestOutputPutsTheStartWorkOffForAWhile(t *testing.T) {
+	th := newTestHost(t)
+	ran := make(chan time.Time, 1)
+	th.serve(persist.DefaultConfig(), func(h *Server) {
+		h.startQuiet, h.startOutputMax = 200*time.Millisecond, 2*time.Second
+		h.opts.StartWork = func() { ran <- time.Now() }
+	})
+	began := time.Now()
+	c := th.dial()
+	info := th.spawnFake(c, "chatty") // a line every 20 ms, for good
+	select {
+	case at := <-ran:
+		if at.Sub(began) < th.host.startOutputMax-th.host.startQuiet {
+			t.Fatalf("the start-up work ran %v after the host began, while the pane printed; want it put off for about %v", at.Sub(began), th.host.startOutputMax)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("a pane that never stops printing put the start-up work off for good")
+	}
+	if p := c.info(info.ID); p.State != "running" {
+		t.Fatalf("the chatty pane is %s; want running throughout", p.State)
+	}
+}

@@ -115,7 +115,7 @@ type Server struct {
 	orphans     orphanSet     // watchers of trees earlier hosts left (orphans.go)
 
 	resumeAfter    []string          // panes that ran when agents.json was saved, to resume at start (respawn.go)
-	lastRequest    atomic.Int64      // when the newest request came, in Unix ns (startWork)
+	lastRequest    atomic.Int64      // when the newest request came, in Unix ns (awaitQuiet)
 	startQuiet     time.Duration     // how long no request must come before the start-up work (startQuiet)
 	startOutputMax time.Duration     // how long output may put the start-up work off (startOutputMax)
 	escrowMu       sync.Mutex        // one re-adoption from escrow at a time (escrow.go)

@@ -38,14 +38,19 @@ const ringChunk = 64 << 10
 // one writer and any number of concurrent readers.
 type Ring struct {
 	mu     sync.Mutex
-	chunks [][]byte // chunk k holds offsets [k*ringChunk, ...); shorter only while first filled; nil while packed
-	packed [][]byte // chunk k deflated (pack), or nil
-	stays  []bool   // chunk k deflated to little (binary output): pack leaves it until it is written again
-	cache  []byte   // the packed chunk cacheK, unpacked for reads; nil for none
+	chunks []ringPart // chunk k holds offsets [k*ringChunk, ...)
+	cache  []byte     // the packed chunk cacheK, unpacked for reads; nil for none
 	cacheK int
 	limit  int    // the most bytes the ring holds
 	start  uint64 // sequence number of the oldest byte held
 	end    uint64 // sequence number of the next byte written
+}
+
+// ringPart is one chunk's storage: its bytes, or the same deflated.
+type ringPart struct {
+	raw    []byte // shorter than the chunk only while first filled; nil while packed
+	packed []byte // raw deflated (pack), or nil
+	stays  bool   // raw deflated to little (binary output): pack leaves it until it is written again
 }
 
 // NewRing returns a ring holding the newest size bytes (at least 1). It
@@ -74,31 +79,29 @@ func (r *Ring) putLocked(seq uint64, p []byte) {
 	for len(p) > 0 {
 		off := int(seq % uint64(r.limit))
 		n := min(len(p), r.limit-off, ringChunk-off%ringChunk)
-		k := off / ringChunk
-		if k < len(r.stays) {
-			r.stays[k] = false
-		}
-		if k < len(r.packed) && r.packed[k] != nil {
-			// Come round to a packed chunk: drop its old bytes whole.
-			if old := seq - uint64(off%ringChunk); old >= uint64(r.limit) {
-				r.start = max(r.start, old-uint64(r.limit)+uint64(r.chunkSize(k)))
-			}
-			r.packed[k] = nil
-			r.dropCacheLocked(k)
-		}
-		copy(r.storeLocked(off, n), p[:n])
+		copy(r.storeLocked(seq, n), p[:n])
 		p, seq = p[n:], seq+uint64(n)
 	}
 }
 
-// storeLocked returns the n bytes of storage at offset off (within one
-// chunk), allocating or growing the chunk as needed.
-func (r *Ring) storeLocked(off, n int) []byte {
+// storeLocked returns the n bytes of storage for sequence seq onwards
+// (within one chunk), allocating or growing the chunk as needed.
+func (r *Ring) storeLocked(seq uint64, n int) []byte {
+	off := int(seq % uint64(r.limit))
 	k, at := off/ringChunk, off%ringChunk
 	for len(r.chunks) <= k {
-		r.chunks = append(r.chunks, nil)
+		r.chunks = append(r.chunks, ringPart{})
 	}
-	c := r.chunks[k]
+	part := &r.chunks[k]
+	part.stays = false
+	if part.packed != nil {
+		// Come round to a packed chunk: drop its old bytes whole.
+		if old := seq - uint64(at); old >= uint64(r.limit) {
+			r.start = max(r.start, old-uint64(r.limit)+uint64(r.chunkSize(k)))
+		}
+		part.packed = nil // a read of it uses raw now; pack forgets the cache when it packs it again
+	}
+	c := part.raw
 	if at+n > len(c) {
 		full := r.chunkSize(k)
 		size := full // output that got past the first chunk is a flood
@@ -107,7 +110,7 @@ func (r *Ring) storeLocked(off, n int) []byte {
 		}
 		grown := make([]byte, size)
 		copy(grown, c)
-		r.chunks[k], c = grown, grown
+		part.raw, c = grown, grown
 	}
 	return c[at : at+n]
 }
@@ -119,8 +122,8 @@ func (r *Ring) chunkSize(k int) int { return min(ringChunk, r.limit-k*ringChunk)
 // chunk or n bytes, whichever is fewer.
 func (r *Ring) loadLocked(off, n int) []byte {
 	k, at := off/ringChunk, off%ringChunk
-	c := r.chunks[k]
-	if c == nil && k < len(r.packed) && r.packed[k] != nil {
+	c := r.chunks[k].raw
+	if c == nil {
 		c = r.unpackedLocked(k)
 	}
 	return c[at:min(len(c), at+n)]
@@ -133,19 +136,12 @@ func (r *Ring) unpackedLocked(k int) []byte {
 			r.cache = make([]byte, ringChunk)
 		}
 		c := r.cache[:r.chunkSize(k)]
-		if n, err := io.ReadFull(flate.NewReader(bytes.NewReader(r.packed[k])), c); err != nil {
+		if n, err := io.ReadFull(flate.NewReader(bytes.NewReader(r.chunks[k].packed)), c); err != nil {
 			clear(c[n:]) // pack deflated it in memory: never, but a read must not spin or panic
 		}
 		r.cache, r.cacheK = c, k
 	}
 	return r.cache
-}
-
-// dropCacheLocked forgets the cache if it holds chunk k.
-func (r *Ring) dropCacheLocked(k int) {
-	if r.cacheK == k {
-		r.cache = nil
-	}
 }
 
 // packer deflates ring chunks, with one compressor (about a megabyte of
@@ -181,16 +177,16 @@ func (r *Ring) pack(pk *packer) {
 			r.mu.Unlock()
 			return
 		}
-		c := r.chunks[k]
+		part := &r.chunks[k]
 		writing := int(r.end%uint64(r.limit)) / ringChunk
-		if c != nil && len(c) == r.chunkSize(k) && k != writing && (k >= len(r.stays) || !r.stays[k]) {
-			for len(r.packed) <= k {
-				r.packed, r.stays = append(r.packed, nil), append(r.stays, false)
-			}
+		if c := part.raw; len(c) == r.chunkSize(k) && k != writing && !part.stays {
 			if z := pk.deflate(c); len(z) < len(c)-len(c)/8 {
-				r.packed[k], r.chunks[k] = bytes.Clone(z), nil
+				part.packed, part.raw = bytes.Clone(z), nil
+				if r.cacheK == k {
+					r.cache = nil // it held what this chunk held before it was written again
+				}
 			} else {
-				r.stays[k] = true
+				part.stays = true
 			}
 		}
 		r.mu.Unlock()
@@ -208,7 +204,7 @@ func (r *Ring) grow(size int) {
 	}
 	held := make([]byte, r.end-r.start)
 	n := r.readLocked(held, r.start)
-	r.chunks, r.packed, r.stays, r.cache, r.limit = nil, nil, nil, nil, size // every byte's offset changes with the limit
+	r.chunks, r.cache, r.limit = nil, nil, size // every byte's offset changes with the limit
 	r.putLocked(r.start, held[:n])
 }
 

@@ -238,6 +238,21 @@ func (th *testHost) spawnFake(c *tclient, mode string, env ...string) proto.Pane
 	return r.(*proto.SpawnedReply).Pane
 }
 
+// floodedPane runs the fake agent's flood of lines in a pane, waits until
+// it has printed them all, and returns the pane.
+func (th *testHost) floodedPane(c *tclient, lines int) *pane {
+	th.t.Helper()
+	info := th.spawnFake(c, "flood", "FAKE_LINES="+itoa(lines))
+	c.waitText(info.ID, "READY")
+	c.call(&proto.InputReq{Pane: info.ID, Data: []byte("go\n")})
+	c.waitText(info.ID, "FLOOD-END")
+	p, err := th.host.find(info.ID)
+	if err != nil {
+		th.t.Fatal(err)
+	}
+	return p
+}
+
 // waitText waits until the pane's screen matches re.
 func (c *tclient) waitText(pane, re string) string {
 	c.t.Helper()

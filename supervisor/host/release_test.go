@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"testing"
 	"time"
-
-	"clowder/supervisor/proto"
 )
 
 // TestMemoryIsReleasedOnceAFloodEnds: releaseAfter bytes of output arm
@@ -56,14 +54,7 @@ func TestNoReleaseWithoutAFreeFunction(t *testing.T) {
 func TestAReleasePacksTheRings(t *testing.T) {
 	th := startHost(t)
 	c := th.dial()
-	info := th.spawnFake(c, "flood", "FAKE_LINES=5000") // about 200 KB: three full chunks
-	c.waitText(info.ID, "READY")
-	c.call(&proto.InputReq{Pane: info.ID, Data: []byte("go\n")})
-	c.waitText(info.ID, "FLOOD-END")
-	p, err := th.host.find(info.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := th.floodedPane(c, 5000) // about 200 KB: three full chunks
 	_, end := p.ring.Bounds()
 	before := make([]byte, end)
 	if n, from, _ := p.ring.ReadAt(before, 0); from != 0 || uint64(n) != end {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+
+	"clowder/supervisor/internal/testproc"
 )
 
 func TestRingReadsBackWhatFits(t *testing.T) {
@@ -39,18 +41,7 @@ func TestRingSmallReadsAcrossTheSeam(t *testing.T) {
 		r.Write(b)
 		want = append(want, b...)
 	}
-	var got []byte
-	seq := uint64(18)
-	buf := make([]byte, 2)
-	for {
-		n, _, next := r.ReadAt(buf, seq)
-		if n == 0 {
-			break
-		}
-		got = append(got, buf[:n]...)
-		seq = next
-	}
-	if !bytes.Equal(got, want[18:]) {
+	if got, _ := readFrom(r, 18, 2); !bytes.Equal(got, want[18:]) {
 		t.Fatalf("got %q want %q", got, want[18:])
 	}
 }
@@ -174,42 +165,44 @@ func TestRingAcrossChunksKeepsEveryByteAndSeq(t *testing.T) {
 		r.Write(chunk)
 		all = append(all, chunk...)
 		wantStart := uint64(max(len(all)-limit, 0))
-		var got []byte
-		buf := make([]byte, 3001)
-		for seq := uint64(0); ; {
-			n, _, next := r.ReadAt(buf, seq)
-			if n == 0 {
-				break
-			}
-			got, seq = append(got, buf[:n]...), next
-		}
-		if !bytes.Equal(got, all[wantStart:]) {
+		if got, _ := readFrom(r, 0, 3001); !bytes.Equal(got, all[wantStart:]) {
 			t.Fatalf("write %d: read back %d bytes; want the %d newest, equal", i, len(got), len(all)-int(wantStart))
 		}
 	}
 }
 
-// held is the storage the ring has allocated, in bytes.
-func (r *Ring) held() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	total := 0
-	for _, c := range r.chunks {
-		total += cap(c)
+// readFrom reads the ring from seq to its end in reads of size bytes, and
+// returns what it read and where the first read started.
+func readFrom(r *Ring, seq uint64, size int) (got []byte, from uint64) {
+	buf := make([]byte, size)
+	for first := true; ; first = false {
+		n, at, next := r.ReadAt(buf, seq)
+		if first {
+			from = at
+		}
+		if n == 0 {
+			return got, from
+		}
+		got, seq = append(got, buf[:n]...), next
 	}
-	return total
 }
 
-// packedBytes is the storage of the ring's packed chunks, in bytes.
-func (r *Ring) packedBytes() int {
+// storage is what the ring has allocated for its chunks as they are, and
+// for its packed chunks, in bytes.
+func (r *Ring) storage() (raw, packed int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	total := 0
-	for _, c := range r.packed {
-		total += len(c)
+	for _, c := range r.chunks {
+		raw, packed = raw+cap(c.raw), packed+len(c.packed)
 	}
-	return total
+	return raw, packed
 }
+
+// held is the storage of the ring's chunks as they are, in bytes.
+func (r *Ring) held() int { raw, _ := r.storage(); return raw }
+
+// packedBytes is the storage of the ring's packed chunks, in bytes.
+func (r *Ring) packedBytes() int { _, packed := r.storage(); return packed }
 
 // TestPackedRingKeepsEveryByteAndSeq: a ring packed between writes (as the
 // host packs it whenever output pauses) reads back what was written, with
@@ -239,17 +232,9 @@ func TestPackedRingKeepsEveryByteAndSeq(t *testing.T) {
 		if i%97 != 0 {
 			continue
 		}
-		var got []byte
-		buf := make([]byte, 3001)
-		for seq := uint64(0); ; {
-			n, from, next := r.ReadAt(buf, seq)
-			if n == 0 {
-				break
-			}
-			if seq == 0 && from != start {
-				t.Fatalf("write %d: a read from 0 starts at %d; want the oldest held, %d", i, from, start)
-			}
-			got, seq = append(got, buf[:n]...), next
+		got, from := readFrom(r, 0, 3001)
+		if from != start {
+			t.Fatalf("write %d: a read from 0 starts at %d; want the oldest held, %d", i, from, start)
 		}
 		if !bytes.Equal(got, all[start:]) {
 			t.Fatalf("write %d: read back %d bytes, not the %d held", i, len(got), len(all)-int(start))
@@ -284,14 +269,7 @@ func TestPackingShrinksARingOfText(t *testing.T) {
 // are written again.
 func TestPackLeavesWhatDoesNotDeflate(t *testing.T) {
 	r := NewRing(4 * ringChunk)
-	noise := make([]byte, 3*ringChunk+100)
-	x := uint64(1)
-	for i := range noise {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-		noise[i] = byte(x)
-	}
+	noise := testproc.TestStream(3*ringChunk + 100)
 	r.Write(noise)
 	var pk packer
 	r.pack(&pk)
@@ -311,5 +289,69 @@ func TestPackLeavesWhatDoesNotDeflate(t *testing.T) {
 	start, end := r.Bounds()
 	if n, _, _ := r.ReadAt(buf, start); !bytes.Equal(buf[:n], append(noise, noise...)[2*len(noise)-int(end-start):]) {
 		t.Fatal("the ring does not read back its newest bytes")
+	}
+}
+
+// TestPackingBesideTheWriterAndReaders: as in the host, the release packs
+// the ring on its own goroutine while the pane's output goes on being
+// written and a `log` reads it; every read finds each byte at its sequence
+// number, whatever was packed or dropped meanwhile.
+func TestPackingBesideTheWriterAndReaders(t *testing.T) {
+	const limit = 4*ringChunk + 1001
+	var pattern []byte
+	for i := 0; len(pattern) < 1000; i++ {
+		pattern = fmt.Appendf(pattern, "ok  \tclowder/pkg%d\t0.%03ds\n", i, i*37%1000)
+	}
+	at := func(seq uint64) byte { return pattern[seq%uint64(len(pattern))] }
+	r := NewRing(limit)
+	written := make(chan struct{})
+	go func() {
+		defer close(written)
+		var seq uint64
+		for i := 0; seq < 3*limit; i++ {
+			p := make([]byte, 1+i*7919%5000)
+			for j := range p {
+				p[j] = at(seq + uint64(j))
+			}
+			r.Write(p)
+			seq += uint64(len(p))
+		}
+	}()
+	var pk packer
+	packed := make(chan struct{})
+	go func() {
+		defer close(packed)
+		for {
+			select {
+			case <-written:
+				return
+			default:
+				r.pack(&pk)
+			}
+		}
+	}()
+	buf := make([]byte, 3001)
+	for reads, seq := 0, uint64(0); ; reads++ {
+		// One read at a time: between two reads the writer may have gone
+		// past the reader, which then resumes further on.
+		n, from, next := r.ReadAt(buf, seq)
+		for i, b := range buf[:n] {
+			if b != at(from+uint64(i)) {
+				t.Fatalf("read %d: byte %d at seq %d is %q; want %q", reads, i, from+uint64(i), b, at(from+uint64(i)))
+			}
+		}
+		if seq = next; n == 0 {
+			seq = 0 // read the whole ring again
+		}
+		select {
+		case <-written:
+		default:
+			continue
+		}
+		break
+	}
+	<-packed
+	if pk.deflated == 0 {
+		t.Fatal("nothing was packed while the writer wrote")
 	}
 }

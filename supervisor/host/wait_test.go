@@ -64,15 +64,8 @@ func TestHostWaitTextMatchesAFloodOutsideThePaneLock(t *testing.T) {
 func TestATextCheckCopiesNoSnapshot(t *testing.T) {
 	th := startHost(t)
 	c := th.dial()
-	info := th.spawnFake(c, "flood", "FAKE_LINES=500")
-	c.waitText(info.ID, "READY")
-	c.call(&proto.InputReq{Pane: info.ID, Data: []byte("go\n")})
-	c.waitText(info.ID, "FLOOD-END")
-	p, err := th.host.find(info.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req := &proto.WaitReq{Pane: info.ID, Text: "never shown"}
+	p := th.floodedPane(c, 500)
+	req := &proto.WaitReq{Pane: p.id, Text: "never shown"}
 	var text []byte
 	if met, _, _ := p.check(req, regexp.MustCompile(req.Text), 0, &text); met != "" { // the buffer grows once
 		t.Fatalf("a wait for a text never shown met %q", met)

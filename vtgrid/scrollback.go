@@ -171,9 +171,9 @@ func (s *scrollback) reserve(records, n int) []byte {
 	if size == 0 {
 		return nil
 	}
-	start := (len(s.arena) + recordAlign - 1) &^ (recordAlign - 1)
-	if records == 0 {
-		start = len(s.arena)
+	start := len(s.arena)
+	if records > 0 {
+		start = (start + recordAlign - 1) &^ (recordAlign - 1)
 	}
 	if start+size > cap(s.arena) {
 		s.arena, start = make([]byte, 0, max(arenaChunk, size)), 0

@@ -41,18 +41,21 @@ func TestAltScreenHasNoScrollback(t *testing.T) {
 	}
 }
 
+// compactRows are rows of every kind the scrollback keeps differently.
+var compactRows = []string{
+	"plain ascii",
+	"\x1b[31mred\x1b[m and \x1b[1mbold\x1b[m",
+	"wide 世界 text",
+	"e\u0301 combining",
+	"\x1b]8;;http://x.test\x1b\\link\x1b]8;;\x1b\\",
+	"\x1b[44m   \x1b[m trailing bg",
+	"\x1b[1\"qprotected\x1b[0\"q plain \x1b[1\"q世\x1b[0\"q", // issue 8: DECSCA survives the scrollback
+	"",
+	strings.Repeat("long ", 40),
+}
+
 func TestCompactRoundTrip(t *testing.T) {
-	rows := []string{
-		"plain ascii",
-		"\x1b[31mred\x1b[m and \x1b[1mbold\x1b[m",
-		"wide 世界 text",
-		"e\u0301 combining",
-		"\x1b]8;;http://x.test\x1b\\link\x1b]8;;\x1b\\",
-		"\x1b[44m   \x1b[m trailing bg",
-		"\x1b[1\"qprotected\x1b[0\"q plain \x1b[1\"q世\x1b[0\"q", // issue 8: DECSCA survives the scrollback
-		"",
-	}
-	for _, in := range rows {
+	for _, in := range compactRows {
 		t.Run(in, func(t *testing.T) {
 			s := screenOf(30, 1, in).Snapshot()
 			row := s.Row(0)
@@ -178,20 +181,27 @@ func TestSnapshotDirtyRows(t *testing.T) {
 // costs about its text, far from a full cell array (4800 bytes).
 func TestScrollbackMemory(t *testing.T) {
 	line := strings.Repeat("x", 200) + "\r\n"
+	perLine := scrollbackBytesPerLine(func(i int) []byte { return []byte(line) })
+	if perLine > 500 {
+		t.Fatalf("%d bytes per 200-column scrollback row, want <= 500", perLine)
+	}
+}
+
+// scrollbackBytesPerLine is the live heap a 200x50 terminal with a
+// scrollback of 10,000 lines holds, over those lines, once fed 10,050 of
+// the lines line(i) makes.
+func scrollbackBytesPerLine(line func(i int) []byte) int64 {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	term := New(200, 50, Options{ScrollbackLines: 10000})
 	for i := 0; i < 10050; i++ {
-		term.Write([]byte(line))
+		term.Write(line(i))
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
-	perLine := (int64(after.HeapAlloc) - int64(before.HeapAlloc)) / 10000
 	runtime.KeepAlive(term)
-	if perLine > 500 {
-		t.Fatalf("%d bytes per 200-column scrollback row, want <= 500", perLine)
-	}
+	return (int64(after.HeapAlloc) - int64(before.HeapAlloc)) / 10000
 }
 
 func TestClearScreenKeepsOutputInScrollback(t *testing.T) {
@@ -262,15 +272,7 @@ func TestCellIs24Bytes(t *testing.T) {
 // another through one scrollback (so they share arena chunks and spill
 // into new ones), come back as they went in, with their wrap flags.
 func TestScrollbackRowsShareChunks(t *testing.T) {
-	inputs := []string{
-		"plain ascii",
-		"\x1b[31mred\x1b[m and \x1b[1mbold\x1b[m",
-		"wide 世界 text",
-		"e\u0301 combining",
-		"",
-		"\x1b[44m   \x1b[m trailing bg",
-		strings.Repeat("long ", 40),
-	}
+	inputs := compactRows
 	var rows [][]Cell
 	for _, in := range inputs {
 		s := screenOf(300, 1, in).Snapshot()
@@ -298,17 +300,9 @@ func TestScrollbackRowsShareChunks(t *testing.T) {
 // TestScrollbackMemoryOfBuildLines: what builds print, lines of about 45
 // columns, costs the text and a 16-byte header a row, and little more.
 func TestScrollbackMemoryOfBuildLines(t *testing.T) {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	term := New(200, 50, Options{ScrollbackLines: 10000})
-	for i := 0; i < 10050; i++ {
-		fmt.Fprintf(term, "line %5d of the history, as a build prints it\r\n", i)
-	}
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	perLine := (int64(after.HeapAlloc) - int64(before.HeapAlloc)) / 10000
-	runtime.KeepAlive(term)
+	perLine := scrollbackBytesPerLine(func(i int) []byte {
+		return fmt.Appendf(nil, "line %5d of the history, as a build prints it\r\n", i)
+	})
 	// 46 bytes of text and 16 of header; the ring's spare capacity and
 	// the screen itself (200x50, spread over the lines) are the rest.
 	if perLine > 80 {

@@ -121,26 +121,22 @@ func TmuxCLI(ctx context.Context, n int) (CLI, error) {
 	if err != nil {
 		return CLI{}, err
 	}
-	var r CLI
-	err = grownBy(pid, &r.HistoryRSS, func() error {
-		if _, err := t.run(ctx, "send-keys", "-t", ":1", "Enter"); err != nil {
-			return err
+	fill := func(window string) func() error {
+		return func() error {
+			if _, err := t.run(ctx, "send-keys", "-t", window, "Enter"); err != nil {
+				return err
+			}
+			return t.waitFor(ctx, window, "filled")
 		}
-		return t.waitFor(ctx, ":1", "filled")
-	})
-	if err != nil {
+	}
+	var r CLI
+	if err := grownBy(pid, &r.HistoryRSS, fill(":1")); err != nil {
 		return CLI{}, err
 	}
 	if _, err := t.run(ctx, "new-window", "-d", "-t", ":2", fillScript); err != nil {
 		return CLI{}, err
 	}
-	err = grownBy(pid, &r.SecondRSS, func() error {
-		if _, err := t.run(ctx, "send-keys", "-t", ":2", "Enter"); err != nil {
-			return err
-		}
-		return t.waitFor(ctx, ":2", "filled")
-	})
-	if err != nil {
+	if err := grownBy(pid, &r.SecondRSS, fill(":2")); err != nil {
 		return CLI{}, err
 	}
 	run := func(args ...string) func() error {

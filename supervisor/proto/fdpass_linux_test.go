@@ -95,6 +95,14 @@ func TestFdPassFramesWithoutFdsInterleaveWithFdFrames(t *testing.T) {
 		{Type: MsgSubscribed, Body: []byte("{}"), Fds: []int{int(pr.Fd()), int(pw.Fd())}},
 		{Type: MsgOK, Body: []byte("{}")},
 	}
+	crossWhole(t, a, b, frames)
+}
+
+// crossWhole writes frames on a (from a goroutine of its own, as a
+// connection's writer) and reads them on b: each must arrive with its
+// type, its body byte for byte and as many fds.
+func crossWhole(t *testing.T, a, b *FdConn, frames []Frame) {
+	t.Helper()
 	go func() {
 		for _, f := range frames {
 			if err := a.WriteFrame(f); err != nil {
@@ -107,10 +115,10 @@ func TestFdPassFramesWithoutFdsInterleaveWithFdFrames(t *testing.T) {
 		if err != nil {
 			t.Fatalf("frame %d: %v", i, err)
 		}
-		if got.Type != want.Type || len(got.Body) != len(want.Body) || len(got.Fds) != len(want.Fds) {
-			t.Fatalf("frame %d: got %s, %d bytes, %d fds", i, got.Type, len(got.Body), len(got.Fds))
-		}
 		CloseFds(got.Fds)
+		if got.Type != want.Type || string(got.Body) != string(want.Body) || len(got.Fds) != len(want.Fds) {
+			t.Fatalf("frame %d: got %s, %d bytes, %d fds; want %s, %d bytes, %d fds", i, got.Type, len(got.Body), len(got.Fds), want.Type, len(want.Body), len(want.Fds))
+		}
 	}
 }
 
@@ -173,23 +181,8 @@ func TestBigBodiesCrossWholeBothWays(t *testing.T) {
 			{Type: MsgOK, Body: []byte("{}")},
 			{Type: MsgCapturedText, Body: big[1:]},
 		}
-		go func() {
-			for _, f := range frames {
-				if err := a.WriteFrame(f); err != nil {
-					t.Error(err)
-				}
-			}
-		}()
-		for i, want := range frames {
-			got, err := b.ReadFrame()
-			if err != nil {
-				t.Fatalf("whole %v, frame %d: %v", whole, i, err)
-			}
-			if got.Type != want.Type || string(got.Body) != string(want.Body) || len(got.Fds) != len(want.Fds) {
-				t.Fatalf("whole %v, frame %d: got %s, %d bytes, %d fds; want %s, %d bytes, %d fds", whole, i, got.Type, len(got.Body), len(got.Fds), want.Type, len(want.Body), len(want.Fds))
-			}
-			CloseFds(got.Fds)
-		}
+		t.Logf("bodies read whole: %v", whole)
+		crossWhole(t, a, b, frames)
 		pr.Close()
 		pw.Close()
 	}

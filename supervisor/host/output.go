@@ -57,6 +57,7 @@ type outQueue struct {
 	cond    sync.Cond // room in pending, or parsing over; on mu
 	pending *[]byte   // appended by the reader; nil while empty
 	parsing bool      // a parse goroutine runs: set while pending holds bytes
+	watched bool      // a client watched the pane as the parse goroutine started (procs.go)
 }
 
 var _ supervisor.TimedOutput = (*pane)(nil)
@@ -88,8 +89,8 @@ func (p *pane) WriteAt(b []byte, now time.Time) {
 	}
 	*q.pending = append(*q.pending, b...)
 	if !q.parsing {
-		q.parsing = true
-		p.h.procs.started()
+		q.parsing, q.watched = true, p.watchers.Load() > 0
+		p.h.procs.started(q.watched)
 		go p.parseQueued()
 	}
 	q.mu.Unlock()
@@ -126,13 +127,14 @@ func (p *pane) parseQueued() {
 			outBufs.Put(buf)
 		}
 		buf, q.pending = q.pending, nil
+		watched := q.watched
 		if buf == nil {
 			q.parsing = false
 		}
 		q.cond.Broadcast() // room for the reader, or the end for Flush
 		q.mu.Unlock()
 		if buf == nil {
-			p.h.procs.ended()
+			p.h.procs.ended(watched)
 			return
 		}
 		if hook := p.onParse.Load(); hook != nil {

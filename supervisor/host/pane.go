@@ -38,6 +38,7 @@ type pane struct {
 	in       inputState    // input and submissions (submit.go)
 	changed  chan struct{} // closed at the next change: the broadcast to waiters; nil while nobody waits
 	echoSubs []*screenSub  // screen subscribers the reader may write to itself (echo.go); never written in place
+	watchers atomic.Int32  // subscriptions streaming the pane's output or screen (procs.go)
 	echoRows echoCells     // the frame cells of the rows the reader's echoes converted last (echo.go)
 	idleTick *time.Timer   // re-evaluates attention once output stops
 	judge    judgeDue      // when idleTick should judge, and when it fires (attention.go)

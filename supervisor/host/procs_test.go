@@ -47,23 +47,23 @@ func governed(procs int) (*fakeProcs, *procGovernor) {
 }
 
 // The governor runs the host on one processor, raises it to all while
-// two panes parse at once, and lowers it only once no two have for a
-// while (the timer's callback, called here); a flood starting again in
-// that while keeps it raised.
+// two watched panes parse at once, and lowers it only once no two have
+// for a while (the timer's callback, called here); a flood starting again
+// in that while keeps it raised.
 func TestProcGovernorRaisesForTwoFloodsOnly(t *testing.T) {
 	f, g := governed(2)
-	g.started()
-	g.ended()
+	g.started(true)
+	g.ended(true)
 	if got := f.history(); !slices.Equal(got, []int{1}) {
 		t.Fatalf("one flood: processors set %v; want [1] (from the start)", got)
 	}
-	g.started()
-	g.started()
-	g.ended() // one parses still: raised, the lowering armed
-	g.started()
+	g.started(true)
+	g.started(true)
+	g.ended(true) // one parses still: raised, the lowering armed
+	g.started(true)
 	g.lowerIfCalm() // the timer fires while two parse: stays raised
-	g.ended()
-	g.ended()
+	g.ended(true)
+	g.ended(true)
 	if got := f.history(); !slices.Equal(got, []int{1, 2}) {
 		t.Fatalf("two floods: processors set %v; want [1 2]", got)
 	}
@@ -78,33 +78,54 @@ func TestProcGovernorRaisesForTwoFloodsOnly(t *testing.T) {
 	}
 }
 
+// A flood nobody watches raises the processors on its own, and keeps
+// them raised while it lasts, whatever watched floods start and end
+// beside it.
+func TestProcGovernorRaisesForAFloodNobodyWatches(t *testing.T) {
+	f, g := governed(2)
+	g.started(false)
+	g.started(true)
+	g.ended(true)
+	g.lowerIfCalm() // the unwatched one parses still: stays raised
+	if got := f.history(); !slices.Equal(got, []int{1, 2}) {
+		t.Fatalf("a flood nobody watches: processors set %v; want [1 2]", got)
+	}
+	g.ended(false)
+	g.lowerIfCalm()
+	if got := f.history(); !slices.Equal(got, []int{1, 2, 1}) {
+		t.Fatalf("after it: processors set %v; want [1 2 1]", got)
+	}
+	g.stop()
+}
+
 // A machine with one processor leaves the runtime as it is.
 func TestProcGovernorOnOneProcessorSetsNothing(t *testing.T) {
 	f, g := governed(1)
-	g.started()
-	g.started()
-	g.ended()
-	g.ended()
+	g.started(true)
+	g.started(false)
+	g.ended(false)
+	g.ended(true)
 	g.stop()
 	if got := f.history(); len(got) != 0 {
 		t.Fatalf("one processor: set %v; want nothing", got)
 	}
 }
 
-// The host counts its panes' parse goroutines in the governor: two panes
-// whose floods wait for a parse slot at once raise it, and once both are
-// parsed it is lowered again by its timer.
+// The host counts its panes' parse goroutines in the governor: two
+// watched panes whose floods wait for a parse slot at once raise it, and
+// once both are parsed it is lowered again by its timer.
 func TestTwoFloodingPanesRaiseTheProcessors(t *testing.T) {
 	th := newTestHost(t)
 	th.serve(persist.DefaultConfig())
 	f := &fakeProcs{now: 2}
 	th.host.procs.manage(f.set)
-	c := th.dial()
+	c, watcher := th.dial(), th.dial()
 	const size = 1 << 20
 	var ids []string
 	for range 2 {
 		p := th.spawnFake(c, "burst", "FAKE_BYTES="+itoa(size), "FAKE_OUT="+filepath.Join(t.TempDir(), "written"), "FAKE_EXIT=1")
 		c.waitText(p.ID, "READY")
+		watcher.subscribeScreen(p.ID)
 		ids = append(ids, p.ID)
 	}
 	for range cap(th.host.parsing) {
@@ -118,6 +139,38 @@ func TestTwoFloodingPanesRaiseTheProcessors(t *testing.T) {
 		<-th.host.parsing
 	}
 	eventually(t, "the processors lowered after the floods", func() bool { return slices.Equal(f.history(), []int{1, 2, 1}) })
+	th.host.procs.stop()
+}
+
+// One flood stays on one processor while a client watches its pane: its
+// frames would cross threads too. The same flood with nobody watching
+// raises the processors, so that the PTY is read on one while the screen
+// is parsed on the other (on one they took turns, and the program writing
+// waited for both), and lowers them after.
+func TestOnlyAFloodNobodyWatchesRaisesTheProcessors(t *testing.T) {
+	th := newTestHost(t)
+	th.serve(persist.DefaultConfig())
+	f := &fakeProcs{now: 2}
+	th.host.procs.manage(f.set)
+	c, watcher := th.dial(), th.dial()
+	flood := func(watched bool) {
+		p := th.spawnFake(c, "burst", "FAKE_BYTES="+itoa(1<<20), "FAKE_OUT="+filepath.Join(t.TempDir(), "written"), "FAKE_EXIT=1")
+		c.waitText(p.ID, "READY")
+		if watched {
+			watcher.subscribeScreen(p.ID)
+		}
+		c.call(&proto.InputReq{Pane: p.ID, Data: []byte("\r")})
+		c.waitExited(p.ID) // the reader flushes the parse before the exit is reported
+	}
+	flood(true)
+	if got := f.history(); !slices.Equal(got, []int{1}) {
+		t.Fatalf("a watched flood: processors set %v; want [1]", got)
+	}
+	flood(false)
+	if got := f.history(); !slices.Equal(got, []int{1, 2}) {
+		t.Fatalf("a flood nobody watches: processors set %v; want [1 2]", got)
+	}
+	eventually(t, "the processors lowered after the flood", func() bool { return slices.Equal(f.history(), []int{1, 2, 1}) })
 	th.host.procs.stop()
 }
 

@@ -49,12 +49,14 @@ func (c *conn) subscribe(id uint32, req *proto.SubscribeReq) {
 				c.h.holders.add(c, id, p.id)
 			}
 		}
+		p.watchers.Add(1) // before the reply: output the client causes next finds it watched
 		c.reply(id, &proto.SubscribedReply{Pane: p.id, Seq: end, Oldest: start, Fd: len(fds) > 0}, fds...)
 		c.active.Add(1)
 		c.h.gate.subStarted()
 		go func() {
 			defer c.active.Done()
 			defer c.h.gate.subEnded()
+			defer p.watchers.Add(-1)
 			defer c.endSub(id)
 			defer c.recoverPush(id)
 			c.streamPane(ctx, id, p, req, from)

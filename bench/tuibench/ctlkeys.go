@@ -27,16 +27,19 @@ const keyLetters = "qzxjvkwy"
 // catScript runs in the timed pane: cat in raw mode without tty echo.
 const catScript = "stty raw -echo; printf cat-ready; exec cat"
 
-// timeControlKeys types n keys into the outer pane through c, each once
-// the previous one's echo was written, and times from the send-keys until
-// the UI's output carries the key as text.
-func timeControlKeys(ctx context.Context, c *control, n int) (ControlKeys, error) {
+// timeControlKeys types n keys into the outer pane through c, each pace
+// after the previous one's echo was written (0: at once), and times from
+// the send-keys until the UI's output carries the key as text.
+func timeControlKeys(ctx context.Context, c *control, n int, pace time.Duration) (ControlKeys, error) {
 	if _, err := c.drain(ctx, 300*time.Millisecond); err != nil {
 		return ControlKeys{}, err
 	}
 	r := ControlKeys{Samples: make(latency.Samples, 0, n)}
 	total := 0
 	for i := 0; i < n; i++ {
+		if i > 0 && pace > 0 {
+			time.Sleep(pace) // the machine goes idle between keys, as between a typist's
+		}
 		key := string(keyLetters[i%len(keyLetters)])
 		start := time.Now()
 		if err := c.send("send-keys -l " + key); err != nil {
@@ -90,11 +93,11 @@ func typedTail(n int) string {
 	return b.String()
 }
 
-// ClowderControlKeys times n keys through the whole clowder stack with
-// panes panes on the layout (the agent pane running cat, its companion
-// shell, and panes-2 more shells), by a control-mode client of the outer
-// tmux.
-func ClowderControlKeys(ctx context.Context, bin string, panes, warm, n int) (ControlKeys, error) {
+// ClowderControlKeys times n keys, typed pace apart, through the whole
+// clowder stack with panes panes on the layout (the agent pane running
+// cat, its companion shell, and panes-2 more shells), by a control-mode
+// client of the outer tmux.
+func ClowderControlKeys(ctx context.Context, bin string, panes, warm, n int, pace time.Duration) (ControlKeys, error) {
 	w, err := startClowder(ctx, bin, 160, 48, catScript, max(panes-2, 0))
 	if err != nil {
 		return ControlKeys{}, err
@@ -106,12 +109,12 @@ func ClowderControlKeys(ctx context.Context, bin string, panes, warm, n int) (Co
 	if err := w.waitQuiet(ctx); err != nil {
 		return ControlKeys{}, err
 	}
-	return controlKeys(ctx, w.o, panes, warm, n)
+	return controlKeys(ctx, w.o, panes, warm, n, pace)
 }
 
 // TmuxControlKeys does the same through tmux nested in the outer tmux,
 // with panes panes (each running cat; the first has the focus).
-func TmuxControlKeys(ctx context.Context, panes, warm, n int) (ControlKeys, error) {
+func TmuxControlKeys(ctx context.Context, panes, warm, n int, pace time.Duration) (ControlKeys, error) {
 	o, stop, err := nestedTmux(ctx, panes, catScript)
 	if err != nil {
 		return ControlKeys{}, err
@@ -120,13 +123,13 @@ func TmuxControlKeys(ctx context.Context, panes, warm, n int) (ControlKeys, erro
 	if err := o.waitForCount(ctx, "cat-ready", panes); err != nil {
 		return ControlKeys{}, err
 	}
-	return controlKeys(ctx, o, panes, warm, n)
+	return controlKeys(ctx, o, panes, warm, n, pace)
 }
 
 // controlKeys attaches a control-mode client to o, types warm keys
-// untimed (warmUp), times n keys and checks that they reached the echo
-// pane.
-func controlKeys(ctx context.Context, o *outer, panes, warm, n int) (ControlKeys, error) {
+// untimed (warmUp), times n keys typed pace apart and checks that they
+// reached the echo pane.
+func controlKeys(ctx context.Context, o *outer, panes, warm, n int, pace time.Duration) (ControlKeys, error) {
 	c, err := startControl(ctx, o)
 	if err != nil {
 		return ControlKeys{}, err
@@ -135,7 +138,7 @@ func controlKeys(ctx context.Context, o *outer, panes, warm, n int) (ControlKeys
 	if err := warmUp(ctx, c, warm); err != nil {
 		return ControlKeys{}, err
 	}
-	r, err := timeControlKeys(ctx, c, n)
+	r, err := timeControlKeys(ctx, c, n, pace)
 	if err != nil {
 		return r, err
 	}
@@ -162,7 +165,7 @@ func warmUp(ctx context.Context, c *control, n int) error {
 	if n <= 0 {
 		return nil
 	}
-	if _, err := timeControlKeys(ctx, c, n); err != nil {
+	if _, err := timeControlKeys(ctx, c, n, 0); err != nil {
 		return fmt.Errorf("warming up: %w", err)
 	}
 	if err := c.send("send-keys C-j Enter"); err != nil { // raw: LF moves down a line, CR to its start

@@ -47,15 +47,24 @@ func TestControlModeTimesKeysAndCountsBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, panes := range []int{2, 8} {
-		r, err := ClowderControlKeys(ctx, bin, panes, 16, 10)
+		r, err := ClowderControlKeys(ctx, bin, panes, 16, 10, 0)
 		if err != nil || len(r.Samples) != 10 || r.BytesPerKey < 1 {
 			t.Fatalf("clowder, %d panes: %+v %v", panes, r, err)
 		}
-		m, err := TmuxControlKeys(ctx, panes, 16, 10)
+		m, err := TmuxControlKeys(ctx, panes, 16, 10, 0)
 		if err != nil || len(m.Samples) != 10 || m.BytesPerKey < 1 {
 			t.Fatalf("tmux, %d panes: %+v %v", panes, m, err)
 		}
 		t.Logf("%d panes: clowder %v %.1f B/key, tmux %v %.1f B/key", panes, r.Samples.Median(), r.BytesPerKey, m.Samples.Median(), m.BytesPerKey)
+	}
+	const pace = 30 * time.Millisecond
+	start := time.Now()
+	r, err := ClowderControlKeys(ctx, bin, 2, 0, 5, pace)
+	if err != nil || len(r.Samples) != 5 {
+		t.Fatalf("clowder, paced: %+v %v", r, err)
+	}
+	if took := time.Since(start); took < 4*pace {
+		t.Fatalf("5 keys typed %v apart took %v in all: not paced", pace, took)
 	}
 }
 

@@ -39,7 +39,7 @@ func TestRunPrintsEveryTableOnATinyStream(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"| tmux ", "control-mode client", "| 8 panes |", "with the UI attached", "## The CLI", "cold start",
+		"| tmux ", "control-mode client", "| 8 panes |", "| 2 panes, a key every 50ms |", "| same, 2 panes, a key every 50ms", "with the UI attached", "## The CLI", "cold start",
 		"| keystroke to screen through the UI, 8 panes", "| bytes the UI writes to the terminal per echoed key",
 		"| `capture --scrollback 10000`", "| server wake-ups per second", "| server memory per history line",
 		"of the bench stream in the focused pane", "| the bench stream (SGR, wide text, redraws), UI attached",

@@ -17,6 +17,7 @@ type summary struct {
 	attached, attachedTmx       *tuibench.AttachedFlood      // plain text
 	attachedMix, attachedMixTmx *tuibench.AttachedFlood      // the bench stream
 	keys, keysTmux              map[int]tuibench.ControlKeys // by panes on the layout
+	keysPaced, keysPacedTmux    *tuibench.ControlKeys        // 2 panes, typingPace apart
 	floodKeys                   *tuibench.FloodKeys          // 8 panes, idle then 7 flooding
 	floodKeysTmux               *tuibench.FloodKeys
 	cli, cliTmux                *clibench.CLI
@@ -59,6 +60,9 @@ func printSummary(w io.Writer, s *summary) {
 			}
 			row(w, fmt.Sprintf("keystroke to screen through the UI, %d panes (control-mode timing, median)", n), ms(k.Samples.Median()), tl, ratioLower(k.Samples.Median(), t.Samples.Median()))
 		}
+	}
+	if k, t := s.keysPaced, s.keysPacedTmux; k != nil && t != nil {
+		row(w, fmt.Sprintf("same, 2 panes, a key every %v: the processors idle between keys (control-mode timing, median)", typingPace), ms(k.Samples.Median()), ms(t.Samples.Median()), ratioLower(k.Samples.Median(), t.Samples.Median()))
 	}
 	if k, t := s.floodKeys, s.floodKeysTmux; k != nil && t != nil {
 		row(w, "keystroke to screen, 8 panes with the 7 others flooding (control mode, median; in parentheses: idle median and flooding / idle, goal under 2x)",

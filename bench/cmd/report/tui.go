@@ -41,6 +41,12 @@ func runTUI(w io.Writer, c config, sum *summary) error {
 	return nil
 }
 
+// typingPace is the time between keys in the paced keystroke row: a fast
+// typist's (120 words a minute is about 10 keys a second). Between keys
+// typed back to back the machine never idles; between a typist's its
+// processors sleep, and every thread a key wakes pays for that.
+const typingPace = 50 * time.Millisecond
+
 // runTUIKeys times keystrokes through both stacks, by capture-pane polling
 // and by a control-mode client.
 func runTUIKeys(ctx context.Context, w io.Writer, c config, sum *summary) error {
@@ -57,16 +63,26 @@ func runTUIKeys(ctx context.Context, w io.Writer, c config, sum *summary) error 
 	sum.keys, sum.keysTmux = map[int]tuibench.ControlKeys{}, map[int]tuibench.ControlKeys{}
 	for _, panes := range []int{2, 8} {
 		fmt.Fprintf(os.Stderr, "timing %d keystrokes by control mode, %d panes\n", c.keys, panes)
-		k, err := tuibench.ClowderControlKeys(ctx, c.bin, panes, c.warmKeys, c.keys)
+		k, err := tuibench.ClowderControlKeys(ctx, c.bin, panes, c.warmKeys, c.keys, 0)
 		if err != nil {
 			return fmt.Errorf("clowder control-mode keys, %d panes: %w", panes, err)
 		}
-		t, err := tuibench.TmuxControlKeys(ctx, panes, c.warmKeys, c.keys)
+		t, err := tuibench.TmuxControlKeys(ctx, panes, c.warmKeys, c.keys, 0)
 		if err != nil {
 			return fmt.Errorf("tmux control-mode keys, %d panes: %w", panes, err)
 		}
 		sum.keys[panes], sum.keysTmux[panes] = k, t
 	}
+	fmt.Fprintf(os.Stderr, "timing %d keystrokes by control mode, 2 panes, %v apart\n", c.keys, typingPace)
+	k, err := tuibench.ClowderControlKeys(ctx, c.bin, 2, c.warmKeys, c.keys, typingPace)
+	if err != nil {
+		return fmt.Errorf("clowder control-mode keys %v apart: %w", typingPace, err)
+	}
+	t, err := tuibench.TmuxControlKeys(ctx, 2, c.warmKeys, c.keys, typingPace)
+	if err != nil {
+		return fmt.Errorf("tmux control-mode keys %v apart: %w", typingPace, err)
+	}
+	sum.keysPaced, sum.keysPacedTmux = &k, &t
 	printControlKeys(w, c.keys, sum)
 	return runFloodKeys(ctx, w, c, sum)
 }
@@ -169,7 +185,11 @@ func printControlKeys(w io.Writer, n int, sum *summary) {
 		fmt.Fprintf(w, "| %d panes | %s | %s | %s | %s | %s | %.1f | %.1f |\n", panes, ms(k.Samples.Median()), ms(k.Samples.P99()),
 			ms(t.Samples.Median()), ms(t.Samples.P99()), ratio(float64(k.Samples.Median()), float64(t.Samples.Median())), k.BytesPerKey, t.BytesPerKey)
 	}
-	fmt.Fprintln(w, "\nclowder's 2 panes are its default layout (the agent pane, where cat runs, and its companion shell); tmux's are two panes of cat, the first focused. 8 panes: six more idle shells (clowder) or cats (tmux), tiled.")
+	if k, t := sum.keysPaced, sum.keysPacedTmux; k != nil && t != nil {
+		fmt.Fprintf(w, "| 2 panes, a key every %v | %s | %s | %s | %s | %s | %.1f | %.1f |\n", typingPace, ms(k.Samples.Median()), ms(k.Samples.P99()),
+			ms(t.Samples.Median()), ms(t.Samples.P99()), ratio(float64(k.Samples.Median()), float64(t.Samples.Median())), k.BytesPerKey, t.BytesPerKey)
+	}
+	fmt.Fprintf(w, "\nclowder's 2 panes are its default layout (the agent pane, where cat runs, and its companion shell); tmux's are two panes of cat, the first focused. 8 panes: six more idle shells (clowder) or cats (tmux), tiled. The first two rows type each key as soon as the previous one's echo is out; the paced row waits %v after each echo, as a typist does, so the processors idle between keys and every thread a key wakes pays for that.\n", typingPace)
 }
 
 func pct(d, over time.Duration) float64 { return 100 * d.Seconds() / over.Seconds() }

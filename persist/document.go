@@ -123,17 +123,30 @@ func saveDocumentWith(ops fileOps, kind docKind, path string, doc document, bak 
 	if err := refuseNewer(kind, path); err != nil {
 		return fmt.Errorf("save %s %s: %w", kind.what, path, err)
 	}
-	compact, err := json.Marshal(doc)
+	data, err := encodeIndented(doc)
 	if err != nil {
 		return fmt.Errorf("save %s %s: encode: %w", kind.what, path, err)
 	}
-	// As MarshalIndent(doc, "", "  ") writes it, at a tenth of the cost
-	// (registry_encode.go).
-	data := append(indentJSON(make([]byte, 0, len(compact)*2), compact), '\n')
 	if err := writeAtomic(ops, path, data, 0o600, bak); err != nil {
 		return fmt.Errorf("save %s %s: %w", kind.what, path, err)
 	}
 	return nil
+}
+
+// encodeIndented is doc as json.MarshalIndent(doc, "", "  ") writes it,
+// and a final newline: a registry with a RecordCache encodes only the
+// records that changed since its last save.
+func encodeIndented(doc document) ([]byte, error) {
+	if r, ok := doc.(*Registry); ok && r.Cache != nil {
+		out, err := r.Cache.appendIndented(nil, r)
+		return append(out, '\n'), err
+	}
+	compact, err := json.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	// As MarshalIndent writes it, at a tenth of the cost (registry_encode.go).
+	return append(indentJSON(make([]byte, 0, len(compact)*2), compact), '\n'), nil
 }
 
 // refuseNewer returns *NewerSchemaError if the file at path exists with a

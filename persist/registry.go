@@ -27,6 +27,9 @@ type Registry struct {
 	SchemaVersion int `json:"schema_version"`
 	// Panes in creation order.
 	Panes []PaneRecord `json:"panes"`
+	// Cache, if set, keeps each record's JSON from one save to the next
+	// (registry_cache.go): a save then encodes only what changed.
+	Cache *RecordCache `json:"-"`
 }
 
 // PaneRecord is what agents.json keeps about one pane.

@@ -10,8 +10,11 @@ package persist
 
 // indentJSON appends compact JSON src (as json.Marshal writes it) to dst,
 // indented by two spaces per level with no prefix.
-func indentJSON(dst, src []byte) []byte {
-	depth := 0
+func indentJSON(dst, src []byte) []byte { return indentJSONAt(dst, src, 0) }
+
+// indentJSONAt is indentJSON for a value that sits depth levels deep in
+// the document it will be part of.
+func indentJSONAt(dst, src []byte, depth int) []byte {
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		switch c {

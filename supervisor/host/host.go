@@ -100,19 +100,20 @@ type Server struct {
 	bg          sync.WaitGroup // background work (registry writes after exits) that Serve waits for
 	bgDone      bool           // Serve is waiting for bg: background work runs inline
 	events      eventHub
-	regMu       sync.Mutex    // serialises registry writes
-	regSoon     atomic.Bool   // a background save waits for regMu and has not read the panes yet
-	regIssue    string        // what went wrong with agents.json, for host status
-	regLoad     string        // what went wrong loading it at start; stays in regIssue
-	regReadOnly bool          // agents.json could not be loaded as ours: never overwrite it
-	regKeepBak  bool          // started from a corrupt file: never replace agents.json.bak
-	containment string        // how the newest run is contained: cgroup, or the fallback and why
-	colors      hostColors    // the user's terminal colours, as the newest client told them (colors.go)
-	bigReplies  chan struct{} // one token per big reply being built or written (maxBigReplies)
-	parsing     chan struct{} // one token per pane parsing queued output (parseSlots, output.go)
-	procs       procGovernor  // the runtime's processors, as the panes flood (procs.go)
-	release     memRelease    // free memory back to the system after a flood (release.go)
-	orphans     orphanSet     // watchers of trees earlier hosts left (orphans.go)
+	regMu       sync.Mutex          // serialises registry writes
+	regSoon     atomic.Bool         // a background save waits for regMu and has not read the panes yet
+	regIssue    string              // what went wrong with agents.json, for host status
+	regLoad     string              // what went wrong loading it at start; stays in regIssue
+	regReadOnly bool                // agents.json could not be loaded as ours: never overwrite it
+	regKeepBak  bool                // started from a corrupt file: never replace agents.json.bak
+	regCache    persist.RecordCache // each record's JSON from the last save: a save encodes what changed
+	containment string              // how the newest run is contained: cgroup, or the fallback and why
+	colors      hostColors          // the user's terminal colours, as the newest client told them (colors.go)
+	bigReplies  chan struct{}       // one token per big reply being built or written (maxBigReplies)
+	parsing     chan struct{}       // one token per pane parsing queued output (parseSlots, output.go)
+	procs       procGovernor        // the runtime's processors, as the panes flood (procs.go)
+	release     memRelease          // free memory back to the system after a flood (release.go)
+	orphans     orphanSet           // watchers of trees earlier hosts left (orphans.go)
 
 	resumeAfter    []string          // panes that ran when agents.json was saved, to resume at start (respawn.go)
 	lastRequest    atomic.Int64      // when the newest request came, in Unix ns (awaitQuiet)

@@ -169,7 +169,7 @@ func (h *Server) saveRegistryLocked() {
 // saveRegistryWith writes every pane's record with save; regMu is held.
 func (h *Server) saveRegistryWith(save func(*persist.Registry, string) error) {
 	h.mu.Lock()
-	reg := &persist.Registry{SchemaVersion: persist.RegistryVersion}
+	reg := &persist.Registry{SchemaVersion: persist.RegistryVersion, Cache: &h.regCache}
 	for _, p := range h.panes {
 		reg.Panes = append(reg.Panes, p.record())
 	}

@@ -111,15 +111,21 @@ func TestProcGovernorOnOneProcessorSetsNothing(t *testing.T) {
 	}
 }
 
-// The host counts its panes' parse goroutines in the governor: two
-// watched panes whose floods wait for a parse slot at once raise it, and
-// once both are parsed it is lowered again by its timer.
-func TestTwoFloodingPanesRaiseTheProcessors(t *testing.T) {
+// governedHost is a served test host whose governor sets a fake runtime
+// of two processors, with a client and a watcher connected.
+func governedHost(t *testing.T) (*testHost, *fakeProcs, *tclient, *tclient) {
 	th := newTestHost(t)
 	th.serve(persist.DefaultConfig())
 	f := &fakeProcs{now: 2}
 	th.host.procs.manage(f.set)
-	c, watcher := th.dial(), th.dial()
+	return th, f, th.dial(), th.dial()
+}
+
+// The host counts its panes' parse goroutines in the governor: two
+// watched panes whose floods wait for a parse slot at once raise it, and
+// once both are parsed it is lowered again by its timer.
+func TestTwoFloodingPanesRaiseTheProcessors(t *testing.T) {
+	th, f, c, watcher := governedHost(t)
 	const size = 1 << 20
 	var ids []string
 	for range 2 {
@@ -148,11 +154,7 @@ func TestTwoFloodingPanesRaiseTheProcessors(t *testing.T) {
 // is parsed on the other (on one they took turns, and the program writing
 // waited for both), and lowers them after.
 func TestOnlyAFloodNobodyWatchesRaisesTheProcessors(t *testing.T) {
-	th := newTestHost(t)
-	th.serve(persist.DefaultConfig())
-	f := &fakeProcs{now: 2}
-	th.host.procs.manage(f.set)
-	c, watcher := th.dial(), th.dial()
+	th, f, c, watcher := governedHost(t)
 	flood := func(watched bool) {
 		p := th.spawnFake(c, "burst", "FAKE_BYTES="+itoa(1<<20), "FAKE_OUT="+filepath.Join(t.TempDir(), "written"), "FAKE_EXIT=1")
 		c.waitText(p.ID, "READY")

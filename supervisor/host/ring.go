@@ -15,9 +15,10 @@ package host
 // Once output has paused, the host packs the ring (pack): every full chunk
 // the writer is not in is deflated, since what programs print compresses
 // three to five times. A read unpacks a packed chunk into a cache of one
-// chunk. The writer, on coming round to a packed chunk, drops it whole
-// instead of unpacking what it is about to overwrite: a ring that has
-// wrapped holds the newest limit bytes less at most one chunk.
+// chunk, kept until a read reaches the end (a `log` of an idle pane held
+// it for good). The writer, on coming round to a packed chunk, drops it
+// whole instead of unpacking what it is about to overwrite: a ring that
+// has wrapped holds the newest limit bytes less at most one chunk.
 
 import (
 	"bytes"
@@ -235,6 +236,9 @@ func (r *Ring) ReadAt(p []byte, seq uint64) (n int, from, next uint64) {
 		return 0, r.end, r.end
 	}
 	n = r.readLocked(p, from)
+	if from+uint64(n) == r.end {
+		r.cache = nil // caught up: what it reads next is the newest chunk, never packed
+	}
 	return n, from, from + uint64(n)
 }
 

@@ -355,3 +355,30 @@ func TestPackingBesideTheWriterAndReaders(t *testing.T) {
 		t.Fatal("nothing was packed while the writer wrote")
 	}
 }
+
+// TestAReadThatCatchesUpForgetsTheUnpackedChunk: reading a packed ring
+// from its start unpacks a chunk into the read cache, which a reader
+// walking the history keeps using; once a read reaches the end it is
+// dropped, so an idle pane whose history someone read (`clowder log`)
+// does not hold 64 KiB until its next flood.
+func TestAReadThatCatchesUpForgetsTheUnpackedChunk(t *testing.T) {
+	r := NewRing(4 * ringChunk)
+	line := []byte("a line of the history, as a build prints it\r\n")
+	for r.end < 3*ringChunk {
+		r.Write(line)
+	}
+	r.pack(&packer{})
+	if r.packedBytes() == 0 {
+		t.Fatal("nothing packed; the test needs a packed chunk")
+	}
+	buf := make([]byte, 1000)
+	if n, _, _ := r.ReadAt(buf, 0); n != len(buf) || r.cache == nil {
+		t.Fatalf("a read of a packed chunk: %d bytes, cache %v; want a full read through the cache", n, r.cache != nil)
+	}
+	if got, _ := readFrom(r, 0, 3001); len(got) != int(r.end) {
+		t.Fatalf("read back %d bytes of %d", len(got), r.end)
+	}
+	if r.cache != nil {
+		t.Fatal("the unpacked chunk is still held after a read reached the end")
+	}
+}

@@ -49,11 +49,11 @@ func listPanes(ctx context.Context, a *app) ([]proto.PaneInfo, error) {
 	// a host that goes away under the list: ask the next one
 	// (supervisor/client/retry.go).
 	c, list, err := client.DialList(ctx, p.SocketFile(), a.oneShot)
-	if c == nil && isNoHost(err) {
-		return a.recordedList(p)
-	}
 	if c != nil {
 		defer func() { _ = c.Close() }() // best effort: read only
+	}
+	if isNoHost(err) { // none, or it went away under the list and none came back
+		return a.recordedList(p)
 	}
 	if list == nil {
 		list = []proto.PaneInfo{}
@@ -155,11 +155,11 @@ func capturePane(ctx context.Context, a *app, req proto.CaptureReq) error {
 		return err
 	}
 	c, r, err := client.DialCapture(ctx, p.SocketFile(), req, a.oneShot)
-	if c == nil && isNoHost(err) {
-		return noHostError(p) // cmd_recorded.go
-	}
 	if c != nil {
 		defer func() { _ = c.Close() }() // best effort: read only
+	}
+	if isNoHost(err) { // none, or it went away under the capture and none came back
+		return noHostError(p) // cmd_recorded.go
 	}
 	if err != nil {
 		return err

@@ -127,9 +127,9 @@ func (p *pane) parseQueued() {
 			outBufs.Put(buf)
 		}
 		buf, q.pending = q.pending, nil
-		watched := q.watched
+		watched := false // what started told the governor; read under mu, as the next start sets it
 		if buf == nil {
-			q.parsing = false
+			q.parsing, watched = false, q.watched
 		}
 		q.cond.Broadcast() // room for the reader, or the end for Flush
 		q.mu.Unlock()

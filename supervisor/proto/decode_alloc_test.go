@@ -48,6 +48,51 @@ func TestDecodeFrameAllocatesOncePerRow(t *testing.T) {
 	}
 }
 
+// TestDecodedRowsEndAtTheirLastNonBlank pins issue 12: a row's trailing
+// default blanks, most of an echo's row and of a flood's, were expanded
+// into cells (40 bytes each) that the TUI copied into its grid and threw
+// away; in a young TUI that was fresh memory, 2-3 page faults an echo. A
+// decoded row now ends at its last cell that is not a default blank (the
+// reader pads: docs/protocol.md), however the blanks were split into runs.
+func TestDecodedRowsEndAtTheirLastNonBlank(t *testing.T) {
+	prompt := textCells("$ make test", FrameCell{Width: 1})
+	for len(prompt) < 200 {
+		prompt = append(prompt, FrameCell{Width: 1})
+	}
+	echo := &ScreenFrame{Pane: "p1", Cols: 200, Rows: 50, Lines: []FrameRow{
+		{Y: 3, Cells: prompt},
+		{Y: 4, Cells: []FrameCell{{Text: "x", Width: 1}, {Width: 1, Bg: IndexColor(1)}, {Width: 1}, {Width: 1}}},
+		{Y: 5, Cells: []FrameCell{{Width: 1}, {Width: 1}}},
+	}}
+	body := encodeBody(t, echo)
+	var got ScreenFrame
+	if err := got.decodeBody(body); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int{11, 2, 0} {
+		if n := len(got.Lines[i].Cells); n != want {
+			t.Errorf("row %d decoded to %d cells, want %d (its cells up to the last that is not a default blank)", got.Lines[i].Y, n, want)
+		}
+	}
+	if got.Lines[2].Cells != nil {
+		t.Errorf("a blank row decoded to %#v, want no cells", got.Lines[2].Cells)
+	}
+	flood := encodeBody(t, floodFrame(200, 50))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var again ScreenFrame
+	err := again.decodeBody(flood)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 50 rows of 6 characters are 12 KiB of cells; padded, they were 400.
+	if n := after.TotalAlloc - before.TotalAlloc; n > 32<<10 {
+		t.Fatalf("decoding a 200x50 flood frame of 6-character rows allocated %d bytes", n)
+	}
+}
+
 // TestDecodeTinyFrameClaimingHugeRowsAllocatesLittle: preallocation is
 // bounded by the bytes the frame has, not by the size it claims, so a
 // small hostile frame cannot make the decoder allocate much.

@@ -123,8 +123,10 @@ func appendColor(dst []byte, c FrameColor) []byte {
 	return append(dst, 2, r, g, b)
 }
 
-// decodeRow reads a row of at most budget cells into row, preallocating
-// hint cells if it has any.
+// decodeRow reads a row of at most budget cells into row, without the
+// default blanks that end it (the reader pads them back: a row may hold
+// fewer cells than the columns), preallocating hint cells if it has more
+// than one run.
 func decodeRow(r *binReader, row *FrameRow, budget int, hint rowHint) error {
 	flags, err := r.byte("row flags")
 	if err != nil {
@@ -138,15 +140,30 @@ func decodeRow(r *binReader, row *FrameRow, budget int, hint rowHint) error {
 	if err != nil {
 		return err
 	}
-	if runs > 0 {
+	if runs > 1 { // one run is the whole row: its own length sizes it
 		row.Cells = make([]FrameCell, 0, min(int(hint), budget))
 	}
-	for range runs {
-		if row.Cells, err = decodeRun(r, row.Cells, budget); err != nil {
+	for i := range runs {
+		if row.Cells, err = decodeRun(r, row.Cells, budget, i == runs-1); err != nil {
 			return fmt.Errorf("row %d: %w", row.Y, err)
 		}
 	}
+	row.Cells = trimBlanks(row.Cells)
 	return nil
+}
+
+// trimBlanks drops the default blanks that end a row, as a row's last
+// run of them is never expanded (decodeBlank): a decoded row ends the
+// same however its blanks were split into runs, and a row of nothing
+// else has no cells.
+func trimBlanks(cells []FrameCell) []FrameCell {
+	for len(cells) > 0 && cells[len(cells)-1] == blankCell {
+		cells = cells[:len(cells)-1]
+	}
+	if len(cells) == 0 {
+		return nil
+	}
+	return cells
 }
 
 // rowHint is the capacity decodeRow gives a row's cells, so that a row is
@@ -172,14 +189,14 @@ func (h rowHint) next(row *FrameRow) rowHint {
 }
 
 // decodeRun appends one run's cells, keeping len(cells) <= budget.
-func decodeRun(r *binReader, cells []FrameCell, budget int) ([]FrameCell, error) {
+func decodeRun(r *binReader, cells []FrameCell, budget int, last bool) ([]FrameCell, error) {
 	style, kind, err := decodeStyle(r)
 	if err != nil {
 		return cells, err
 	}
 	switch kind {
 	case runBlank:
-		return decodeBlank(r, cells, style, budget)
+		return decodeBlank(r, cells, style, budget, last)
 	case runNarrow, runWide:
 		return decodeText(r, cells, style, budget, uint8(1+kind-runNarrow))
 	}
@@ -243,8 +260,14 @@ func decodeColor(r *binReader) (FrameColor, error) {
 	return 0, fmt.Errorf("colour tag %d is not 1 (index) or 2 (rgb)", tag)
 }
 
-// decodeBlank appends n >= 1 blank cells.
-func decodeBlank(r *binReader, cells []FrameCell, style FrameCell, budget int) ([]FrameCell, error) {
+// decodeBlank appends n >= 1 blank cells, except where they are the
+// row's last run and of the default style: a row may hold fewer cells
+// than the columns, the rest being such blanks (docs/protocol.md), so
+// those are left to the reader to pad. Most rows end so (a prompt, an
+// echo, a flood's lines), and expanding them made every echo's frame a
+// row of cells (40 bytes each) on fresh memory in a young TUI, 2-3 page
+// faults an echo (issue 12).
+func decodeBlank(r *binReader, cells []FrameCell, style FrameCell, budget int, last bool) ([]FrameCell, error) {
 	n, err := r.bounded("blank count", uint64(budget-len(cells)))
 	if err != nil {
 		return cells, err // n is then whatever the peer wrote: never loop on it
@@ -253,6 +276,9 @@ func decodeBlank(r *binReader, cells []FrameCell, style FrameCell, budget int) (
 		return cells, fmt.Errorf("empty blank run")
 	}
 	style.Width = 1
+	if last && style == blankCell {
+		return cells, nil
+	}
 	cells = slices.Grow(cells, int(n)) // n <= budget-len(cells): cells the row really has
 	for range n {
 		cells = append(cells, style)
@@ -270,6 +296,9 @@ func decodeText(r *binReader, cells []FrameCell, style FrameCell, budget int, wi
 	s, err := r.str("run text", n)
 	if err == nil && n == 0 {
 		err = fmt.Errorf("empty text run")
+	}
+	if cells == nil && err == nil { // the row's one run: a rune is at least a byte, a wide one 3 for its 2 cells
+		cells = make([]FrameCell, 0, min(len(s), budget))
 	}
 	for err == nil && s != "" {
 		rn, size := utf8.DecodeRuneInString(s)
@@ -293,6 +322,9 @@ func decodeClusters(r *binReader, cells []FrameCell, style FrameCell, budget int
 	n, err := r.bounded("cluster count", uint64(budget-len(cells)))
 	if err == nil && n == 0 {
 		err = fmt.Errorf("empty cluster run")
+	}
+	if cells == nil && err == nil { // the row's one run
+		cells = make([]FrameCell, 0, n)
 	}
 	for i := uint64(0); err == nil && i < n; i++ {
 		cell := style

@@ -201,3 +201,30 @@ func TestTUITypesToTheMasterWhileTheHostUpgrades(t *testing.T) {
 		t.Fatalf("typed while the host upgraded: sent through the host's input call %v; want it written to the master", fh.inputs)
 	}
 }
+
+// TestASubscribeCutByTheConnectionsEndReconnects pins a failure of
+// TestE2ETUIRedrawsAfterHostUpgrade on CI: a pane's subscribe sent as
+// the host upgraded met the old connection's end ("the host did not
+// execute the request: connection to the host lost"), and the TUI showed
+// "cannot show pane" after it had reconnected and drawn every pane again.
+// Such a subscribe now reconnects, which subscribes every pane afresh,
+// and one the upgrading host refused waits for that; neither is an error
+// to show.
+func TestASubscribeCutByTheConnectionsEndReconnects(t *testing.T) {
+	lost := fmt.Errorf("%w: %w", client.ErrNotExecuted, fmt.Errorf("%w: the host closed the connection", client.ErrConnectionLost))
+	refused := &proto.ErrorReply{Code: proto.CodeUpgrading, Message: "the host is upgrading in place"}
+	for _, err := range []error{lost, refused} {
+		m, fh := newTestModel(t, []proto.PaneInfo{running("p1", "alpha")}, nil)
+		m.host = &escrowHost{fakeHost: fh}
+		streamOf(t, m, "p1")
+		token := m.panes["p1"].token
+		_, cmd := m.Update(subscribedMsg{pane: "p1", token: token, err: err})
+		settle(t, m, cmd)
+		if strings.Contains(m.status, "cannot show") || m.hostDown != "" || m.reconnecting {
+			t.Errorf("%v: status %q, host down %q, reconnecting %v; want no error shown", err, m.status, m.hostDown, m.reconnecting)
+		}
+		if resubscribed := m.panes["p1"].token != token; resubscribed != (err == lost) {
+			t.Errorf("%v: subscribed again: %v; want it only after a reconnection", err, resubscribed)
+		}
+	}
+}

@@ -317,11 +317,23 @@ func (m *Model) subscribe(p *pane) tea.Cmd {
 func (m *Model) onSubscribed(msg subscribedMsg) tea.Cmd {
 	p := m.panes[msg.pane]
 	if msg.err != nil {
-		if p != nil && p.token == msg.token {
-			m.setStatus(fmt.Sprintf("cannot show pane %s: %v", p.name(), msg.err), true)
-			if p.in != nil {
-				p.in.setMaster(nil) // keys go through the host
-			}
+		if p == nil || p.token != msg.token {
+			return nil
+		}
+		switch {
+		case errors.Is(msg.err, client.ErrConnectionLost):
+			// The connection ended under the subscribe (a host that
+			// upgraded in place, or went): reconnecting subscribes every
+			// pane again (escrow.go). Shown, the error outlived the
+			// recovery on a screen that was whole again.
+			m.holdMaster(p)
+			return m.lostHost(msg.err)
+		case client.Resumable(msg.err):
+			return nil // refused by a host upgrading in place: its notice ends the connection next, as above
+		}
+		m.setStatus(fmt.Sprintf("cannot show pane %s: %v", p.name(), msg.err), true)
+		if p.in != nil {
+			p.in.setMaster(nil) // keys go through the host
 		}
 		return nil
 	}

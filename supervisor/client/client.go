@@ -426,11 +426,20 @@ func (c *Client) dispatchPush(f proto.Frame) {
 
 // notice handles a push on request id 0: the host's upgrade notice ends
 // the connection, and every request still unanswered on it was not
-// executed (docs/protocol.md, "Upgrade window").
+// executed (docs/protocol.md, "Upgrade window"); its stop notice ends it
+// too, the requests unanswered in doubt and no host to wait for ("Stop
+// notice").
 func (c *Client) notice(f proto.Frame) {
 	m, err := f.Message()
-	if e, ok := m.(*proto.ErrorReply); err == nil && ok && e.Code == proto.CodeUpgrading && f.Flags&proto.FlagEnd != 0 {
+	e, ok := m.(*proto.ErrorReply)
+	if err != nil || !ok || f.Flags&proto.FlagEnd == 0 {
+		return
+	}
+	switch e.Code {
+	case proto.CodeUpgrading:
 		c.shutdown(fmt.Errorf("%w: %w", ErrNotExecuted, e))
+	case proto.CodeShuttingDown:
+		c.shutdown(fmt.Errorf("%w: %w", ErrHostStopped, e))
 	}
 }
 

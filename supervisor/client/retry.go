@@ -9,6 +9,10 @@
 // that are safe to repeat (list, capture, history, status, wait, resize,
 // and signal or kill by verified identity) are sent again; the others
 // fail with a *HostGoneError that says what may not have been done.
+// A connection that ends with the host's stop notice (or a dial whose
+// hello a stopping host answered shutting-down) sends nothing again and
+// waits for no host: its requests fail with ErrHostStopped, which
+// matches ErrNoHost (docs/protocol.md, "Stop notice").
 //
 // A Client made by Dial or Connect sends again what the host did not run;
 // the repeats after a crash need RetryAcrossHostLoss (the CLI sets it; the
@@ -103,6 +107,9 @@ func safeToRepeat(req proto.Message) bool {
 func retryable(req proto.Message, err error, inDoubt bool) bool {
 	if _, ok := req.(proto.UpgradeReq); ok {
 		return false // a second upgrade is not what was asked
+	}
+	if errors.Is(err, ErrHostStopped) {
+		return false // the host said it is stopping: none to wait for
 	}
 	if notExecuted(err) {
 		return true
@@ -249,7 +256,7 @@ func (c *Client) dialAgain(ctx context.Context) (*Client, error) {
 	delay := 10 * time.Millisecond
 	for {
 		nc, err := c.redial(ctx)
-		if err == nil || !errors.Is(err, ErrNoHost) {
+		if err == nil || !errors.Is(err, ErrNoHost) || errors.Is(err, ErrHostStopped) {
 			return nc, err
 		}
 		select {

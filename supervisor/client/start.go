@@ -32,6 +32,12 @@ import (
 // socket is missing or refuses connections.
 var ErrNoHost = errors.New("no clowder host is running")
 
+// ErrHostStopped matches (errors.Is) a dial or a connection that a host
+// ended because it is stopping (host stop, idle exit, a signal; its
+// shutting-down answer or stop notice): no host serves, and none is
+// waited for. It matches ErrNoHost too.
+var ErrHostStopped = fmt.Errorf("%w: the host is stopping", ErrNoHost)
+
 // EnvReadyFD names the fd on which a host started by a client writes one
 // line: HostReady once it listens, HostBusy when another host holds the
 // lock; it closes the fd without a line when it fails to start.
@@ -75,6 +81,9 @@ func dial(parent context.Context, socketPath string, waitHost bool) (*Client, er
 // (stranded.go); a handshake cut short, the next host is waited for. Any
 // other result is returned as it is.
 func dialRecover(parent context.Context, socketPath string, waitHost bool, c *Client, err error) (*Client, error) {
+	if errors.Is(err, ErrHostStopped) {
+		return c, err // it said so: not stranded, and nothing to wait for
+	}
 	if errors.Is(err, ErrNoHost) {
 		c, err = dialStranded(parent, socketPath) // stranded.go
 	}
@@ -134,6 +143,9 @@ func dialOnceWith(parent context.Context, socketPath string, early *proto.Frame)
 		fc = &earlyConn{FrameConn: fc, uc: uc, early: *early}
 	}
 	c, err := New(ctx, fc, uc, clientName())
+	if errors.Is(err, &proto.ErrorReply{Code: proto.CodeShuttingDown}) {
+		return nil, fmt.Errorf("%w (socket %s)", ErrHostStopped, socketPath)
+	}
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil {
 			return nil, &NotAnsweringError{Addr: socketPath, What: "the handshake", After: HandshakeTimeout}

@@ -122,7 +122,11 @@ func (h *Server) serveConn(ctx context.Context, uc *net.UnixConn) {
 	c.readLoop()
 	cancel()
 	c.active.Wait()
-	if !c.h.window.toldOf(c) { // told of an upgrade, the client hung up to follow it: its pastes and panes go on (drain.go)
+	told := c.h.window.toldOf(c)
+	if serving.Err() != nil && !told {
+		c.tellStopping() // the host is stopping (stopnotice.go)
+	}
+	if !told { // told of an upgrade, the client hung up to follow it: its pastes and panes go on (drain.go)
 		c.closeOpenPastes()
 		c.killOwned()
 	}

@@ -379,7 +379,7 @@ func (h *Server) acceptLoop(ctx context.Context, ln *net.UnixListener) error {
 		case <-h.stopReq:
 		}
 		cancel()
-		_ = h.listener().Close() // ends Accept below
+		h.stopListening() // stopnotice.go
 	}()
 	go h.relistenOnSignal(ctx) // relisten.go
 	h.armIdle()
@@ -409,6 +409,7 @@ func (h *Server) acceptLoop(ctx context.Context, ln *net.UnixListener) error {
 			h.serveConn(ctx, c)
 		}()
 	}
+	h.refuseQueued()
 	wg.Wait()
 	h.shutdown()
 	h.mu.Lock()

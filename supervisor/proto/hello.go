@@ -130,6 +130,16 @@ func (g Greeting) Answer(c FrameConn) error {
 	return nil
 }
 
+// Refuse answers g's hello with e instead of a welcome (a host that is
+// stopping).
+func (g Greeting) Refuse(c FrameConn, e *ErrorReply) error {
+	c.SetVersion(g.Welcome.Version)
+	if err := writeMessage(c, g.reqID, FlagReply, e); err != nil {
+		return fmt.Errorf("handshake: %w", err)
+	}
+	return nil
+}
+
 // helloBody decodes a first frame that must be hello.
 func helloBody(f Frame) (HelloReq, error) {
 	if f.Type != MsgHello {

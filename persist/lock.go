@@ -78,6 +78,11 @@ func (l *Lockfile) Advertise(can ...string) error {
 // its socket path again (an older host ignores the signal).
 const CanRelisten = "relisten-on-sigusr1"
 
+// Stopping is what a host advertises once it stops: its socket is gone,
+// it answers no one and lets go of the lock as it exits, so that a client
+// finding it neither asks it to listen again nor waits for it to.
+const Stopping = "stopping"
+
 // Holder is what a held lock's file says of the process holding it.
 type Holder struct {
 	PID int

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"clowder/persist"
 	"clowder/supervisor"
 	"clowder/supervisor/client"
 	"clowder/supervisor/proto"
@@ -150,19 +151,23 @@ func stopHost(ctx context.Context, a *app, force bool) error {
 	}
 	c, err := a.dialSocket(ctx, p)
 	if isNoHost(err) {
-		fmt.Fprintln(a.stderr, "clowder: no host is running")
-		return nil
+		return awaitStopping(ctx, a, p)
 	}
 	if err != nil {
 		return err
 	}
 	defer func() { _ = c.Close() }() // best effort: the host is going away
 	info, err := c.HostStatus(ctx)
+	if isNoHost(err) { // it stopped meanwhile (client.ErrHostStopped)
+		return awaitStopping(ctx, a, p)
+	}
 	if err != nil {
 		return err
 	}
 	id, idErr := supervisor.ReadIdentity(info.Pid)
-	if err := c.HostStop(ctx, force); err != nil {
+	if err := c.HostStop(ctx, force); isNoHost(err) {
+		return awaitStopping(ctx, a, p)
+	} else if err != nil {
 		return err
 	}
 	if idErr != nil {
@@ -171,4 +176,36 @@ func stopHost(ctx context.Context, a *app, force bool) error {
 	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	return supervisor.WaitGone(wctx, id)
+}
+
+// awaitStopping is stopHost where no host answers: a host that still
+// holds the lock is stopping (it removed its socket first, and answers
+// no one), and the stop is done when it lets go of the lock.
+func awaitStopping(ctx context.Context, a *app, p persist.Paths) error {
+	h, held := persist.LockHolder(p.LockFile())
+	if !held {
+		fmt.Fprintln(a.stderr, "clowder: no host is running")
+		return nil
+	}
+	fmt.Fprintf(a.stderr, "clowder: the host%s is stopping; waiting for it to exit\n", pidNote(h.PID))
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for delay := 5 * time.Millisecond; ; delay = min(2*delay, 100*time.Millisecond) {
+		if _, held := persist.LockHolder(p.LockFile()); !held {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("the host%s still holds %s after 30s of stopping; its log is %s", pidNote(h.PID), p.LockFile(), p.LogFile())
+		case <-time.After(delay):
+		}
+	}
+}
+
+// pidNote is " (pid N)", or "" for none.
+func pidNote(pid int) string {
+	if pid <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (pid %d)", pid)
 }

@@ -92,7 +92,7 @@ func dialRecover(parent context.Context, socketPath string, waitHost bool, c *Cl
 	}
 	ctx, cancel := context.WithTimeout(parent, reconnectWait)
 	defer cancel()
-	for delay := 10 * time.Millisecond; errors.Is(err, errHandshakeCut) || (waitHost && errors.Is(err, ErrNoHost)); delay = min(2*delay, 200*time.Millisecond) {
+	for delay := 10 * time.Millisecond; !errors.Is(err, ErrHostStopped) && (errors.Is(err, errHandshakeCut) || (waitHost && errors.Is(err, ErrNoHost))); delay = min(2*delay, 200*time.Millisecond) {
 		select {
 		case <-ctx.Done():
 			return nil, fmt.Errorf("the clowder host at %s went away during the handshake, and none answered within %s: %w", socketPath, reconnectWait, err)
@@ -124,7 +124,7 @@ func dialOnceWith(parent context.Context, socketPath string, early *proto.Frame)
 	nc, err := d.DialContext(ctx, "unix", socketPath)
 	if err != nil {
 		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
-			return nil, fmt.Errorf("%w (socket %s)", ErrNoHost, socketPath)
+			return nil, noSocket(socketPath)
 		}
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil {
 			return nil, &NotAnsweringError{Addr: socketPath, What: "the connection", After: HandshakeTimeout}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"clowder/persist"
 	"clowder/supervisor/proto"
 )
 
@@ -66,5 +67,31 @@ func TestAHelloAnsweredShuttingDownIsNoHost(t *testing.T) {
 	}
 	if !errors.Is(err, ErrHostStopped) || ctx.Err() != nil {
 		t.Fatalf("DialList to a stopping host: %v (context: %v); want ErrHostStopped at once", err, ctx.Err())
+	}
+}
+
+// TestADialFindingAStoppingHostsLockIsNoHost: a dial that finds no socket
+// and the host lock held by a host that says it is stopping reports no
+// host at once. Before, it asked that host to listen again (SIGUSR1),
+// which a stopping host does not do, and waited for it (3 s), or said it
+// could not.
+func TestADialFindingAStoppingHostsLockIsNoHost(t *testing.T) {
+	paths := shortPaths(t)
+	if err := paths.EnsureRuntimeDir(); err != nil {
+		t.Fatal(err)
+	}
+	lock, err := persist.Lock(paths.LockFile(), persist.Stopping)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second) // bounds a failure only
+	defer cancel()
+	c, err := Dial(ctx, paths.SocketFile())
+	if c != nil {
+		_ = c.Close()
+	}
+	if !errors.Is(err, ErrHostStopped) || !errors.Is(err, ErrNoHost) {
+		t.Fatalf("Dial beside a stopping host's lock: %v; want ErrHostStopped and ErrNoHost", err)
 	}
 }

@@ -63,6 +63,17 @@ func dialUntil(ctx context.Context, socketPath, lockPath, late string) (*Client,
 	}
 }
 
+// noSocket is the error of a dial that found nothing listening at
+// socketPath: ErrHostStopped if the host lock beside it is held by a host
+// that said it is stopping (persist.Stopping), else ErrNoHost.
+func noSocket(socketPath string) error {
+	h, held := persist.LockHolder(filepath.Join(filepath.Dir(socketPath), persist.LockFileName))
+	if held && slices.Contains(h.Can, persist.Stopping) {
+		return fmt.Errorf("%w (socket %s)", ErrHostStopped, socketPath)
+	}
+	return fmt.Errorf("%w (socket %s)", ErrNoHost, socketPath)
+}
+
 // pidText is " (pid N)", or "" for none.
 func pidText(pid int) string {
 	if pid <= 0 {

@@ -4,7 +4,8 @@
 // client.reconnectWait) before it said that none runs. Now, once a stop
 // begins (host stop, idle exit, a signal):
 //
-//   - the socket file is removed first, so no new connection can queue;
+//   - the host lock says so (persist.Stopping), and the socket file is
+//     removed, so no new connection can queue;
 //   - every connection already queued gets its hello answered with the
 //     error shutting-down instead of a welcome;
 //   - every welcomed connection, once its running requests are answered,
@@ -25,6 +26,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"clowder/persist"
 	"clowder/supervisor/proto"
 )
 
@@ -33,10 +35,18 @@ import (
 var errStopping = &proto.ErrorReply{Code: proto.CodeShuttingDown,
 	Message: "the clowder host is stopping; requests without a reply may or may not have run: see clowder ls"}
 
-// stopListening removes the socket file, so that no new connection
-// queues for a host that is going away, and wakes the accept loop.
+// stopListening says in the host lock that the host is stopping, removes
+// the socket file, so that no new connection queues for a host that is
+// going away, and wakes the accept loop.
 func (h *Server) stopListening() {
-	ln := h.listener()
+	h.mu.Lock()
+	ln, lock := h.ln, h.lock
+	h.mu.Unlock()
+	if lock != nil { // before the socket goes: a client that finds no socket reads the lock
+		if err := lock.Advertise(persist.Stopping); err != nil {
+			h.log.Printf("stop: %v", err)
+		}
+	}
 	ln.SetUnlinkOnClose(false) // removed here, before the queue is read
 	path := h.opts.Paths.SocketFile()
 	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {

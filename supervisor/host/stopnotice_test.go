@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -40,8 +41,10 @@ func TestAStoppingHostTellsEveryConnection(t *testing.T) {
 
 // TestAStoppingHostAnswersTheHellosQueuedForIt proves the other half:
 // once a stop begins the socket file is gone (no connection can queue
-// any more), and a connection that had queued before, never accepted, has
-// its hello answered with shutting-down rather than cut off.
+// any more), the host lock says the host is stopping (a client that
+// finds no socket neither asks it to listen again nor waits for it), and
+// a connection that had queued before, never accepted, has its hello
+// answered with shutting-down rather than cut off.
 func TestAStoppingHostAnswersTheHellosQueuedForIt(t *testing.T) {
 	th := newTestHost(t)
 	if err := th.paths.EnsureRuntimeDir(); err != nil {
@@ -55,8 +58,13 @@ func TestAStoppingHostAnswersTheHellosQueuedForIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	lock, err := persist.Lock(th.paths.LockFile(), persist.CanRelisten)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lock.Close() })
 	h.mu.Lock()
-	h.ln = ln // nobody accepts: what connects waits in the queue
+	h.ln, h.lock = ln, lock // nobody accepts: what connects waits in the queue
 	h.mu.Unlock()
 	var queued []*proto.FdConn
 	for range 3 {
@@ -75,6 +83,9 @@ func TestAStoppingHostAnswersTheHellosQueuedForIt(t *testing.T) {
 	h.stopListening()
 	if _, err := os.Stat(th.paths.SocketFile()); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the socket file once the stop began: %v; want it gone", err)
+	}
+	if h, _ := persist.LockHolder(th.paths.LockFile()); !slices.Equal(h.Can, []string{persist.Stopping}) {
+		t.Fatalf("the host lock once the stop began advertises %q; want only %q", h.Can, persist.Stopping)
 	}
 	h.refuseQueued()
 	for _, fc := range queued {

@@ -88,6 +88,9 @@ func acceptQueued(ln *net.UnixListener) []*net.UnixConn {
 				unix.CloseOnExec(fd)
 			}
 			syscall.ForkLock.RUnlock()
+			if errors.Is(err, unix.EINTR) || errors.Is(err, unix.ECONNABORTED) {
+				continue // a signal, or a client that hung up while queued
+			}
 			if err != nil {
 				return
 			}

@@ -89,6 +89,14 @@ type Holder struct {
 	Can []string // what it advertised (CanRelisten)
 }
 
+// PIDNote is " (pid N)" for messages, or "" when the file named no pid.
+func (h Holder) PIDNote() string {
+	if h.PID <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (pid %d)", h.PID)
+}
+
 // LockHolder reports whether another process holds the lock at path,
 // and what its file says of it. On Linux it takes no lock to tell
 // (lockedExclusively), so a host starting at that instant still gets its
@@ -116,10 +124,10 @@ func LockHolder(path string) (Holder, bool) {
 // cannot be read.
 func holder(path string) string {
 	data, err := ReadPrivate("host lock", path, 4096)
-	if pid := pidLine(data); err == nil && pid > 0 {
-		return fmt.Sprintf(" (pid %d)", pid)
+	if err != nil {
+		return ""
 	}
-	return ""
+	return Holder{PID: pidLine(data)}.PIDNote()
 }
 
 // Close releases the lock. It is idempotent; only the first call can

@@ -187,7 +187,7 @@ func awaitStopping(ctx context.Context, a *app, p persist.Paths) error {
 		fmt.Fprintln(a.stderr, "clowder: no host is running")
 		return nil
 	}
-	fmt.Fprintf(a.stderr, "clowder: the host%s is stopping; waiting for it to exit\n", pidNote(h.PID))
+	fmt.Fprintf(a.stderr, "clowder: the host%s is stopping; waiting for it to exit\n", h.PIDNote())
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	for delay := 5 * time.Millisecond; ; delay = min(2*delay, 100*time.Millisecond) {
@@ -196,16 +196,8 @@ func awaitStopping(ctx context.Context, a *app, p persist.Paths) error {
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("the host%s still holds %s after 30s of stopping; its log is %s", pidNote(h.PID), p.LockFile(), p.LogFile())
+			return fmt.Errorf("the host%s still holds %s after 30s of stopping; its log is %s", h.PIDNote(), p.LockFile(), p.LogFile())
 		case <-time.After(delay):
 		}
 	}
-}
-
-// pidNote is " (pid N)", or "" for none.
-func pidNote(pid int) string {
-	if pid <= 0 {
-		return ""
-	}
-	return fmt.Sprintf(" (pid %d)", pid)
 }

@@ -124,7 +124,7 @@ func dialOnceWith(parent context.Context, socketPath string, early *proto.Frame)
 	nc, err := d.DialContext(ctx, "unix", socketPath)
 	if err != nil {
 		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
-			return nil, noSocket(socketPath)
+			return nil, fmt.Errorf("%w (socket %s)", ErrNoHost, socketPath)
 		}
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil {
 			return nil, &NotAnsweringError{Addr: socketPath, What: "the connection", After: HandshakeTimeout}

@@ -20,19 +20,23 @@ const relistenWait = 3 * time.Second
 // host holds the lock beside it (its socket file was removed, by a /tmp
 // cleaner say, and the host runs on with its panes), it asks the host to
 // listen again (SIGUSR1, which it advertised in the lock file) and dials
-// it. It returns ErrNoHost when no host holds the lock, and says what to
-// do when the one holding it cannot listen again.
+// it. It returns ErrNoHost when no host holds the lock, ErrHostStopped
+// when the one holding it is stopping (persist.Stopping), and says what
+// to do when it cannot listen again.
 func dialStranded(ctx context.Context, socketPath string) (*Client, error) {
 	lockPath := filepath.Join(filepath.Dir(socketPath), persist.LockFileName)
 	h, held := persist.LockHolder(lockPath)
 	if !held {
 		return nil, fmt.Errorf("%w (socket %s)", ErrNoHost, socketPath)
 	}
+	if slices.Contains(h.Can, persist.Stopping) { // it removed its socket and exits: nothing to ask, nothing to wait for
+		return nil, fmt.Errorf("%w (socket %s)", ErrHostStopped, socketPath)
+	}
 	if h.PID <= 0 { // a host that has just taken the lock: it listens soon
 		return dialUntil(ctx, socketPath, lockPath, fmt.Sprintf("a clowder host holds %s but did not listen on %s within %s", lockPath, socketPath, relistenWait))
 	}
 	if !slices.Contains(h.Can, persist.CanRelisten) {
-		return nil, fmt.Errorf("a clowder host%s holds %s but its socket %s is gone, and it cannot listen again; stop it (kill -TERM %d), which ends its panes", pidText(h.PID), lockPath, socketPath, h.PID)
+		return nil, fmt.Errorf("a clowder host%s holds %s but its socket %s is gone, and it cannot listen again; stop it (kill -TERM %d), which ends its panes", h.PIDNote(), lockPath, socketPath, h.PID)
 	}
 	if err := syscall.Kill(h.PID, syscall.SIGUSR1); err != nil {
 		return nil, fmt.Errorf("the socket %s of the clowder host (pid %d) is gone, and asking it to listen again failed: %w", socketPath, h.PID, err)
@@ -61,23 +65,4 @@ func dialUntil(ctx context.Context, socketPath, lockPath, late string) (*Client,
 		case <-time.After(delay):
 		}
 	}
-}
-
-// noSocket is the error of a dial that found nothing listening at
-// socketPath: ErrHostStopped if the host lock beside it is held by a host
-// that said it is stopping (persist.Stopping), else ErrNoHost.
-func noSocket(socketPath string) error {
-	h, held := persist.LockHolder(filepath.Join(filepath.Dir(socketPath), persist.LockFileName))
-	if held && slices.Contains(h.Can, persist.Stopping) {
-		return fmt.Errorf("%w (socket %s)", ErrHostStopped, socketPath)
-	}
-	return fmt.Errorf("%w (socket %s)", ErrNoHost, socketPath)
-}
-
-// pidText is " (pid N)", or "" for none.
-func pidText(pid int) string {
-	if pid <= 0 {
-		return ""
-	}
-	return fmt.Sprintf(" (pid %d)", pid)
 }

@@ -41,7 +41,7 @@ func checkSocketPath(socketPath string) error {
 	}
 	fi, err := os.Lstat(socketPath)
 	if errors.Is(err, fs.ErrNotExist) {
-		return noSocket(socketPath)
+		return fmt.Errorf("%w (socket %s)", ErrNoHost, socketPath)
 	}
 	if err != nil {
 		return fmt.Errorf("check socket %s: %w", socketPath, err)

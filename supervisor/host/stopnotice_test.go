@@ -102,3 +102,40 @@ func TestAStoppingHostAnswersTheHellosQueuedForIt(t *testing.T) {
 		t.Fatalf("the listener after the queue was answered: %v; want it closed", err)
 	}
 }
+
+// TestAStoppingHostWaitsForAHelloThatComesLate: a production client
+// writes its hello after connect returns, which may be after the
+// stopping host has taken the connection off the queue. The refusal
+// reads the hello first and answers it: answered before the hello came
+// and closed, the connection would fail the client's write instead.
+func TestAStoppingHostWaitsForAHelloThatComesLate(t *testing.T) {
+	th := newTestHost(t)
+	if err := th.paths.EnsureRuntimeDir(); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := listenSocket(th.paths.SocketFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	c, err := net.Dial("unix", th.paths.SocketFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	accepted := acceptQueued(ln)
+	if len(accepted) != 1 {
+		t.Fatalf("accepted %d queued connections; want 1", len(accepted))
+	}
+	refused := make(chan struct{})
+	go func() {
+		defer close(refused)
+		refuseStopping(accepted[0])
+	}()
+	_ = c.SetDeadline(time.Now().Add(30 * time.Second)) // bounds a failure only
+	_, err = proto.Hello(proto.NewFdConn(c.(*net.UnixConn)), proto.HelloReq{Min: proto.MinVersion, Max: proto.MaxVersion})
+	if !errors.Is(err, &proto.ErrorReply{Code: proto.CodeShuttingDown}) {
+		t.Fatalf("a hello written after the host took the connection got %v; want shutting-down", err)
+	}
+	<-refused
+}
